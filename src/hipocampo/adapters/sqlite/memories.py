@@ -1,0 +1,158 @@
+"""Memories on SQLite. Deleting a memory also removes its keyword and vector index entries."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from ...domain.model import MemoryItem, MemoryKind, Scope
+from .db import SqliteDatabase
+from .rows import memory_from_row, placeholders, scope_filter, to_epoch
+
+_UPSERT = """
+INSERT INTO memories (id, tenant_id, user_id, agent_id, thread_id, kind, memory_type, content, name, role,
+                      seq, importance, source_ids, metadata, created_at, updated_at, valid_to)
+VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+ON CONFLICT (id) DO UPDATE SET
+    content = excluded.content, memory_type = excluded.memory_type, importance = excluded.importance,
+    source_ids = excluded.source_ids, metadata = excluded.metadata, updated_at = excluded.updated_at,
+    valid_to = excluded.valid_to, name = excluded.name
+WHERE memories.tenant_id = excluded.tenant_id AND memories.user_id = excluded.user_id
+"""
+
+
+class SqliteMemoryStore:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    async def upsert(self, items: Sequence[MemoryItem]) -> None:
+        rows = [
+            (
+                m.id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.kind.value,
+                m.memory_type.value if m.memory_type else None, m.content, m.name,
+                m.role.value if m.role else None, m.seq, m.importance, json.dumps(m.source_message_ids),
+                json.dumps(m.metadata), to_epoch(m.created_at), to_epoch(m.updated_at), to_epoch(m.valid_to),
+            )
+            for m in items
+        ]
+        if rows:
+            await self._db.write(lambda c: c.executemany(_UPSERT, rows))
+
+    async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        if not memory_ids:
+            return []
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM memories WHERE {where} AND id IN ({placeholders(len(memory_ids))})",
+                (*params, *memory_ids),
+            ).fetchall()
+        )
+        by_id = {r["id"]: memory_from_row(r) for r in rows}
+        return [by_id[i] for i in memory_ids if i in by_id]
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        kind: MemoryKind | None = None,
+        thread_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryItem]:
+        where, params = scope_filter(scope)
+        for column, op, value in (
+            ("kind", "=", kind.value if kind else None),
+            ("thread_id", "=", thread_id),
+            ("created_at", ">=", to_epoch(since)),
+            ("created_at", "<", to_epoch(until)),
+        ):
+            if value is not None:
+                where += f" AND {column} {op} ?"
+                params.append(value)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM memories WHERE {where} ORDER BY created_at DESC, rid DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+        )
+        return [memory_from_row(r) for r in rows]
+
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+        if not seqs:
+            return []
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = ?"
+                f" AND seq IN ({placeholders(len(seqs))}) ORDER BY seq",
+                (*params, thread_id, *seqs),
+            ).fetchall()
+        )
+        return [memory_from_row(r) for r in rows]
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
+        if not memory_ids:
+            return 0
+        where, params = scope_filter(scope)
+        return await self._delete_where(f"{where} AND id IN ({placeholders(len(memory_ids))})", [*params, *memory_ids])
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
+        return await self._delete_where(
+            "tenant_id = ? AND user_id = ? AND thread_id = ?", [scope.tenant_id, scope.user_id, thread_id]
+        )
+
+    async def delete_user(self, scope: Scope) -> int:
+        return await self._delete_where("tenant_id = ? AND user_id = ?", [scope.tenant_id, scope.user_id])
+
+    async def _delete_where(self, where: str, params: list[object]) -> int:
+        def delete(conn: sqlite3.Connection) -> int:
+            rows = conn.execute(f"SELECT rid, id, tenant_id, user_id FROM memories WHERE {where}", params).fetchall()
+            if not rows:
+                return 0
+            rids = [r["rid"] for r in rows]
+            ids = [r["id"] for r in rows]
+            for chunk in _chunks(rids):
+                conn.execute(f"DELETE FROM memory_fts WHERE rowid IN ({placeholders(len(chunk))})", chunk)
+                conn.execute(f"DELETE FROM memories WHERE rid IN ({placeholders(len(chunk))})", chunk)
+            for chunk in _chunks(ids):
+                conn.execute(f"DELETE FROM vectors WHERE memory_id IN ({placeholders(len(chunk))})", chunk)
+            for tenant, user in {(r["tenant_id"], r["user_id"]) for r in rows}:
+                bump_epoch(conn, tenant, user, rewrite=True)
+            return len(rows)
+
+        return await self._db.write(delete)
+
+    async def count(self, scope: Scope | None = None) -> int:
+        if scope is None:
+            return await self._db.read(lambda c: c.execute("SELECT count(*) FROM memories").fetchone()[0])
+        where, params = scope_filter(scope)
+        return await self._db.read(
+            lambda c: c.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0]
+        )
+
+    async def scopes(self) -> list[tuple[str, str]]:
+        rows = await self._db.read(
+            lambda c: c.execute("SELECT DISTINCT tenant_id, user_id FROM memories ORDER BY 1, 2").fetchall()
+        )
+        return [(r["tenant_id"], r["user_id"]) for r in rows]
+
+
+def bump_epoch(conn: sqlite3.Connection, tenant_id: str, user_id: str, *, rewrite: bool) -> None:
+    """Tell vector caches (in this and other processes) that a user's vectors changed.
+
+    ``rewrite`` means rows were removed or replaced, so an append-only refresh is not enough.
+    """
+    conn.execute(
+        "INSERT INTO vector_epochs (tenant_id, user_id, epoch, rewrites) VALUES (?, ?, 1, ?)"
+        " ON CONFLICT (tenant_id, user_id) DO UPDATE SET epoch = epoch + 1, rewrites = rewrites + excluded.rewrites",
+        (tenant_id, user_id, int(rewrite)),
+    )
+
+
+def _chunks(values: list, size: int = 500) -> list[list]:
+    return [values[i : i + size] for i in range(0, len(values), size)]

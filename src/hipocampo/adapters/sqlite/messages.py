@@ -1,0 +1,187 @@
+"""The conversation log on SQLite, with the transactional outbox."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from ...domain.model import Job, Message, NewMessage, Scope, new_id
+from ...ports import Clock
+from .db import SqliteDatabase
+from .jobs import insert_jobs
+from .rows import message_from_row, placeholders, scope_filter, to_epoch
+
+
+class SqliteMessageLog:
+    def __init__(self, db: SqliteDatabase, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def append(
+        self, scope: Scope, thread_id: str, messages: Sequence[NewMessage], jobs: Sequence[Job]
+    ) -> list[Message]:
+        now = self._clock.now()
+
+        def write(conn: sqlite3.Connection) -> list[Message]:
+            row = conn.execute(
+                "SELECT last_seq FROM threads WHERE tenant_id = ? AND user_id = ? AND thread_id = ?",
+                (scope.tenant_id, scope.user_id, thread_id),
+            ).fetchone()
+            if row is None:
+                conn.execute(
+                    "INSERT INTO threads (tenant_id, user_id, thread_id, agent_id, created_at) VALUES (?,?,?,?,?)",
+                    (scope.tenant_id, scope.user_id, thread_id, scope.agent_id, to_epoch(now)),
+                )
+                seq = -1
+            else:
+                seq = row["last_seq"]
+            stored: list[Message] = []
+            new_ids: list[str] = []
+            for m in messages:
+                if m.id is not None:
+                    existing = conn.execute(
+                        "SELECT * FROM messages WHERE tenant_id = ? AND user_id = ? AND external_id = ?",
+                        (scope.tenant_id, scope.user_id, m.id),
+                    ).fetchone()
+                    if existing is not None:
+                        stored.append(message_from_row(existing))
+                        continue
+                seq += 1
+                msg = Message(
+                    id=new_id("msg"),
+                    scope=scope,
+                    thread_id=thread_id,
+                    role=m.role,
+                    content=m.content,
+                    created_at=m.created_at or now,
+                    seq=seq,
+                    name=m.name,
+                    metadata=m.metadata,
+                    external_id=m.id,
+                )
+                conn.execute(
+                    "INSERT INTO messages (id, external_id, tenant_id, user_id, agent_id, thread_id, seq,"
+                    " role, name, content, created_at, ingested_at, metadata)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        msg.id, msg.external_id, scope.tenant_id, scope.user_id, scope.agent_id,
+                        thread_id, seq, msg.role.value, msg.name, msg.content,
+                        to_epoch(msg.created_at), to_epoch(now), json.dumps(msg.metadata),
+                    ),
+                )
+                stored.append(msg)
+                new_ids.append(msg.id)
+            conn.execute(
+                "UPDATE threads SET last_seq = ? WHERE tenant_id = ? AND user_id = ? AND thread_id = ?",
+                (seq, scope.tenant_id, scope.user_id, thread_id),
+            )
+            if new_ids:
+                insert_jobs(conn, [_fill_ids(j, new_ids) for j in jobs], now)
+            return stored
+
+        return await self._db.write(write)
+
+    async def recent(self, scope: Scope, thread_id: str, limit: int) -> list[Message]:
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM messages WHERE {where} AND thread_id = ? ORDER BY seq DESC LIMIT ?",
+                (*params, thread_id, limit),
+            ).fetchall()
+        )
+        return [message_from_row(r) for r in reversed(rows)]
+
+    async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
+        if not message_ids:
+            return []
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM messages WHERE {where} AND id IN ({placeholders(len(message_ids))})"
+                " ORDER BY thread_id, seq",
+                (*params, *message_ids),
+            ).fetchall()
+        )
+        return [message_from_row(r) for r in rows]
+
+    async def list_thread(
+        self, scope: Scope, thread_id: str, *, after_seq: int = -1, limit: int = 1000
+    ) -> list[Message]:
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM messages WHERE {where} AND thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (*params, thread_id, after_seq, limit),
+            ).fetchall()
+        )
+        return [message_from_row(r) for r in rows]
+
+    async def threads(self, scope: Scope) -> list[str]:
+        rows = await self._db.read(
+            lambda c: c.execute(
+                "SELECT thread_id FROM threads WHERE tenant_id = ? AND user_id = ? ORDER BY created_at",
+                (scope.tenant_id, scope.user_id),
+            ).fetchall()
+        )
+        return [r["thread_id"] for r in rows]
+
+    async def users(self, tenant_id: str) -> list[str]:
+        rows = await self._db.read(
+            lambda c: c.execute(
+                "SELECT DISTINCT user_id FROM threads WHERE tenant_id = ? ORDER BY user_id", (tenant_id,)
+            ).fetchall()
+        )
+        return [r["user_id"] for r in rows]
+
+    async def iter_all(self, *, after_rowid: int = 0, limit: int = 1000) -> list[tuple[int, Message]]:
+        rows = await self._db.read(
+            lambda c: c.execute(
+                "SELECT * FROM messages WHERE rid > ? ORDER BY rid LIMIT ?", (after_rowid, limit)
+            ).fetchall()
+        )
+        return [(r["rid"], message_from_row(r)) for r in rows]
+
+    async def count(self, scope: Scope | None = None) -> int:
+        if scope is None:
+            return await self._db.read(lambda c: c.execute("SELECT count(*) FROM messages").fetchone()[0])
+        where, params = scope_filter(scope)
+        return await self._db.read(
+            lambda c: c.execute(f"SELECT count(*) FROM messages WHERE {where}", params).fetchone()[0]
+        )
+
+    async def delete_messages(self, scope: Scope, message_ids: Sequence[str]) -> int:
+        if not message_ids:
+            return 0
+        where, params = scope_filter(scope)
+        return await self._db.write(
+            lambda c: c.execute(
+                f"DELETE FROM messages WHERE {where} AND id IN ({placeholders(len(message_ids))})",
+                (*params, *message_ids),
+            ).rowcount
+        )
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
+        def delete(conn: sqlite3.Connection) -> int:
+            args = (scope.tenant_id, scope.user_id, thread_id)
+            n = conn.execute(
+                "DELETE FROM messages WHERE tenant_id = ? AND user_id = ? AND thread_id = ?", args
+            ).rowcount
+            conn.execute("DELETE FROM threads WHERE tenant_id = ? AND user_id = ? AND thread_id = ?", args)
+            return n
+
+        return await self._db.write(delete)
+
+    async def delete_user(self, scope: Scope) -> int:
+        def delete(conn: sqlite3.Connection) -> int:
+            args = (scope.tenant_id, scope.user_id)
+            n = conn.execute("DELETE FROM messages WHERE tenant_id = ? AND user_id = ?", args).rowcount
+            conn.execute("DELETE FROM threads WHERE tenant_id = ? AND user_id = ?", args)
+            return n
+
+        return await self._db.write(delete)
+
+
+def _fill_ids(job: Job, ids: list[str]) -> Job:
+    payload = {k: (ids if v == "$ids" else v) for k, v in job.payload.items()}
+    return Job(kind=job.kind, payload=payload, tenant_id=job.tenant_id, user_id=job.user_id)

@@ -1,0 +1,68 @@
+"""Row <-> domain conversions and the scope filter shared by the SQLite stores."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from typing import Any
+
+from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope
+
+
+def to_epoch(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def from_epoch(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
+
+
+def scope_filter(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
+    """SQL condition restricting rows to the scope. Agent-only scopes also see shared rows."""
+    p = f"{alias}." if alias else ""
+    sql = f"{p}tenant_id = ? AND {p}user_id = ?"
+    params: list[Any] = [scope.tenant_id, scope.user_id]
+    if scope.agent_only and scope.agent_id is not None:
+        sql += f" AND ({p}agent_id = ? OR {p}agent_id IS NULL)"
+        params.append(scope.agent_id)
+    return sql, params
+
+
+def message_from_row(row: sqlite3.Row) -> Message:
+    return Message(
+        id=row["id"],
+        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"]),
+        thread_id=row["thread_id"],
+        role=Role(row["role"]),
+        content=row["content"],
+        created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
+        seq=row["seq"],
+        name=row["name"],
+        metadata=json.loads(row["metadata"]),
+        external_id=row["external_id"],
+    )
+
+
+def memory_from_row(row: sqlite3.Row) -> MemoryItem:
+    return MemoryItem(
+        id=row["id"],
+        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"]),
+        kind=MemoryKind(row["kind"]),
+        content=row["content"],
+        created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
+        thread_id=row["thread_id"],
+        memory_type=MemoryType(row["memory_type"]) if row["memory_type"] else None,
+        importance=row["importance"],
+        source_message_ids=json.loads(row["source_ids"]),
+        metadata=json.loads(row["metadata"]),
+        name=row["name"],
+        role=Role(row["role"]) if row["role"] else None,
+        seq=row["seq"],
+        updated_at=from_epoch(row["updated_at"]),
+        valid_to=from_epoch(row["valid_to"]),
+    )
+
+
+def placeholders(n: int) -> str:
+    return ",".join("?" * n)

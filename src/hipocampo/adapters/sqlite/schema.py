@@ -1,0 +1,92 @@
+"""Numbered, forward-only migrations, recorded in ``schema_migrations``.
+
+Times are stored as float epoch seconds (UTC): sortable, compact and unambiguous.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: log, memories, indexes, outbox
+    """
+    CREATE TABLE threads (
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+        agent_id TEXT, created_at REAL NOT NULL, last_seq INTEGER NOT NULL DEFAULT -1,
+        PRIMARY KEY (tenant_id, user_id, thread_id)
+    );
+    CREATE TABLE messages (
+        rid INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        external_id TEXT,
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT, thread_id TEXT NOT NULL,
+        seq INTEGER NOT NULL, role TEXT NOT NULL, name TEXT, content TEXT NOT NULL,
+        created_at REAL NOT NULL, ingested_at REAL NOT NULL, metadata TEXT NOT NULL DEFAULT '{}',
+        UNIQUE (tenant_id, user_id, thread_id, seq)
+    );
+    CREATE UNIQUE INDEX messages_external ON messages (tenant_id, user_id, external_id)
+        WHERE external_id IS NOT NULL;
+    CREATE TABLE memories (
+        rid INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT, thread_id TEXT,
+        kind TEXT NOT NULL, memory_type TEXT, content TEXT NOT NULL,
+        name TEXT, role TEXT, seq INTEGER,
+        importance REAL NOT NULL DEFAULT 0.5,
+        source_ids TEXT NOT NULL DEFAULT '[]', metadata TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL, updated_at REAL, valid_to REAL
+    );
+    CREATE INDEX memories_scope ON memories (tenant_id, user_id, created_at);
+    CREATE INDEX memories_thread ON memories (tenant_id, user_id, thread_id, seq);
+    CREATE VIRTUAL TABLE memory_fts USING fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE TABLE vectors (
+        rid INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_id TEXT NOT NULL UNIQUE,
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT, thread_id TEXT,
+        model TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB NOT NULL
+    );
+    CREATE INDEX vectors_scope ON vectors (tenant_id, user_id, rid);
+    CREATE TABLE vector_epochs (
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        epoch INTEGER NOT NULL DEFAULT 0, rewrites INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tenant_id, user_id)
+    );
+    CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL, tenant_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0, run_after REAL NOT NULL, locked_until REAL,
+        last_error TEXT, created_at REAL NOT NULL, updated_at REAL NOT NULL
+    );
+    CREATE INDEX jobs_ready ON jobs (status, run_after);
+    CREATE TABLE summaries (
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+        content TEXT NOT NULL, messages_summarized INTEGER NOT NULL,
+        last_message_seq INTEGER NOT NULL, token_count INTEGER NOT NULL, updated_at REAL NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, thread_id)
+    );
+    """,
+]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply pending migrations; returns the schema version. Safe to run from several processes."""
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        (current,) = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        for version, sql in enumerate(MIGRATIONS[current:], start=current + 1):
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(MIGRATIONS)
+
+
+def _statements(sql: str) -> list[str]:
+    # executescript() would commit our transaction; the schema has no ';' inside statements.
+    return [s.strip() for s in sql.split(";") if s.strip()]

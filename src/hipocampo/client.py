@@ -1,0 +1,334 @@
+"""The Python API: :class:`AsyncMemory`, and :class:`Memory`, its synchronous twin derived from it.
+
+``Memory`` is not a second implementation: every public coroutine of ``AsyncMemory`` listed in
+``_PUBLIC`` is wrapped once, at import, to run on a private event-loop thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from collections.abc import Coroutine, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from .bootstrap import Resources, bootstrap
+from .domain.model import MemoryItem, MemoryKind, MemoryType, Message, NewMessage, Scope, check_id, parse_time
+from .domain.recall import RecallResult, RecencyMode, SearchResult
+from .ports import Clock, Embedder, Tokenizer
+from .services import admin, curation, indexing, ingest, recall, retrieval
+from .settings import Settings
+
+T = TypeVar("T")
+
+
+def _scope(tenant_id: str, user_id: str, agent_id: str | None = None, agent_only: bool = False) -> Scope:
+    return Scope(tenant_id, user_id, agent_id, agent_only)
+
+
+def _options(**kw: Any) -> retrieval.SearchOptions:
+    recency = kw.pop("recency", None)
+    kinds = kw.pop("kinds", None)
+    since, until = kw.pop("since", None), kw.pop("until", None)
+    return retrieval.SearchOptions(
+        recency=RecencyMode(recency) if recency is not None else None,
+        kinds=tuple(MemoryKind(k) for k in kinds) if kinds else None,
+        since=parse_time(since) if since is not None else None,
+        until=parse_time(until) if until is not None else None,
+        **kw,
+    )
+
+
+class AsyncMemory:
+    """Long-term memory for one application. Open with :meth:`open`; close with :meth:`close`.
+
+    Every method takes ``user_id`` and, optionally, ``tenant_id`` (default ``"default"``): reads and
+    writes never cross those boundaries.
+    """
+
+    def __init__(self, resources: Resources) -> None:
+        self._res = resources
+        self._deps = resources.deps
+        self._worker: indexing.Worker | None = None
+        self._worker_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        path_or_url: str | None = None,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        tokenizer: Tokenizer | None = None,
+        clock: Clock | None = None,
+        **overrides: Any,
+    ) -> AsyncMemory:
+        """Open (creating if needed) a memory store. ``overrides`` are :class:`Settings` fields."""
+        base = settings or Settings()
+        if path_or_url is not None:
+            overrides["db"] = path_or_url
+        if overrides:
+            base = Settings.model_validate({**base.model_dump(), **overrides})
+        self = cls(await bootstrap(base, embedder=embedder, tokenizer=tokenizer, clock=clock))
+        if base.worker == "inprocess":
+            self.start_worker()
+        return self
+
+    @property
+    def settings(self) -> Settings:
+        return self._deps.settings
+
+    def start_worker(self) -> None:
+        if self._worker_task is None:
+            self._worker = indexing.Worker(self._deps)
+            self._worker_task = asyncio.get_running_loop().create_task(self._worker.run())
+
+    async def run_worker(self) -> None:
+        """Run the worker in the foreground until cancelled (``hipocampo worker``)."""
+        self._worker = indexing.Worker(self._deps)
+        await self._worker.run()
+
+    # -- writing -------------------------------------------------------------------------------
+    async def add(
+        self,
+        user_id: str,
+        thread_id: str,
+        messages: Sequence[NewMessage | dict[str, Any] | str] | NewMessage | dict[str, Any] | str,
+        *,
+        tenant_id: str = "default",
+        agent_id: str | None = None,
+        at: datetime | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> list[Message]:
+        """Write turns durably and return at once; indexing happens in the background."""
+        stored = await ingest.add_messages(
+            self._deps, _scope(tenant_id, user_id, agent_id), thread_id, messages, at=at, metadata=metadata  # type: ignore[arg-type]
+        )
+        if self._worker is not None:
+            self._worker.wake()
+        return stored
+
+    async def remember(
+        self,
+        user_id: str,
+        content: str,
+        *,
+        memory_type: MemoryType | str | None = None,
+        importance: float = 0.5,
+        tenant_id: str = "default",
+        agent_id: str | None = None,
+        thread_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> MemoryItem:
+        """Save a fact directly (what an agent's ``save_memory`` tool does)."""
+        item = await curation.remember(
+            self._deps, _scope(tenant_id, user_id, agent_id), content,
+            memory_type=memory_type, importance=importance, thread_id=thread_id, metadata=metadata,
+        )
+        if self._worker is not None:
+            self._worker.wake()
+        return item
+
+    async def update(
+        self, user_id: str, memory_id: str, content: str | None = None, *, tenant_id: str = "default",
+        memory_type: MemoryType | str | None = None, importance: float | None = None,
+    ) -> MemoryItem:
+        item = await curation.update_memory(
+            self._deps, _scope(tenant_id, user_id), memory_id, content, memory_type=memory_type, importance=importance
+        )
+        if self._worker is not None:
+            self._worker.wake()
+        return item
+
+    async def delete(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        return await curation.delete_memory(self._deps, _scope(tenant_id, user_id), memory_id)
+
+    async def forget(self, user_id: str, *, thread_id: str | None = None, tenant_id: str = "default") -> dict[str, int]:
+        """Delete a thread (or, without ``thread_id``, the whole user) with everything derived from it."""
+        if thread_id is not None:
+            check_id("thread_id", thread_id)
+        return await admin.forget(self._deps, _scope(tenant_id, user_id), thread_id)
+
+    # -- reading -------------------------------------------------------------------------------
+    async def recall(
+        self,
+        user_id: str,
+        thread_id: str | None,
+        query: str,
+        *,
+        tenant_id: str = "default",
+        agent_id: str | None = None,
+        agent_only: bool = False,
+        k: int | None = None,
+        token_budget: int | None = None,
+        recency: RecencyMode | str | None = None,
+        exclude_current_thread: bool = False,
+        min_relevance: float | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+    ) -> RecallResult:
+        """Recent turns, thread summary and relevant memories, rendered into a budgeted context."""
+        if thread_id is not None:
+            check_id("thread_id", thread_id)
+        opts = _options(
+            k=k, recency=recency, exclude_thread=exclude_current_thread, min_relevance=min_relevance,
+            since=since, until=until,
+        )
+        return await recall.recall(
+            self._deps, _scope(tenant_id, user_id, agent_id, agent_only), query,
+            thread_id=thread_id, options=opts, token_budget=token_budget,
+        )
+
+    async def search(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        tenant_id: str = "default",
+        agent_id: str | None = None,
+        agent_only: bool = False,
+        k: int | None = None,
+        thread_id: str | None = None,
+        exclude_thread: bool = False,
+        recency: RecencyMode | str | None = None,
+        min_relevance: float | None = None,
+        kinds: Sequence[MemoryKind | str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+    ) -> SearchResult:
+        """Ranked, explained memories for ``query`` across the user's threads."""
+        opts = _options(
+            k=k, thread_id=thread_id, exclude_thread=exclude_thread, recency=recency,
+            min_relevance=min_relevance, kinds=kinds, since=since, until=until,
+        )
+        return await retrieval.search(self._deps, _scope(tenant_id, user_id, agent_id, agent_only), query, opts)
+
+    async def get(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        return await curation.get_memory(self._deps, _scope(tenant_id, user_id), memory_id)
+
+    async def list(
+        self, user_id: str, *, tenant_id: str = "default", kind: MemoryKind | str | None = None,
+        thread_id: str | None = None, limit: int = 100, offset: int = 0,
+    ) -> list[MemoryItem]:
+        return await self._deps.memories.list(
+            _scope(tenant_id, user_id), kind=MemoryKind(kind) if kind else None,
+            thread_id=thread_id, limit=min(max(limit, 1), 1000), offset=max(offset, 0),
+        )
+
+    async def messages(
+        self, user_id: str, thread_id: str, *, tenant_id: str = "default", after_seq: int = -1, limit: int = 100
+    ) -> list[Message]:
+        return await self._deps.log.list_thread(
+            _scope(tenant_id, user_id), thread_id, after_seq=after_seq, limit=min(max(limit, 1), 1000)
+        )
+
+    async def threads(self, user_id: str, *, tenant_id: str = "default") -> list[str]:
+        return await self._deps.log.threads(_scope(tenant_id, user_id))
+
+    async def export(self, user_id: str, *, tenant_id: str = "default") -> dict[str, Any]:
+        return await admin.export_user(self._deps, _scope(tenant_id, user_id))
+
+    # -- operations ----------------------------------------------------------------------------
+    async def flush(self, timeout: float | None = 120.0) -> dict[str, int]:
+        """Wait until every queued job is done (dead letters excepted); returns queue stats."""
+        return await indexing.wait_idle(self._deps, timeout, self._worker)
+
+    async def reindex(self, progress: admin.Progress | None = None) -> dict[str, Any]:
+        return await admin.reindex(self._deps, progress)
+
+    async def doctor(self) -> dict[str, Any]:
+        return await admin.doctor(self._deps)
+
+    async def retry_dead(self) -> int:
+        return await self._deps.jobs.requeue_dead()
+
+    async def close(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+        if self._worker_task is not None:
+            await self._worker_task
+            self._worker_task = None
+        await self._res.close()
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+_PUBLIC = (
+    "add", "remember", "update", "delete", "forget", "recall", "search", "get", "list", "messages",
+    "threads", "export", "flush", "reindex", "doctor", "retry_dead",
+)
+
+
+class _LoopThread:
+    """An event loop on a daemon thread, so sync callers can run the async core."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="hipocampo-loop", daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join()
+        self.loop.close()
+
+
+class Memory:
+    """Synchronous API with the same methods as :class:`AsyncMemory`.
+
+    >>> mem = Memory.open("memory.db")
+    >>> mem.add("ana", "t1", [{"role": "user", "content": "Moro em Lisboa"}])
+    >>> mem.flush(); mem.recall("ana", "t1", "onde eu moro?").context
+    """
+
+    def __init__(self, inner: AsyncMemory, runner: _LoopThread) -> None:
+        self._inner = inner
+        self._runner = runner
+
+    @classmethod
+    def open(cls, path_or_url: str | None = None, **kwargs: Any) -> Memory:
+        runner = _LoopThread()
+        try:
+            inner = runner.run(AsyncMemory.open(path_or_url, **kwargs))
+        except BaseException:
+            runner.stop()
+            raise
+        return cls(inner, runner)
+
+    @property
+    def settings(self) -> Settings:
+        return self._inner.settings
+
+    def close(self) -> None:
+        try:
+            self._runner.run(self._inner.close())
+        finally:
+            self._runner.stop()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _sync(name: str) -> Any:
+    async_method = getattr(AsyncMemory, name)
+
+    @functools.wraps(async_method)
+    def method(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        return self._runner.run(async_method(self._inner, *args, **kwargs))
+
+    return method
+
+
+for _name in _PUBLIC:
+    setattr(Memory, _name, _sync(_name))

@@ -1,0 +1,1 @@
+"""The domain: entities and pure rules, with no I/O."""

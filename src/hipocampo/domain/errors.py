@@ -1,0 +1,25 @@
+"""Errors the public API raises. Every one carries a message fit to show a user as is."""
+
+
+class HipocampoError(Exception):
+    """Base class: entry points turn these into one-line messages or HTTP 4xx answers."""
+
+
+class InvalidInput(HipocampoError, ValueError):
+    """The caller sent something we cannot store or answer (empty text, bad time, bad id)."""
+
+
+class NotFound(HipocampoError, LookupError):
+    """No such memory, thread or user in the caller's scope."""
+
+
+class DimensionMismatch(HipocampoError):
+    """The embedder's vectors do not match the vectors already stored in the index."""
+
+
+class IndexUnavailable(HipocampoError):
+    """The vector index cannot be read; recall degrades to keyword search."""
+
+
+class ConfigurationError(HipocampoError):
+    """Settings name something that is not installed or cannot work together."""

@@ -1,0 +1,253 @@
+"""Core entities of hipocampo. Plain dataclasses: no I/O, no framework imports."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from .errors import InvalidInput
+
+MAX_CONTENT_CHARS = 100_000
+"""Longest message we accept. Longer turns are almost always pasted documents, which belong in a
+document store, not in conversational memory."""
+
+MAX_ID_CHARS = 200
+
+
+class Role(str, Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+class MemoryKind(str, Enum):
+    """Where a memory comes from. Issue 2 writes turns; later layers add the others."""
+
+    TURN = "turn"  # one conversation message, indexed as-is
+    FACT = "fact"  # an atomic, typed fact extracted from turns
+    SUMMARY = "summary"  # a rolling thread summary
+    EPISODE = "episode"  # an episodic memory spanning several turns
+    CONSOLIDATED = "consolidated"  # a cluster of memories merged over time
+
+
+class MemoryType(str, Enum):
+    """Semantic type of a fact (seed 002)."""
+
+    USER_PROFILE = "user_profile"
+    PREFERENCE = "preference"
+    GOAL = "goal"
+    CONSTRAINT = "constraint"
+    CRITICAL_INFO = "critical_info"
+    ENTITY = "entity"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken to be UTC; aware ones are converted."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_id(name: str, value: str | None, *, required: bool = True) -> str | None:
+    """Validate a caller-supplied identifier (tenant, user, thread, agent, message)."""
+    if value is None:
+        if required:
+            raise InvalidInput(f"{name} is required")
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInput(f"{name} must not be empty")
+    if len(value) > MAX_ID_CHARS:
+        raise InvalidInput(f"{name} is longer than {MAX_ID_CHARS} characters")
+    if any(ord(c) < 32 for c in value):
+        raise InvalidInput(f"{name} must not contain control characters")
+    return value
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose memory this is. Every read and write is filtered by tenant and user first.
+
+    ``agent_id`` is optional: ``None`` means memories shared by every agent of the user; a value
+    keeps writes tagged with that agent and, when ``agent_only`` is set, limits reads to it.
+    """
+
+    tenant_id: str
+    user_id: str
+    agent_id: str | None = None
+    agent_only: bool = False
+
+    def __post_init__(self) -> None:
+        check_id("tenant_id", self.tenant_id)
+        check_id("user_id", self.user_id)
+        check_id("agent_id", self.agent_id, required=False)
+
+
+@dataclass
+class Message:
+    """One conversation turn, as written to the log (the source of truth)."""
+
+    id: str
+    scope: Scope
+    thread_id: str
+    role: Role
+    content: str
+    created_at: datetime
+    seq: int = 0  # position in the thread, assigned by the log
+    name: str | None = None  # speaker name, when the role alone does not say who spoke
+    metadata: dict[str, Any] = field(default_factory=dict)
+    external_id: str | None = None  # the caller's own id, unique per tenant and user (idempotency)
+
+
+@dataclass
+class NewMessage:
+    """A message as the caller gives it, before the log assigns ids and positions."""
+
+    role: Role
+    content: str
+    created_at: datetime | None = None
+    name: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+    @classmethod
+    def parse(cls, raw: NewMessage | dict[str, Any] | str) -> NewMessage:
+        """Accept a NewMessage, a ``{"role", "content", ...}`` dict or a bare string (a user turn)."""
+        if isinstance(raw, NewMessage):
+            msg = raw
+        elif isinstance(raw, str):
+            msg = cls(role=Role.USER, content=raw)
+        elif isinstance(raw, dict):
+            unknown = set(raw) - {"role", "content", "timestamp", "created_at", "name", "metadata", "id"}
+            if unknown:
+                raise InvalidInput(f"unknown message field(s): {', '.join(sorted(unknown))}")
+            try:
+                role = Role(raw.get("role", "user"))
+            except ValueError:
+                raise InvalidInput(
+                    f"role must be one of {', '.join(r.value for r in Role)}, got {raw.get('role')!r}"
+                ) from None
+            when = raw.get("created_at", raw.get("timestamp"))
+            msg = cls(
+                role=role,
+                content=raw.get("content"),  # type: ignore[arg-type]
+                created_at=parse_time(when) if when is not None else None,
+                name=raw.get("name"),
+                metadata=dict(raw.get("metadata") or {}),
+                id=raw.get("id"),
+            )
+        else:
+            raise InvalidInput(f"a message must be a dict or a string, got {type(raw).__name__}")
+        msg.validate()
+        return msg
+
+    def validate(self) -> None:
+        if not isinstance(self.content, str):
+            raise InvalidInput("message content must be a string")
+        if not self.content.strip():
+            raise InvalidInput("message content must not be empty")
+        if len(self.content) > MAX_CONTENT_CHARS:
+            raise InvalidInput(
+                f"message content is {len(self.content)} characters; the limit is {MAX_CONTENT_CHARS}"
+            )
+        if not isinstance(self.metadata, dict):
+            raise InvalidInput("message metadata must be an object")
+        check_id("message id", self.id, required=False)
+        check_id("name", self.name, required=False)
+
+
+def parse_time(value: Any) -> datetime:
+    """Parse an ISO-8601 string, epoch seconds or datetime into an aware UTC datetime."""
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return datetime.fromtimestamp(float(value), tz=timezone.utc)
+    if isinstance(value, str):
+        try:
+            return as_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
+        except ValueError:
+            pass
+    raise InvalidInput(f"cannot read {value!r} as a time: use ISO-8601, e.g. 2024-05-01T12:00:00Z")
+
+
+@dataclass
+class MemoryItem:
+    """Anything recall can return: a turn, a fact, a summary, an episode."""
+
+    id: str
+    scope: Scope
+    kind: MemoryKind
+    content: str
+    created_at: datetime  # when it was said, not when it was stored
+    thread_id: str | None = None
+    memory_type: MemoryType | None = None
+    importance: float = 0.5
+    source_message_ids: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    name: str | None = None  # the speaker, for turns
+    role: Role | None = None
+    seq: int | None = None  # position in the thread, for turns
+    updated_at: datetime | None = None
+    valid_to: datetime | None = None
+
+    @property
+    def index_text(self) -> str:
+        """The text the keyword and vector indexes see: speaker and day help both."""
+        who = f"{self.name}: " if self.name else ""
+        return f"[{self.created_at:%d %B %Y}] {who}{self.content}"
+
+
+def turn_memory_id(message_id: str) -> str:
+    """Deterministic, so re-indexing a message after a crash upserts instead of duplicating."""
+    return f"turn_{message_id}"
+
+
+@dataclass
+class Summary:
+    scope: Scope
+    thread_id: str
+    content: str
+    messages_summarized: int
+    last_message_seq: int
+    token_count: int
+    updated_at: datetime
+
+
+class JobStatus(str, Enum):
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    DEAD = "dead"
+
+
+@dataclass
+class Job:
+    """A unit of background work in the durable outbox."""
+
+    kind: str
+    payload: dict[str, Any]
+    tenant_id: str
+    user_id: str
+    id: int | None = None
+    status: JobStatus = JobStatus.PENDING
+    attempts: int = 0
+    last_error: str | None = None
+    run_after: datetime | None = None

@@ -1,0 +1,93 @@
+"""Pure ranking rules for two-stage recall: fusion, neighbour support, boosts, adaptive k."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from .recall import RecencyMode
+from .text import fold
+
+RRF_K = 60
+"""Reciprocal rank fusion constant (Cormack et al. 2009); 60 is the standard choice."""
+
+NEIGHBOUR_WEIGHT = 0.5
+"""Share of an adjacent turn's fused score lent to a turn: answers often span a question and its
+reply, so a turn next to a strong hit is itself likely relevant."""
+
+
+def rrf(rankings: Iterable[Sequence[str]], weights: Sequence[float] | None = None) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for i, ranking in enumerate(rankings):
+        w = 1.0 if weights is None else weights[i]
+        for rank, item in enumerate(ranking):
+            scores[item] = scores.get(item, 0.0) + w / (RRF_K + rank + 1)
+    return scores
+
+
+def rrf_ceiling(weights: Sequence[float]) -> float:
+    """The fused score of an item ranked first everywhere: used to normalise to [0, 1]."""
+    return sum(w / (RRF_K + 1) for w in weights)
+
+
+def neighbour_support(
+    fused: dict[str, float], positions: dict[str, tuple[str, int]]
+) -> dict[str, float]:
+    """For each item, the best fused score among turns directly before or after it in its thread."""
+    at: dict[tuple[str, int], str] = {pos: item for item, pos in positions.items()}
+    support: dict[str, float] = {}
+    for item, (thread, seq) in positions.items():
+        best = 0.0
+        for other in (at.get((thread, seq - 1)), at.get((thread, seq + 1))):
+            if other is not None:
+                best = max(best, fused.get(other, 0.0))
+        support[item] = NEIGHBOUR_WEIGHT * best
+    return support
+
+
+def recency_boost(created_at: datetime, now: datetime, mode: RecencyMode) -> float:
+    """Multiplier in [0.7, 1.5] by age (seed 003's tiers)."""
+    days = max((now - created_at).total_seconds() / 86400, 0.0)
+    if mode is RecencyMode.RECENT_FOCUSED:
+        return 1.5 if days <= 7 else 1.2 if days <= 30 else 1.0 if days <= 90 else 0.7
+    if mode is RecencyMode.ARCHEOLOGICAL:
+        return 1.0 if days <= 30 else 1.1 if days <= 90 else 1.3
+    return 1.2 if days <= 30 else 1.0 if days <= 90 else 0.9
+
+
+def recency_tier(created_at: datetime, now: datetime) -> str:
+    days = (now - created_at).total_seconds() / 86400
+    return "recent" if days <= 30 else "medium" if days <= 90 else "old"
+
+
+def person_boost(query_names: set[str], speaker: str | None, content: str) -> tuple[float, list[str]]:
+    """1.15 when a name in the query is the speaker, 1.1 when it is mentioned in the memory."""
+    if not query_names:
+        return 1.0, []
+    folded = {fold(n) for n in query_names}
+    if speaker and fold(speaker) in folded:
+        return 1.15, [speaker]
+    content_folded = fold(content)
+    mentioned = sorted(n for n in query_names if fold(n) in content_folded)
+    return (1.1, mentioned) if mentioned else (1.0, [])
+
+
+def topic_boost(matched_terms: Sequence[str], query_terms: Sequence[str]) -> float:
+    """Up to 1.2 as more of the query's distinct terms appear in the memory."""
+    if not query_terms:
+        return 1.0
+    return 1.0 + 0.2 * min(len(set(matched_terms)) / max(len(set(query_terms)) / 2, 1), 1.0)
+
+
+def importance_boost(importance: float) -> float:
+    """0.5 (the default) is neutral; the range maps to [0.9, 1.1]."""
+    return 0.9 + 0.2 * min(max(importance, 0.0), 1.0)
+
+
+def adaptive_k(scores: Sequence[float], low: int = 3, high: int = 12, ratio: float = 0.5) -> int:
+    """Keep hits scoring at least ``ratio`` of the best one, clamped to [low, high]."""
+    if not scores:
+        return 0
+    top = scores[0]
+    n = sum(1 for s in scores if s >= ratio * top)
+    return max(low, min(high, n, len(scores))) if len(scores) >= low else len(scores)

@@ -1,0 +1,148 @@
+"""What recall and search return: ranked memories with their explanation, and the context."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from .model import MemoryItem, Message, Summary
+
+
+class RecencyMode(str, Enum):
+    """How much the age of a memory matters (seed 003)."""
+
+    RECENT_FOCUSED = "recent_focused"
+    BALANCED = "balanced"
+    ARCHEOLOGICAL = "archeological"
+
+
+@dataclass
+class Explanation:
+    """Why a memory ranked where it did. ``final = relevance * product(boosts.values())``."""
+
+    dense_score: float | None = None  # cosine similarity, None when not a dense candidate
+    dense_rank: int | None = None
+    keyword_score: float | None = None  # BM25 (higher is better), None when no keyword hit
+    keyword_rank: int | None = None
+    fused_score: float = 0.0  # reciprocal rank fusion of the two lists
+    neighbour_score: float = 0.0  # support from adjacent turns of the same thread
+    relevance: float = 0.0  # fused + neighbour support, normalised to [0, 1]
+    boosts: dict[str, float] = field(default_factory=dict)
+    matched_terms: list[str] = field(default_factory=list)
+    matched_names: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Provenance:
+    thread_id: str | None
+    source_message_ids: list[str]
+    created_at: datetime
+    metadata: dict[str, Any]
+
+
+@dataclass
+class ScoredMemory:
+    memory: MemoryItem
+    score: float
+    explanation: Explanation
+
+    @property
+    def provenance(self) -> Provenance:
+        m = self.memory
+        return Provenance(m.thread_id, list(m.source_message_ids), m.created_at, dict(m.metadata))
+
+    def to_dict(self) -> dict[str, Any]:
+        return memory_to_dict(self.memory) | {
+            "score": round(self.score, 6),
+            "explanation": _rounded(asdict(self.explanation)),
+        }
+
+
+def memory_to_dict(m: MemoryItem) -> dict[str, Any]:
+    """A memory as JSON-ready data, with its provenance."""
+    return {
+        "id": m.id,
+        "kind": m.kind.value,
+        "memory_type": m.memory_type.value if m.memory_type else None,
+        "content": m.content,
+        "name": m.name,
+        "role": m.role.value if m.role else None,
+        "importance": m.importance,
+        "updated_at": m.updated_at.isoformat() if m.updated_at else None,
+        "provenance": {
+            "thread_id": m.thread_id,
+            "source_message_ids": list(m.source_message_ids),
+            "created_at": m.created_at.isoformat(),
+            "metadata": m.metadata,
+        },
+    }
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[ScoredMemory]
+    degraded: list[str] = field(default_factory=list)  # e.g. "vector index unavailable: ..."
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "degraded": list(self.degraded),
+            "timings_ms": _rounded(self.timings_ms),
+        }
+
+
+@dataclass
+class RecallResult:
+    """Everything an agent needs before answering, plus the rendered prompt context."""
+
+    query: str
+    thread_id: str | None
+    recent: list[Message]
+    summary: Summary | None
+    memories: list[ScoredMemory]
+    context: str
+    context_tokens: int
+    token_budget: int
+    degraded: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "thread_id": self.thread_id,
+            "recent": [
+                {
+                    "id": m.id,
+                    "role": m.role.value,
+                    "name": m.name,
+                    "content": m.content,
+                    "created_at": m.created_at.isoformat(),
+                    "metadata": m.metadata,
+                }
+                for m in self.recent
+            ],
+            "summary": None
+            if self.summary is None
+            else {"content": self.summary.content, "messages_summarized": self.summary.messages_summarized},
+            "memories": [h.to_dict() for h in self.memories],
+            "context": self.context,
+            "context_tokens": self.context_tokens,
+            "token_budget": self.token_budget,
+            "degraded": list(self.degraded),
+            "timings_ms": _rounded(self.timings_ms),
+        }
+
+
+def _rounded(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value

