@@ -85,9 +85,14 @@ class AsyncMemory:
             self._worker_task = asyncio.get_running_loop().create_task(self._worker.run())
 
     async def run_worker(self) -> None:
-        """Run the worker in the foreground until cancelled (``hipocampo worker``)."""
+        """Run the worker in the foreground until :meth:`stop_worker` (``hipocampo worker``)."""
         self._worker = indexing.Worker(self._deps)
         await self._worker.run()
+
+    def stop_worker(self) -> None:
+        """Ask the worker to stop after its current batch (safe from a signal handler)."""
+        if self._worker is not None:
+            self._worker.stop()
 
     # -- writing -------------------------------------------------------------------------------
     async def add(

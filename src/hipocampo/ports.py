@@ -193,7 +193,7 @@ class JobQueue(Protocol):
         ...
 
     async def stats(self) -> dict[str, int]:
-        """Counts per status: pending, running, done, dead."""
+        """Counts per status: pending, running, dead (completed jobs are deleted)."""
         ...
 
     async def dead(self, limit: int = 50) -> list[Job]:

@@ -57,7 +57,7 @@ class Stores:
     _reopen: Callable[[], AbstractAsyncContextManager[Stores]] = field(repr=False)
 
     def another_connection(self) -> AbstractAsyncContextManager[Stores]:
-        """The same database opened again, as a second process would (own connections, own caches)."""
+        """The same database opened again, as another process would: own connections and caches."""
         return self._reopen()
 
 

@@ -92,8 +92,8 @@ def render_context(
     text = "\n\n".join(sections)
     while chosen and count(text) > budget:  # group headers can tip it over: drop the weakest
         chosen.remove(max(chosen, key=lambda p: p.rank))
-        sections[-1] = head + _grouped(chosen)
-        text = "\n\n".join(sections)
+        sections[-1] = head + _grouped(chosen) if chosen else ""
+        text = "\n\n".join(s for s in sections if s)
     return text, chosen
 
 

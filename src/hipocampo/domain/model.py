@@ -117,6 +117,39 @@ class Message:
     external_id: str | None = None  # the caller's own id, unique per tenant and user (idempotency)
 
 
+def message_to_dict(m: Message) -> dict[str, Any]:
+    """JSON-ready form (for caches and exports)."""
+    return {
+        "id": m.id,
+        "tenant_id": m.scope.tenant_id,
+        "user_id": m.scope.user_id,
+        "agent_id": m.scope.agent_id,
+        "thread_id": m.thread_id,
+        "seq": m.seq,
+        "role": m.role.value,
+        "name": m.name,
+        "content": m.content,
+        "created_at": m.created_at.isoformat(),
+        "metadata": m.metadata,
+        "external_id": m.external_id,
+    }
+
+
+def message_from_dict(d: dict[str, Any]) -> Message:
+    return Message(
+        id=d["id"],
+        scope=Scope(d["tenant_id"], d["user_id"], d.get("agent_id")),
+        thread_id=d["thread_id"],
+        role=Role(d["role"]),
+        content=d["content"],
+        created_at=parse_time(d["created_at"]),
+        seq=d["seq"],
+        name=d.get("name"),
+        metadata=d.get("metadata") or {},
+        external_id=d.get("external_id"),
+    )
+
+
 @dataclass
 class NewMessage:
     """A message as the caller gives it, before the log assigns ids and positions."""
@@ -146,12 +179,15 @@ class NewMessage:
                     f"role must be one of {', '.join(r.value for r in Role)}, got {raw.get('role')!r}"
                 ) from None
             when = raw.get("created_at", raw.get("timestamp"))
+            meta = raw.get("metadata")
+            if meta is not None and not isinstance(meta, dict):
+                raise InvalidInput("message metadata must be an object")
             msg = cls(
                 role=role,
                 content=raw.get("content"),  # type: ignore[arg-type]
                 created_at=parse_time(when) if when is not None else None,
                 name=raw.get("name"),
-                metadata=dict(raw.get("metadata") or {}),
+                metadata=dict(meta or {}),
                 id=raw.get("id"),
             )
         else:
@@ -176,15 +212,17 @@ class NewMessage:
 
 def parse_time(value: Any) -> datetime:
     """Parse an ISO-8601 string, epoch seconds or datetime into an aware UTC datetime."""
-    if isinstance(value, datetime):
-        return as_utc(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(float(value), tz=timezone.utc)
-    if isinstance(value, str):
-        try:
+    try:
+        if isinstance(value, datetime):
+            return as_utc(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if abs(value) > 1e11:
+                raise InvalidInput(f"{value!r} looks like epoch milliseconds; give seconds or ISO-8601")
+            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        if isinstance(value, str):
             return as_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
-        except ValueError:
-            pass
+    except (ValueError, OverflowError, OSError):
+        pass
     raise InvalidInput(f"cannot read {value!r} as a time: use ISO-8601, e.g. 2024-05-01T12:00:00Z")
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from .recall import RecencyMode
-from .text import fold
+from .text import fold, words
 
 RRF_K = 60
 """Reciprocal rank fusion constant (Cormack et al. 2009); 60 is the standard choice."""
@@ -23,6 +23,25 @@ def rrf(rankings: Iterable[Sequence[str]], weights: Sequence[float] | None = Non
         for rank, item in enumerate(ranking):
             scores[item] = scores.get(item, 0.0) + w / (RRF_K + rank + 1)
     return scores
+
+
+def score_fusion(
+    dense: dict[str, float], keyword: dict[str, float], dense_weight: float = 0.5
+) -> dict[str, float]:
+    """Convex combination of min-max normalised scores; an item absent from a list scores 0 there.
+
+    Unlike rank fusion this keeps the gaps between scores: a keyword hit far above the rest
+    stays far above, which matters for names and rare words.
+    """
+    def norm(scores: dict[str, float]) -> dict[str, float]:
+        if not scores:
+            return {}
+        lo, hi = min(scores.values()), max(scores.values())
+        span = hi - lo
+        return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
+
+    d, k = norm(dense), norm(keyword)
+    return {i: dense_weight * d.get(i, 0.0) + (1 - dense_weight) * k.get(i, 0.0) for i in d.keys() | k.keys()}
 
 
 def rrf_ceiling(weights: Sequence[float]) -> float:
@@ -67,8 +86,8 @@ def person_boost(query_names: set[str], speaker: str | None, content: str) -> tu
     folded = {fold(n) for n in query_names}
     if speaker and fold(speaker) in folded:
         return 1.15, [speaker]
-    content_folded = fold(content)
-    mentioned = sorted(n for n in query_names if fold(n) in content_folded)
+    content_words = set(words(fold(content)))
+    mentioned = sorted(n for n in query_names if fold(n) in content_words)
     return (1.1, mentioned) if mentioned else (1.0, [])
 
 

@@ -65,7 +65,8 @@ def _stemmer(language: str) -> snowballstemmer.stemmer:
 
 @lru_cache(maxsize=200_000)
 def _stem(language: str, word: str) -> str:
-    return fold(_stemmer(language).stemWord(word))
+    # Fold before stemming, so 'informacao' and 'informação' share a stem.
+    return _stemmer(language).stemWord(fold(word))
 
 
 def content_words(text: str) -> list[str]:

@@ -8,7 +8,8 @@ from collections import defaultdict
 
 from ..domain.context import ContextPiece, render_context
 from ..domain.errors import InvalidInput
-from ..domain.model import MemoryItem, MemoryKind, Message, Scope, Summary, parse_time
+from ..domain.ranking import adaptive_k
+from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
 from ..domain.recall import RecallResult, ScoredMemory
 from .deps import Deps
 from .ingest import recent_cache_key
@@ -26,9 +27,9 @@ async def recent_messages(deps: Deps, scope: Scope, thread_id: str) -> list[Mess
     key = recent_cache_key(scope, thread_id)
     cached = await deps.cache.get(key)
     if cached is not None:
-        return cached
+        return [message_from_dict(m) for m in cached]
     messages = await deps.log.recent(scope, thread_id, n)
-    await deps.cache.set(key, messages, deps.settings.cache_ttl_seconds)
+    await deps.cache.set(key, [message_to_dict(m) for m in messages], deps.settings.cache_ttl_seconds)
     return messages
 
 
@@ -87,8 +88,6 @@ async def recall(
 
 
 def _adaptive(hits: list[ScoredMemory]) -> int:
-    from ..domain.ranking import adaptive_k
-
     return adaptive_k([h.score for h in hits])
 
 
@@ -121,9 +120,3 @@ async def _pieces(
                 pieces.append(ContextPiece(item, rank))
     return pieces
 
-
-def parse_window(since: str | None, until: str | None) -> tuple:
-    return (parse_time(since) if since else None, parse_time(until) if until else None)
-
-
-__all__ = ["recall", "recent_messages", "Summary"]

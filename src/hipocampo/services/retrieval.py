@@ -18,6 +18,8 @@ from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
 MAX_QUERY_CHARS = 4000
+FUSION = "score"
+DENSE_WEIGHT = 0.5
 
 
 @dataclass
@@ -57,7 +59,12 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
 
     dense_ids = [h.memory_id for h in dense_hits]
     keyword_ids = [h.memory_id for h in keyword_hits]
-    fused = ranking.rrf([dense_ids, keyword_ids])
+    if FUSION == "rrf":
+        fused = ranking.rrf([dense_ids, keyword_ids])
+    else:
+        fused = ranking.score_fusion(
+            {h.memory_id: h.score for h in dense_hits}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
+        )
     t1 = time.perf_counter()
     items = {m.id: m for m in await deps.memories.get_many(scope, list(fused))}
     items = {i: m for i, m in items.items() if _wanted(m, opts)}
@@ -118,7 +125,7 @@ def _rerank(
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
     positions = {i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None}
     support = ranking.neighbour_support(fused, positions)  # type: ignore[arg-type]
-    ceiling = ranking.rrf_ceiling([1.0, 1.0]) * (1 + ranking.NEIGHBOUR_WEIGHT)
+    ceiling = (ranking.rrf_ceiling([1.0, 1.0]) if FUSION == "rrf" else 1.0) * (1 + ranking.NEIGHBOUR_WEIGHT)
     names = names_in(query)
     terms = query_terms(query)
     now = deps.clock.now()

@@ -52,9 +52,13 @@ class SqliteDatabase:
         return db
 
     def _connect(self, writer: bool) -> sqlite3.Connection:
-        target = str(Path(self.path).expanduser()) if self.path != ":memory:" else self.path
+        if self.path == ":memory:":
+            # Reader and writer must share one in-memory database: a named shared-cache URI.
+            target, uri = f"file:hipocampo-{id(self)}?mode=memory&cache=shared", True
+        else:
+            target, uri = str(Path(self.path).expanduser()), False
         try:
-            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, uri=uri)
         except sqlite3.Error as exc:
             raise ConfigurationError(f"cannot open database {target}: {exc}") from exc
         conn.row_factory = sqlite3.Row

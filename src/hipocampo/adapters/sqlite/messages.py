@@ -28,14 +28,7 @@ class SqliteMessageLog:
                 "SELECT last_seq FROM threads WHERE tenant_id = ? AND user_id = ? AND thread_id = ?",
                 (scope.tenant_id, scope.user_id, thread_id),
             ).fetchone()
-            if row is None:
-                conn.execute(
-                    "INSERT INTO threads (tenant_id, user_id, thread_id, agent_id, created_at) VALUES (?,?,?,?,?)",
-                    (scope.tenant_id, scope.user_id, thread_id, scope.agent_id, to_epoch(now)),
-                )
-                seq = -1
-            else:
-                seq = row["last_seq"]
+            seq = -1 if row is None else row["last_seq"]
             stored: list[Message] = []
             new_ids: list[str] = []
             for m in messages:
@@ -72,11 +65,13 @@ class SqliteMessageLog:
                 )
                 stored.append(msg)
                 new_ids.append(msg.id)
-            conn.execute(
-                "UPDATE threads SET last_seq = ? WHERE tenant_id = ? AND user_id = ? AND thread_id = ?",
-                (seq, scope.tenant_id, scope.user_id, thread_id),
-            )
-            if new_ids:
+            if new_ids:  # a retry of stored messages creates no thread, no job
+                conn.execute(
+                    "INSERT INTO threads (tenant_id, user_id, thread_id, agent_id, created_at, last_seq)"
+                    " VALUES (?,?,?,?,?,?) ON CONFLICT (tenant_id, user_id, thread_id)"
+                    " DO UPDATE SET last_seq = excluded.last_seq",
+                    (scope.tenant_id, scope.user_id, thread_id, scope.agent_id, to_epoch(now), seq),
+                )
                 insert_jobs(conn, [_fill_ids(j, new_ids) for j in jobs], now)
             return stored
 

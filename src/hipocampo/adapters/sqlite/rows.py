@@ -7,11 +7,11 @@ import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
-from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope
+from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope, as_utc
 
 
 def to_epoch(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
+    return None if value is None else as_utc(value).timestamp()
 
 
 def from_epoch(value: float | None) -> datetime | None:

@@ -51,7 +51,7 @@ class SqliteVectorIndex:
         if len(dims) != 1:
             raise DimensionMismatch(f"one batch mixes vector dimensions {sorted(dims)}")
         (dim,) = dims
-        blobs = [(mid, np.asarray(v, dtype=np.float32).tobytes()) for mid, v in items]
+        blobs = [(mid, _unit(v).tobytes()) for mid, v in items]
 
         def write(conn: sqlite3.Connection) -> None:
             _check_or_claim_model(conn, model, dim)
@@ -89,7 +89,7 @@ class SqliteVectorIndex:
         entry = await self._matrix(scope)
         if entry is None or not entry.ids or k <= 0:
             return []
-        q = np.asarray(query, dtype=np.float32)
+        q = _unit(query)
         if q.shape != (entry.matrix.shape[1],):
             raise DimensionMismatch(
                 f"query vector has dimension {q.shape[-1]} but the index holds {entry.matrix.shape[1]}; {REINDEX_HINT}"
@@ -188,6 +188,13 @@ def _extend(base: _UserMatrix | None, rows: list[sqlite3.Row], epoch: int, rewri
         base.ids + [r["memory_id"] for r in rows], base.threads + [r["thread_id"] for r in rows],
         base.agents + [r["agent_id"] for r in rows], matrix,
     )
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    """Cosine needs unit vectors; embedders should give them, but we do not rely on it."""
+    v = np.asarray(vector, dtype=np.float32).reshape(-1)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
 
 
 def _mask(entry: _UserMatrix, scope: Scope, exclude_thread: str | None) -> np.ndarray | None:

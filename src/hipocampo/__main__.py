@@ -1,0 +1,5 @@
+"""`python -m hipocampo` runs the CLI."""
+
+from .entrypoints.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Ways into hipocampo from outside Python: the ``hipocampo`` command line (:mod:`.cli`)."""

@@ -1,0 +1,225 @@
+"""domain.ranking: fusion, neighbour support, boosts and adaptive k."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from hipocampo.domain.ranking import (
+    NEIGHBOUR_WEIGHT,
+    RRF_K,
+    adaptive_k,
+    importance_boost,
+    neighbour_support,
+    person_boost,
+    recency_boost,
+    recency_tier,
+    rrf,
+    rrf_ceiling,
+    topic_boost,
+)
+from hipocampo.domain.recall import RecencyMode
+
+NOW = datetime(2024, 6, 1, tzinfo=timezone.utc)
+
+
+def days_ago(days: float) -> datetime:
+    return NOW - timedelta(days=days)
+
+
+class TestRrf:
+    def test_values(self) -> None:
+        scores = rrf([["a", "b"], ["b", "c"]])
+        assert scores == pytest.approx({"a": 1 / 61, "b": 1 / 62 + 1 / 61, "c": 1 / 62})
+        assert RRF_K == 60
+
+    def test_items_in_both_lists_beat_items_in_one(self) -> None:
+        scores = rrf([["a", "b", "c"], ["c", "b", "d"]])
+        order = sorted(scores, key=scores.get, reverse=True)
+        assert order == ["c", "b", "a", "d"]  # first + third edges out second + second
+        assert scores["c"] == pytest.approx(1 / 63 + 1 / 61)
+        assert scores["b"] == pytest.approx(2 / 62)
+
+    def test_weights_scale_each_list(self) -> None:
+        scores = rrf([["a"], ["b"]], weights=[2.0, 0.5])
+        assert scores == pytest.approx({"a": 2 / 61, "b": 0.5 / 61})
+        assert scores["a"] > scores["b"]
+
+    def test_empty_rankings(self) -> None:
+        assert rrf([]) == {}
+        assert rrf([[], []]) == {}
+
+    def test_accepts_any_iterable_of_rankings(self) -> None:
+        assert rrf(r for r in (["a"], ["a"])) == pytest.approx({"a": 2 / 61})
+
+    def test_ceiling_is_the_score_of_an_item_first_everywhere(self) -> None:
+        weights = [1.0, 0.7]
+        assert rrf_ceiling(weights) == pytest.approx(rrf([["x"], ["x"]], weights)["x"])
+        assert rrf_ceiling([]) == 0
+
+
+class TestNeighbourSupport:
+    def test_lends_half_the_best_adjacent_score(self) -> None:
+        fused = {"q": 0.8, "a": 0.2, "far": 0.9}
+        positions = {"q": ("t1", 4), "a": ("t1", 5), "before": ("t1", 3), "far": ("t1", 9)}
+        support = neighbour_support(fused, positions)
+        assert support["a"] == pytest.approx(NEIGHBOUR_WEIGHT * 0.8)
+        assert support["before"] == pytest.approx(NEIGHBOUR_WEIGHT * 0.8)
+        assert support["q"] == pytest.approx(NEIGHBOUR_WEIGHT * 0.2)
+        assert support["far"] == 0.0
+
+    def test_takes_the_better_of_both_sides(self) -> None:
+        fused = {"prev": 0.3, "next": 0.6}
+        positions = {"prev": ("t", 0), "mid": ("t", 1), "next": ("t", 2)}
+        assert neighbour_support(fused, positions)["mid"] == pytest.approx(0.3)
+
+    def test_other_threads_are_not_neighbours(self) -> None:
+        fused = {"x": 1.0}
+        positions = {"x": ("t1", 1), "y": ("t2", 2), "z": ("t2", 0)}
+        support = neighbour_support(fused, positions)
+        assert support == {"x": 0.0, "y": 0.0, "z": 0.0}
+
+    def test_unscored_neighbours_lend_nothing(self) -> None:
+        assert neighbour_support({}, {"a": ("t", 0), "b": ("t", 1)}) == {"a": 0.0, "b": 0.0}
+        assert neighbour_support({"a": 1.0}, {}) == {}
+
+
+class TestRecencyBoost:
+    @pytest.mark.parametrize(
+        ("age", "expected"),
+        [(0, 1.5), (7, 1.5), (8, 1.2), (30, 1.2), (31, 1.0), (90, 1.0), (91, 0.7), (3650, 0.7)],
+    )
+    def test_recent_focused(self, age: float, expected: float) -> None:
+        assert recency_boost(days_ago(age), NOW, RecencyMode.RECENT_FOCUSED) == expected
+
+    @pytest.mark.parametrize(
+        ("age", "expected"), [(0, 1.2), (30, 1.2), (31, 1.0), (90, 1.0), (91, 0.9)]
+    )
+    def test_balanced(self, age: float, expected: float) -> None:
+        assert recency_boost(days_ago(age), NOW, RecencyMode.BALANCED) == expected
+
+    @pytest.mark.parametrize(
+        ("age", "expected"), [(0, 1.0), (30, 1.0), (31, 1.1), (90, 1.1), (91, 1.3)]
+    )
+    def test_archeological_favours_the_old(self, age: float, expected: float) -> None:
+        assert recency_boost(days_ago(age), NOW, RecencyMode.ARCHEOLOGICAL) == expected
+
+    @pytest.mark.parametrize("mode", list(RecencyMode))
+    def test_stays_in_range_and_treats_the_future_as_now(self, mode: RecencyMode) -> None:
+        for age in (-5, 0, 1, 7.5, 29.99, 60, 89, 120, 10_000):
+            assert 0.7 <= recency_boost(days_ago(age), NOW, mode) <= 1.5
+        assert recency_boost(NOW + timedelta(days=3), NOW, mode) == recency_boost(NOW, NOW, mode)
+
+    def test_tiers(self) -> None:
+        assert [recency_tier(days_ago(d), NOW) for d in (0, 30, 31, 90, 91)] == [
+            "recent",
+            "recent",
+            "medium",
+            "medium",
+            "old",
+        ]
+
+
+class TestPersonBoost:
+    def test_no_names_no_boost(self) -> None:
+        assert person_boost(set(), "Alice", "Alice said hi") == (1.0, [])
+
+    def test_the_speaker_counts_most(self) -> None:
+        assert person_boost({"Alice"}, "Alice", "I went home") == (1.15, ["Alice"])
+
+    def test_a_mention_counts_less(self) -> None:
+        assert person_boost({"Alice", "Bob"}, "Carol", "I saw Bob and alice yesterday") == (
+            1.1,
+            ["Alice", "Bob"],
+        )
+
+    def test_accents_and_case_are_folded(self) -> None:
+        assert person_boost({"João"}, "joao", "oi") == (1.15, ["joao"])
+        assert person_boost({"Joao"}, None, "Falei com o JOÃO ontem") == (1.1, ["Joao"])
+
+    def test_unrelated_memories_get_nothing(self) -> None:
+        assert person_boost({"Alice"}, "Bob", "the weather is nice") == (1.0, [])
+        assert person_boost({"Alice"}, None, "the weather is nice") == (1.0, [])
+
+    @pytest.mark.parametrize(
+        ("name", "content"),
+        [("Ana", "vamos na próxima semana"), ("Rui", "o filme foi ruim"), ("Ed", "I need it")],
+    )
+    def test_a_name_inside_another_word_is_not_a_mention(self, name: str, content: str) -> None:
+        assert person_boost({name}, None, content) == (1.0, [])
+
+
+class TestTopicBoost:
+    def test_no_query_terms_is_neutral(self) -> None:
+        assert topic_boost([], []) == 1.0
+        assert topic_boost(["x"], []) == 1.0
+
+    def test_grows_with_matched_terms_up_to_1_2(self) -> None:
+        query = [
+            "a",
+            "b",
+            "c",
+            "d",
+            "e",
+            "f",
+        ]  # query terms hold stems of two languages: half is "all"
+        values = [topic_boost(query[:n], query) for n in range(7)]
+        assert values[0] == 1.0
+        assert values == sorted(values)
+        assert values[1] == pytest.approx(1.0 + 0.2 / 3)
+        assert values[3] == pytest.approx(1.2)
+        assert values[6] == pytest.approx(1.2)
+
+    def test_short_queries(self) -> None:
+        assert topic_boost(["run"], ["run"]) == pytest.approx(1.2)
+        assert topic_boost(["run"], ["run", "running"]) == pytest.approx(1.2)
+        assert topic_boost([], ["run", "running"]) == 1.0
+
+    def test_repeated_terms_count_once(self) -> None:
+        assert topic_boost(["a", "a", "a"], ["a", "b", "c", "d", "e", "f"]) == pytest.approx(
+            1.0 + 0.2 / 3
+        )
+
+
+class TestImportanceBoost:
+    @pytest.mark.parametrize(
+        ("importance", "expected"), [(0.0, 0.9), (0.5, 1.0), (1.0, 1.1), (-3, 0.9), (7, 1.1)]
+    )
+    def test_maps_and_clamps(self, importance: float, expected: float) -> None:
+        assert importance_boost(importance) == pytest.approx(expected)
+
+
+class TestAdaptiveK:
+    def test_empty(self) -> None:
+        assert adaptive_k([]) == 0
+
+    def test_fewer_hits_than_low_keeps_them_all(self) -> None:
+        assert adaptive_k([0.9]) == 1
+        assert adaptive_k([0.9, 0.01]) == 2
+
+    def test_never_below_low_when_there_are_enough_hits(self) -> None:
+        assert adaptive_k([1.0, 0.1, 0.1, 0.1, 0.1]) == 3
+
+    def test_keeps_hits_within_the_ratio_of_the_best(self) -> None:
+        assert adaptive_k([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.49, 0.1]) == 6
+
+    def test_never_above_high(self) -> None:
+        assert adaptive_k([1.0] * 50) == 12
+        assert adaptive_k([1.0] * 50, high=20) == 20
+
+    def test_custom_bounds_and_ratio(self) -> None:
+        scores = [1.0, 0.95, 0.9, 0.5, 0.2]
+        assert adaptive_k(scores, low=1, ratio=0.9) == 3
+        assert adaptive_k(scores, low=1, ratio=0.1) == 5
+        assert adaptive_k(scores, low=4, ratio=0.9) == 4
+
+    def test_equal_scores_are_all_kept(self) -> None:
+        assert adaptive_k([0.3] * 5) == 5
+
+    def test_result_is_within_bounds(self) -> None:
+        for n in range(30):
+            scores = [1.0 / (i + 1) for i in range(n)]
+            k = adaptive_k(scores)
+            assert k <= n
+            assert k == n if n < 3 else 3 <= k <= 12
