@@ -10,7 +10,7 @@ from typing import Any
 from ..domain.model import MemoryItem, MemoryKind, Scope
 from ..domain.recall import memory_to_dict
 from .deps import Deps
-from .indexing import embed_in_batches, index_items, turn_memory
+from .indexing import embed_in_batches, embedding_texts, index_items, turn_memory
 from .ingest import recent_cache_key
 
 Progress = Callable[[int, int], None]  # (done, total)
@@ -96,7 +96,7 @@ async def reindex(deps: Deps, progress: Progress | None = None, batch: int = 256
 async def _index(deps: Deps, items: list[MemoryItem]) -> int:
     if not items:
         return 0
-    vectors = await asyncio.to_thread(embed_in_batches, deps, [i.index_text for i in items])
+    vectors = await asyncio.to_thread(embed_in_batches, deps, await embedding_texts(deps, items))
     async with deps.uow.transaction():
         await index_items(deps, items, vectors)
     return len(items)

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 import numpy as np
 
-from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, turn_memory_id
+from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, embedding_text, turn_memory_id
 from .deps import Deps
 from .ingest import INDEX_JOB, INDEX_MEMORIES_JOB
 
@@ -44,6 +44,24 @@ def embed_in_batches(deps: Deps, texts: list[str]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, deps.embedder.dim), dtype=np.float32)
 
 
+async def embedding_texts(deps: Deps, items: list[MemoryItem]) -> list[str]:
+    """Texts to embed: each turn with the turn before it (from the batch, else from the log)."""
+    at = {(i.scope.tenant_id, i.scope.user_id, i.thread_id, i.seq): i for i in items if i.kind is MemoryKind.TURN}
+    texts = []
+    for item in items:
+        previous: MemoryItem | Message | None = None
+        if item.kind is MemoryKind.TURN and item.thread_id is not None and item.seq:
+            key = (item.scope.tenant_id, item.scope.user_id, item.thread_id, item.seq - 1)
+            previous = at.get(key)
+            if previous is None:
+                found = await deps.log.list_thread(
+                    Scope(item.scope.tenant_id, item.scope.user_id), item.thread_id, after_seq=item.seq - 2, limit=1
+                )
+                previous = found[0] if found and found[0].seq == item.seq - 1 else None
+        texts.append(embedding_text(item, previous))
+    return texts
+
+
 async def index_items(deps: Deps, items: list[MemoryItem], vectors: np.ndarray) -> None:
     """Write memories and their index entries. Call inside a transaction."""
     await deps.memories.upsert(items)
@@ -65,7 +83,7 @@ async def process_jobs(deps: Deps, jobs: list[Job]) -> None:
             items += [turn_memory(m) for m in await deps.log.get_many(scope, job.payload.get("message_ids") or [])]
         else:
             items += await deps.memories.get_many(scope, job.payload.get("memory_ids") or [])
-    vectors = await asyncio.to_thread(embed_in_batches, deps, [i.index_text for i in items])
+    vectors = await asyncio.to_thread(embed_in_batches, deps, await embedding_texts(deps, items))
     async with deps.uow.transaction():
         # What was forgotten while we were embedding stays forgotten.
         alive = await _still_there(deps, items)

@@ -18,8 +18,10 @@ from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
 MAX_QUERY_CHARS = 4000
-FUSION = "score"
-DENSE_WEIGHT = 0.5
+FUSION = "score"  # "rrf" is kept for comparison: score fusion measured better on LoCoMo dev
+DENSE_WEIGHT = 0.4
+"""Share of the dense score in the fusion; keyword search gets the rest: exact names and rare
+words are strong evidence in conversations (measured: 0.4 > 0.5 > 0.6 on LoCoMo dev)."""
 
 
 @dataclass
