@@ -37,9 +37,15 @@ def test_kill_minus_nine_mid_batch_loses_nothing_and_duplicates_nothing(tmp_path
 
     worker = _start(db)
     deadline = time.monotonic() + 60
-    while _count(db, "SELECT count(*) FROM memories") < MESSAGES // 4:
+    # Wait until some batches are committed and the next one is claimed, then kill it mid-embedding
+    # (a batch takes ~0.4 s to embed with the slow embedder).
+    while (
+        _count(db, "SELECT count(*) FROM memories") < MESSAGES // 4
+        or _count(db, "SELECT count(*) FROM jobs WHERE status = 'running'") == 0
+    ):
         assert time.monotonic() < deadline and worker.poll() is None, worker.stderr.read() if worker.stderr else ""
         time.sleep(0.01)
+    time.sleep(0.1)
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait()
     indexed_at_kill = _count(db, "SELECT count(*) FROM memories")

@@ -23,10 +23,13 @@ def truncate(text: str, n: int) -> str:
 
 
 def render(**kw):
+    """Text and chosen pieces; also checks the returned token count is the text's."""
     kw.setdefault("summary", None)
     kw.setdefault("recent", [])
     kw.setdefault("pieces", [])
-    return render_context(count=count, truncate=truncate, **kw)
+    text, chosen, tokens = render_context(count=count, truncate=truncate, **kw)
+    assert tokens == count(text)
+    return text, chosen
 
 
 def message(seq: int, content: str | None = None) -> Message:

@@ -263,7 +263,9 @@ async def _indexing_round(
         stored = []
         for i in range(0, len(turns), 2):  # a turn and its reply per call, as a chat app adds them
             stored += await mem.add(USER, f"t{i // 64}", turns[i : i + 2])
-        texts = [indexing.turn_memory(m).index_text for m in stored]
+        # The bare embedder gets exactly the texts the worker embeds (replies carry the turn
+        # before them), so the ratio measures the pipeline's cost, not a different workload.
+        texts = await indexing.embedding_texts(res.deps, [indexing.turn_memory(m) for m in stored])
 
         async def bare() -> float:
             t0 = time.perf_counter()

@@ -507,7 +507,7 @@ def render_locomo(result: dict[str, Any], console: Console) -> None:
         _ms(result["context_tokens_k20_p95"], "tok"),
     )
     stats.add_row("whole conversation", _ms(result["full_context_tokens"], "tok"), "")
-    stats.add_row("adaptive k", _ms(result["adaptive_k_median"], ""), "")
+    stats.add_row("adaptive k (memories returned)", f"{result['adaptive_k_median']:g}", "")
     stats.add_row(
         "ingest ack per message",
         _ms(t["ingest_ack_ms_per_message_p50"]),

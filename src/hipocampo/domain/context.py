@@ -14,6 +14,7 @@ from .model import MemoryItem, Message, Summary
 
 SUMMARY_SHARE = 0.25
 RECENT_SHARE = 0.30
+MIN_LINE_TOKENS = 12  # no memory line is shorter than its date stamp: stop looking below this
 
 
 @dataclass
@@ -45,8 +46,8 @@ def render_context(
     budget: int,
     count: Callable[[str], int],
     truncate: Callable[[str, int], str],
-) -> tuple[str, list[ContextPiece]]:
-    """Return the context text and the memory pieces that made it in."""
+) -> tuple[str, list[ContextPiece], int]:
+    """Return the context text, the memory pieces that made it in, and its token count."""
     sections: list[str] = []
     used = 0
 
@@ -78,6 +79,8 @@ def render_context(
     chosen: list[ContextPiece] = []
     seen: set[str] = set()
     for piece in pieces:
+        if left < MIN_LINE_TOKENS:
+            break
         if piece.memory.id in seen:
             continue
         c = count(memory_line(piece.memory)) + 2  # the newline, and a possible thread header
@@ -90,11 +93,13 @@ def render_context(
         sections.append(head + _grouped(chosen))
 
     text = "\n\n".join(sections)
-    while chosen and count(text) > budget:  # group headers can tip it over: drop the weakest
+    tokens = count(text)
+    while chosen and tokens > budget:  # group headers can tip it over: drop the weakest
         chosen.remove(max(chosen, key=lambda p: p.rank))
         sections[-1] = head + _grouped(chosen) if chosen else ""
         text = "\n\n".join(s for s in sections if s)
-    return text, chosen
+        tokens = count(text)
+    return text, chosen, tokens
 
 
 def _grouped(pieces: Sequence[ContextPiece]) -> str:

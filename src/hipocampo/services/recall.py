@@ -62,8 +62,10 @@ async def recall(
     hits = ranked.hits[:k]
     # Turns already in the recent window need not be repeated among the memories.
     in_window = {m.id for m in recent}
+    t1 = time.perf_counter()
     pieces = await _pieces(deps, scope, ranked.hits, k, in_window)
-    text, chosen = render_context(
+    t2 = time.perf_counter()
+    text, _, tokens = render_context(
         summary=summary,
         recent=recent,
         pieces=pieces,
@@ -72,6 +74,8 @@ async def recall(
         truncate=deps.tokenizer.truncate,
     )
     timings = dict(ranked.timings_ms)
+    timings["neighbours_ms"] = (t2 - t1) * 1000
+    timings["render_ms"] = (time.perf_counter() - t2) * 1000
     timings["recall_ms"] = (time.perf_counter() - t0) * 1000
     return RecallResult(
         query=query,
@@ -80,7 +84,7 @@ async def recall(
         summary=summary,
         memories=hits,
         context=text,
-        context_tokens=deps.tokenizer.count(text),
+        context_tokens=tokens,
         token_budget=budget,
         degraded=ranked.degraded,
         timings_ms=timings,

@@ -72,7 +72,9 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     items = {i: m for i, m in items.items() if _wanted(m, opts)}
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
 
+    t2 = time.perf_counter()
     hits = _rerank(deps, query, items, fused, dense_hits, keyword_hits, opts)
+    timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     min_rel = s.min_relevance if opts.min_relevance is None else opts.min_relevance
     hits = [h for h in hits if h.explanation.relevance >= min_rel]
     k = opts.k if opts.k is not None else ranking.adaptive_k([h.score for h in hits])

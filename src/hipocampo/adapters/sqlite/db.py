@@ -118,6 +118,8 @@ class SqliteDatabase:
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
+        if self._wconn is not None:  # keep the planner's statistics fresh, as SQLite recommends
+            await loop.run_in_executor(self._writer, _execute, self._wconn, "PRAGMA optimize")
         for executor, conn in ((self._writer, self._wconn), (self._reader, self._rconn)):
             if conn is not None:
                 await loop.run_in_executor(executor, conn.close)

@@ -24,7 +24,7 @@ class SqliteKeywordIndex:
         def write(conn: sqlite3.Connection) -> None:
             for memory_id, terms in analysed:
                 row = conn.execute(
-                    "SELECT rid FROM memories WHERE id = ? AND tenant_id = ? AND user_id = ?",
+                    "SELECT rid FROM memories WHERE id = ? AND +tenant_id = ? AND +user_id = ?",
                     (memory_id, scope.tenant_id, scope.user_id),
                 ).fetchone()
                 if row is None:
@@ -61,7 +61,7 @@ class SqliteKeywordIndex:
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:
             return
-        where, params = scope_filter(scope)
+        where, params = scope_filter(scope, by_id=True)
         await self._db.write(
             lambda c: c.execute(
                 f"DELETE FROM memory_fts WHERE rowid IN (SELECT rid FROM memories WHERE {where}"

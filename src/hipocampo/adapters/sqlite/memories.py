@@ -43,7 +43,7 @@ class SqliteMemoryStore:
     async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
             return []
-        where, params = scope_filter(scope)
+        where, params = scope_filter(scope, by_id=True)
         rows = await self._db.read(
             lambda c: c.execute(
                 f"SELECT * FROM memories WHERE {where} AND id IN ({placeholders(len(memory_ids))})",
@@ -98,7 +98,7 @@ class SqliteMemoryStore:
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
         if not memory_ids:
             return 0
-        where, params = scope_filter(scope)
+        where, params = scope_filter(scope, by_id=True)
         return await self._delete_where(f"{where} AND id IN ({placeholders(len(memory_ids))})", [*params, *memory_ids])
 
     async def delete_thread(self, scope: Scope, thread_id: str) -> int:

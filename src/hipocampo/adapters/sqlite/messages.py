@@ -90,7 +90,7 @@ class SqliteMessageLog:
     async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
         if not message_ids:
             return []
-        where, params = scope_filter(scope)
+        where, params = scope_filter(scope, by_id=True)
         rows = await self._db.read(
             lambda c: c.execute(
                 f"SELECT * FROM messages WHERE {where} AND id IN ({placeholders(len(message_ids))})"
@@ -148,7 +148,7 @@ class SqliteMessageLog:
     async def delete_messages(self, scope: Scope, message_ids: Sequence[str]) -> int:
         if not message_ids:
             return 0
-        where, params = scope_filter(scope)
+        where, params = scope_filter(scope, by_id=True)
         return await self._db.write(
             lambda c: c.execute(
                 f"DELETE FROM messages WHERE {where} AND id IN ({placeholders(len(message_ids))})",

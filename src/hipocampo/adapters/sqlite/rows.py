@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
@@ -18,9 +19,13 @@ def from_epoch(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
 
 
-def scope_filter(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
-    """SQL condition restricting rows to the scope. Agent-only scopes also see shared rows."""
-    p = f"{alias}." if alias else ""
+def scope_filter(scope: Scope, alias: str = "", *, by_id: bool = False) -> tuple[str, list[Any]]:
+    """SQL condition restricting rows to the scope. Agent-only scopes also see shared rows.
+
+    ``by_id``: the query also selects by unique id. The unary ``+`` keeps SQLite from walking the
+    user's whole scope index instead of the id index (60 ms instead of 0.1 at 100k memories).
+    """
+    p = ("+" if by_id else "") + (f"{alias}." if alias else "")
     sql = f"{p}tenant_id = ? AND {p}user_id = ?"
     params: list[Any] = [scope.tenant_id, scope.user_id]
     if scope.agent_only and scope.agent_id is not None:
@@ -29,10 +34,16 @@ def scope_filter(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
     return sql, params
 
 
+@lru_cache(maxsize=4096)
+def _scope(tenant_id: str, user_id: str, agent_id: str | None) -> Scope:
+    # Rows hold ids that were validated on the way in; re-validating them per row showed in profiles.
+    return Scope(tenant_id, user_id, agent_id)
+
+
 def message_from_row(row: sqlite3.Row) -> Message:
     return Message(
         id=row["id"],
-        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"]),
+        scope=_scope(row["tenant_id"], row["user_id"], row["agent_id"]),
         thread_id=row["thread_id"],
         role=Role(row["role"]),
         content=row["content"],
@@ -47,7 +58,7 @@ def message_from_row(row: sqlite3.Row) -> Message:
 def memory_from_row(row: sqlite3.Row) -> MemoryItem:
     return MemoryItem(
         id=row["id"],
-        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"]),
+        scope=_scope(row["tenant_id"], row["user_id"], row["agent_id"]),
         kind=MemoryKind(row["kind"]),
         content=row["content"],
         created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]

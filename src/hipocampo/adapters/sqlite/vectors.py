@@ -62,7 +62,7 @@ class SqliteVectorIndex:
             meta = {
                 r["id"]: r
                 for r in conn.execute(
-                    f"SELECT id, agent_id, thread_id FROM memories WHERE tenant_id = ? AND user_id = ?"
+                    f"SELECT id, agent_id, thread_id FROM memories WHERE +tenant_id = ? AND +user_id = ?"
                     f" AND id IN ({placeholders(len(ids))})",
                     (scope.tenant_id, scope.user_id, *ids),
                 )
@@ -109,7 +109,7 @@ class SqliteVectorIndex:
 
         def delete(conn: sqlite3.Connection) -> None:
             conn.execute(
-                f"DELETE FROM vectors WHERE tenant_id = ? AND user_id = ? AND memory_id IN ({placeholders(len(memory_ids))})",
+                f"DELETE FROM vectors WHERE +tenant_id = ? AND +user_id = ? AND memory_id IN ({placeholders(len(memory_ids))})",
                 (scope.tenant_id, scope.user_id, *memory_ids),
             )
             bump_epoch(conn, scope.tenant_id, scope.user_id, rewrite=True)
