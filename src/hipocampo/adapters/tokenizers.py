@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from functools import lru_cache
 from typing import Any
 
 from ..domain.errors import ConfigurationError
@@ -40,11 +41,19 @@ class TiktokenTokenizer:
 
     name = "cl100k"
 
-    def __init__(self) -> None:
+    def __init__(self, cache_size: int = 65_536) -> None:
         self._encoding = _cl100k()
+        # Rendering a context counts the same memory lines recall after recall; a cached count
+        # is ~50x cheaper than re-encoding (measured: 1.6 of 2.5 ms per render went to encoding).
+        self._count_line = lru_cache(maxsize=cache_size)(self._encode_count)
+
+    def _encode_count(self, text: str) -> int:
+        return len(self._encoding.encode_ordinary(text))
 
     def count(self, text: str) -> int:
-        return len(self._encoding.encode_ordinary(text))
+        if len(text) <= 2_000:
+            return self._count_line(text)
+        return self._encode_count(text)
 
     def truncate(self, text: str, max_tokens: int) -> str:
         """The longest prefix of ``text`` within ``max_tokens`` tokens that ends on a whole
