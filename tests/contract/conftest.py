@@ -20,6 +20,15 @@ import numpy as np
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
+from hipocampo.adapters.memory import (
+    InMemoryDatabase,
+    InMemoryJobQueue,
+    InMemoryKeywordIndex,
+    InMemoryMemoryStore,
+    InMemoryMessageLog,
+    InMemorySummaryStore,
+    InMemoryVectorIndex,
+)
 from hipocampo.adapters.sqlite.db import SqliteDatabase
 from hipocampo.adapters.sqlite.jobs import SqliteJobQueue
 from hipocampo.adapters.sqlite.keywords import SqliteKeywordIndex
@@ -88,10 +97,35 @@ class _SqliteBackend:
             await db.close()
 
 
-@pytest.fixture(params=["sqlite"])
+class _MemoryBackend:
+    """One shared state per test. It lives in one process, so "another connection" is a second
+    set of stores (with their own caches) over the same :class:`InMemoryDatabase`."""
+
+    def __init__(self) -> None:
+        self.db = InMemoryDatabase()
+
+    @asynccontextmanager
+    async def open(self, clock: FakeClock) -> AsyncIterator[Stores]:
+        db = self.db
+        yield Stores(
+            uow=db,
+            messages=InMemoryMessageLog(db, clock),
+            memories=InMemoryMemoryStore(db),
+            vectors=InMemoryVectorIndex(db),
+            keywords=InMemoryKeywordIndex(db),
+            jobs=InMemoryJobQueue(db, clock),
+            summaries=InMemorySummaryStore(db),
+            clock=clock,
+            _reopen=lambda: self.open(clock),
+        )
+
+
+@pytest.fixture(params=["sqlite", "memory"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> _Backend:
     if request.param == "sqlite":
         return _SqliteBackend(tmp_path / "contract.db")
+    if request.param == "memory":
+        return _MemoryBackend()
     raise AssertionError(f"unknown backend {request.param}")
 
 

@@ -98,14 +98,16 @@ def test_sections_come_in_order() -> None:
     assert memory_line(chosen[0].memory) in text
 
 
-def test_lines_show_time_speaker_and_kind() -> None:
+def test_lines_show_speaker_and_kind_and_headers_carry_the_day() -> None:
     turn = piece("t", 0).memory
     turn.name = "Alice"
-    assert memory_line(turn) == "- [2024-03-01 09:00] Alice: memory t"
+    assert memory_line(turn) == "- Alice: memory t"
     fact = piece("f", 0, kind=MemoryKind.FACT).memory
     fact.memory_type = MemoryType.PREFERENCE
-    assert memory_line(fact) == "- [2024-03-01 09:00] (fact/preference) memory f"
+    assert memory_line(fact) == "- (fact/preference) memory f"
     assert message_line(message(1)) == "- [2024-03-01 09:01] assistant: message number 1"
+    text, _ = render(pieces=[piece("t", 0)], budget=500)
+    assert "Friday 01 March 2024" in text
 
 
 def test_the_summary_is_truncated_to_its_share() -> None:
@@ -126,7 +128,7 @@ def test_recent_messages_keep_the_newest_in_order() -> None:
 
 
 def test_memories_take_what_the_other_sections_leave() -> None:
-    pieces = [piece(f"m{i}", i, minutes=i, seq=i) for i in range(10)]
+    pieces = [piece(f"m{i}", i, minutes=i, seq=i) for i in range(60)]
     _, chosen_alone = render(pieces=pieces, budget=2000)
     crowded, chosen_crowded = render(
         summary=summary("s " * 500),
@@ -134,8 +136,8 @@ def test_memories_take_what_the_other_sections_leave() -> None:
         pieces=pieces,
         budget=700,
     )
-    assert len(chosen_alone) == 10
-    assert 0 < len(chosen_crowded) < 10
+    assert len(chosen_alone) == 60
+    assert 0 < len(chosen_crowded) < 60
     assert [p.memory.id for p in chosen_crowded] == [
         f"m{i}" for i in range(len(chosen_crowded))
     ]  # best first
@@ -156,11 +158,11 @@ def test_pieces_are_grouped_by_thread_in_the_order_said() -> None:
     lines = text.splitlines()
     headers = [line for line in lines if line.startswith("### ")]
     assert headers == [
-        "### conversation B (01 March 2024)",  # the best-ranked thread first
-        "### conversation A (01 March 2024)",
-        "### memories (01 March 2024)",
+        "### conversation B, Friday 01 March 2024",  # the best-ranked thread first
+        "### conversation A, Friday 01 March 2024",
+        "### saved memories, Friday 01 March 2024",
     ]
-    order = [line.split("memory ")[-1] for line in lines if line.startswith("- [")]
+    order = [line.split("memory ")[-1] for line in lines if line.startswith("- ")]
     assert order == ["b-early", "b-same-time", "b-late", "a-early", "a-late", "fact"]
 
 

@@ -126,17 +126,17 @@ class TestPersonBoost:
         assert person_boost(set(), "Alice", "Alice said hi") == (1.0, [])
 
     def test_the_speaker_counts_most(self) -> None:
-        assert person_boost({"Alice"}, "Alice", "I went home") == (1.15, ["Alice"])
+        assert person_boost({"Alice"}, "Alice", "I went home") == (1.5, ["Alice"])
 
     def test_a_mention_counts_less(self) -> None:
         assert person_boost({"Alice", "Bob"}, "Carol", "I saw Bob and alice yesterday") == (
-            1.1,
+            1.05,
             ["Alice", "Bob"],
         )
 
     def test_accents_and_case_are_folded(self) -> None:
-        assert person_boost({"João"}, "joao", "oi") == (1.15, ["joao"])
-        assert person_boost({"Joao"}, None, "Falei com o JOÃO ontem") == (1.1, ["Joao"])
+        assert person_boost({"João"}, "joao", "oi") == (1.5, ["joao"])
+        assert person_boost({"Joao"}, None, "Falei com o JOÃO ontem") == (1.05, ["Joao"])
 
     def test_unrelated_memories_get_nothing(self) -> None:
         assert person_boost({"Alice"}, "Bob", "the weather is nice") == (1.0, [])

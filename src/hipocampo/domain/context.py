@@ -14,7 +14,7 @@ from .model import MemoryItem, Message, Summary
 
 SUMMARY_SHARE = 0.25
 RECENT_SHARE = 0.30
-MIN_LINE_TOKENS = 12  # no memory line is shorter than its date stamp: stop looking below this
+MIN_LINE_TOKENS = 6  # below this no memory line fits: stop looking
 
 
 @dataclass
@@ -28,9 +28,21 @@ def _when(item: MemoryItem | Message) -> str:
 
 
 def memory_line(item: MemoryItem) -> str:
+    """One memory, without its date: the group header above it carries the day."""
     who = f"{item.name}: " if item.name else (f"{item.role.value}: " if item.role else "")
     label = "" if item.kind.value == "turn" else f"({item.kind.value}{'/' + item.memory_type.value if item.memory_type else ''}) "
-    return f"- [{_when(item)}] {label}{who}{item.content}"
+    return f"- {label}{who}{item.content}"
+
+
+def group_key(item: MemoryItem) -> tuple[str, str]:
+    return (item.thread_id or "", f"{item.created_at:%Y-%m-%d}")
+
+
+def group_header(item: MemoryItem) -> str:
+    """Memories are shown per conversation and day; a date stamp on every line would cost ~8
+    tokens each, a sixth of a 2,000-token budget spent on repeated dates."""
+    where = f"conversation {item.thread_id}" if item.thread_id else "saved memories"
+    return f"### {where}, {item.created_at:%A %d %B %Y}"
 
 
 def message_line(message: Message) -> str:
@@ -78,16 +90,21 @@ def render_context(
     left = budget - used - count(head) - 1
     chosen: list[ContextPiece] = []
     seen: set[str] = set()
+    groups: set[tuple[str, str]] = set()
     for piece in pieces:
         if left < MIN_LINE_TOKENS:
             break
         if piece.memory.id in seen:
             continue
-        c = count(memory_line(piece.memory)) + 2  # the newline, and a possible thread header
+        c = count(memory_line(piece.memory)) + 1
+        key = group_key(piece.memory)
+        if key not in groups:
+            c += count(group_header(piece.memory)) + 1
         if c > left:
             continue
         chosen.append(piece)
         seen.add(piece.memory.id)
+        groups.add(key)
         left -= c
     if chosen:
         sections.append(head + _grouped(chosen))
@@ -103,14 +120,13 @@ def render_context(
 
 
 def _grouped(pieces: Sequence[ContextPiece]) -> str:
-    """Group by thread (best-ranked thread first); within a thread, in the order said."""
-    threads: dict[str, list[ContextPiece]] = {}
+    """Group by conversation and day (best-ranked group first); within a group, in the order said."""
+    groups: dict[tuple[str, str], list[ContextPiece]] = {}
     for p in sorted(pieces, key=lambda p: p.rank):
-        threads.setdefault(p.memory.thread_id or "", []).append(p)
+        groups.setdefault(group_key(p.memory), []).append(p)
     out: list[str] = []
-    for thread, group in threads.items():
+    for group in groups.values():
         group.sort(key=lambda p: (p.memory.created_at, p.memory.seq or 0))
-        day = f"{group[0].memory.created_at:%d %B %Y}"
-        out.append(f"### {'conversation ' + thread if thread else 'memories'} ({day})")
+        out.append(group_header(group[0].memory))
         out.extend(memory_line(p.memory) for p in group)
     return "\n".join(out)

@@ -80,15 +80,16 @@ def recency_tier(created_at: datetime, now: datetime) -> str:
 
 
 def person_boost(query_names: set[str], speaker: str | None, content: str) -> tuple[float, list[str]]:
-    """1.15 when a name in the query is the speaker, 1.1 when it is mentioned in the memory."""
+    """1.5 when a name in the query is the speaker (seed 003's person boost), 1.05 when the name is
+    only mentioned: in dialogue a mention is mostly the other speaker addressing that person."""
     if not query_names:
         return 1.0, []
     folded = {fold(n) for n in query_names}
     if speaker and fold(speaker) in folded:
-        return 1.15, [speaker]
+        return 1.5, [speaker]
     content_words = set(words(fold(content)))
     mentioned = sorted(n for n in query_names if fold(n) in content_words)
-    return (1.1, mentioned) if mentioned else (1.0, [])
+    return (1.05, mentioned) if mentioned else (1.0, [])
 
 
 def topic_boost(matched_terms: Sequence[str], query_terms: Sequence[str]) -> float:

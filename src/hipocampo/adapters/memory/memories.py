@@ -1,0 +1,181 @@
+"""Memories in process memory. Deleting a memory also removes its keyword and vector entries.
+
+For tests and single-process experiments; memories are lost when the process exits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from ...domain.model import MemoryItem, MemoryKind, MemoryType, Role, Scope, as_utc
+from .state import InMemoryDatabase, MemoryRow, State, bump_vectors, page, scope_of, visible
+
+
+def memory_item(row: MemoryRow) -> MemoryItem:
+    return MemoryItem(
+        id=row.id,
+        scope=scope_of(row.tenant_id, row.user_id, row.agent_id),
+        kind=MemoryKind(row.kind),
+        content=row.content,
+        created_at=row.created_at,
+        thread_id=row.thread_id,
+        memory_type=MemoryType(row.memory_type) if row.memory_type else None,
+        importance=row.importance,
+        source_message_ids=json.loads(row.source_ids),
+        metadata=json.loads(row.metadata),
+        name=row.name,
+        role=Role(row.role) if row.role else None,
+        seq=row.seq,
+        updated_at=row.updated_at,
+        valid_to=row.valid_to,
+    )
+
+
+def _row(m: MemoryItem) -> MemoryRow:
+    """The row for ``m``, its rid still to assign. Raises (bad enum, non-JSON data) before any write."""
+    return MemoryRow(
+        rid=0,
+        id=m.id,
+        tenant_id=m.scope.tenant_id,
+        user_id=m.scope.user_id,
+        agent_id=m.scope.agent_id,
+        thread_id=m.thread_id,
+        kind=m.kind.value,
+        memory_type=m.memory_type.value if m.memory_type else None,
+        content=m.content,
+        name=m.name,
+        role=m.role.value if m.role else None,
+        seq=m.seq,
+        importance=float(m.importance),
+        source_ids=json.dumps(m.source_message_ids),
+        metadata=json.dumps(m.metadata),
+        created_at=as_utc(m.created_at),
+        updated_at=as_utc(m.updated_at) if m.updated_at else None,
+        valid_to=as_utc(m.valid_to) if m.valid_to else None,
+    )
+
+
+# What an upsert of an existing id may change (the rest is fixed when the memory is created).
+_UPDATABLE = ("content", "memory_type", "importance", "source_ids", "metadata", "updated_at", "valid_to", "name")
+
+
+class InMemoryMemoryStore:
+    """The :class:`~hipocampo.ports.MemoryStore` port over an :class:`InMemoryDatabase`.
+
+    For tests and single-process experiments; behaves as ``SqliteMemoryStore`` does."""
+
+    def __init__(self, db: InMemoryDatabase) -> None:
+        self._db = db
+
+    async def upsert(self, items: Sequence[MemoryItem]) -> None:
+        rows = [_row(m) for m in items]
+        if not rows:
+            return
+
+        def write(st: State) -> None:
+            for row in rows:
+                old = st.memories.get(row.id)
+                if old is None:
+                    st.memories[row.id] = replace(row, rid=st.next_rid("memories"))
+                elif (old.tenant_id, old.user_id) == (row.tenant_id, row.user_id):
+                    st.memories[row.id] = replace(old, **{f: getattr(row, f) for f in _UPDATABLE})
+                # else: the id belongs to another scope's memory, which stays as it is
+
+        await self._db.write(write)
+
+    async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        st = self._db.view()
+        by_id = {
+            i: memory_item(row)
+            for i in set(memory_ids)
+            if (row := st.memories.get(i)) is not None and visible(scope, row.tenant_id, row.user_id, row.agent_id)
+        }
+        return [by_id[i] for i in memory_ids if i in by_id]
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        kind: MemoryKind | None = None,
+        thread_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryItem]:
+        since_utc = as_utc(since) if since is not None else None
+        until_utc = as_utc(until) if until is not None else None
+        rows = [
+            r
+            for r in self._db.view().memories.values()
+            if visible(scope, r.tenant_id, r.user_id, r.agent_id)
+            and (kind is None or r.kind == kind.value)
+            and (thread_id is None or r.thread_id == thread_id)
+            and (since_utc is None or r.created_at >= since_utc)
+            and (until_utc is None or r.created_at < until_utc)
+        ]
+        rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
+        return [memory_item(r) for r in page(rows, limit, offset)]
+
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+        wanted = set(seqs)
+        rows = [
+            r
+            for r in self._db.view().memories.values()
+            if r.kind == MemoryKind.TURN.value
+            and r.thread_id == thread_id
+            and r.seq in wanted
+            and visible(scope, r.tenant_id, r.user_id, r.agent_id)
+        ]
+        return [memory_item(r) for r in sorted(rows, key=lambda r: (r.seq, r.rid))]
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
+        if not memory_ids:
+            return 0
+
+        def write(st: State) -> int:
+            rows = [st.memories[i] for i in set(memory_ids) if i in st.memories]
+            return delete_memories(st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)])
+
+        return await self._db.write(write)
+
+    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
+        key = (scope.tenant_id, scope.user_id, thread_id)
+
+        def write(st: State) -> int:
+            return delete_memories(
+                st, [r for r in st.memories.values() if (r.tenant_id, r.user_id, r.thread_id) == key]
+            )
+
+        return await self._db.write(write)
+
+    async def delete_user(self, scope: Scope) -> int:
+        who = (scope.tenant_id, scope.user_id)
+
+        def write(st: State) -> int:
+            return delete_memories(st, [r for r in st.memories.values() if (r.tenant_id, r.user_id) == who])
+
+        return await self._db.write(write)
+
+    async def count(self, scope: Scope | None = None) -> int:
+        rows = self._db.view().memories.values()
+        if scope is None:
+            return len(rows)
+        return sum(1 for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id))
+
+    async def scopes(self) -> list[tuple[str, str]]:
+        return sorted({(r.tenant_id, r.user_id) for r in self._db.view().memories.values()})
+
+
+def delete_memories(st: State, rows: list[MemoryRow]) -> int:
+    """Delete memories with their keyword and vector entries; returns how many."""
+    for r in rows:
+        del st.memories[r.id]
+        st.keywords.pop(r.id, None)
+        st.vectors.pop(r.id, None)
+    for tenant, user in {(r.tenant_id, r.user_id) for r in rows}:
+        bump_vectors(st, tenant, user)
+    return len(rows)
