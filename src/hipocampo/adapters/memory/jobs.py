@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 
 from ...domain.model import Job, JobStatus, as_utc
 from ...ports import Clock
-from .state import InMemoryDatabase, JobRow, State, page
+from .rows import JobRow
+from .state import InMemoryDatabase, State, page
 
 
 def job_rows(state: State, jobs: Sequence[Job], now: datetime) -> list[JobRow]:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from ...domain.model import Scope
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
-from .state import InMemoryDatabase, KeywordDoc, State, visible
+from .rows import KeywordDoc
+from .state import InMemoryDatabase, State, visible
 
 K1 = 1.2
 B = 0.75

@@ -11,7 +11,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from ...domain.model import MemoryItem, MemoryKind, MemoryType, Role, Scope, as_utc
-from .state import InMemoryDatabase, MemoryRow, State, bump_vectors, page, scope_of, visible
+from .rows import MemoryRow
+from .state import InMemoryDatabase, State, bump_vectors, page, scope_of, visible
 
 
 def memory_item(row: MemoryRow) -> MemoryItem:

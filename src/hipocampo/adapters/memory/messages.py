@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from ...domain.model import Job, Message, NewMessage, Role, Scope, as_utc, new_id
 from ...ports import Clock
 from .jobs import insert_jobs, job_rows
-from .state import InMemoryDatabase, MessageRow, State, ThreadRow, page, scope_of, visible
+from .rows import MessageRow, ThreadRow
+from .state import InMemoryDatabase, State, page, scope_of, visible
 
 
 def _message(row: MessageRow) -> Message:

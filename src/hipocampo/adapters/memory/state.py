@@ -1,10 +1,8 @@
 """The state shared by the in-memory stores, and its transactions.
 
 For tests and single-process experiments: everything lives in this process and is lost on exit.
-The tables mirror the SQLite schema (``adapters/sqlite/schema.py``) as flat dicts of frozen rows,
-so copying a table is a shallow ``dict`` copy and a row can be shared by two copies safely.
-JSON columns are kept as JSON text, as SQLite keeps them: a write checks that the value can be
-stored, and every read decodes a fresh copy that callers may mutate.
+The tables are flat dicts of the frozen rows in ``rows.py``, so copying a table is a shallow
+``dict`` copy, and a row can be shared by two copies safely.
 """
 
 from __future__ import annotations
@@ -12,108 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import itertools
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields
-from datetime import datetime
 from functools import lru_cache
 from typing import Any, TypeVar
 
 from ...domain.model import Scope
+from .rows import JobRow, KeywordDoc, MemoryRow, MessageRow, SummaryRow, ThreadRow, VectorRow
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class MessageRow:
-    rid: int
-    id: str
-    external_id: str | None
-    tenant_id: str
-    user_id: str
-    agent_id: str | None
-    thread_id: str
-    seq: int
-    role: str
-    name: str | None
-    content: str
-    created_at: datetime
-    metadata: str  # JSON
-
-
-@dataclass(frozen=True)
-class ThreadRow:
-    agent_id: str | None
-    created_at: datetime
-    last_seq: int
-
-
-@dataclass(frozen=True)
-class MemoryRow:
-    rid: int
-    id: str
-    tenant_id: str
-    user_id: str
-    agent_id: str | None
-    thread_id: str | None
-    kind: str
-    memory_type: str | None
-    content: str
-    name: str | None
-    role: str | None
-    seq: int | None
-    importance: float
-    source_ids: str  # JSON
-    metadata: str  # JSON
-    created_at: datetime
-    updated_at: datetime | None
-    valid_to: datetime | None
-
-
-@dataclass(frozen=True)
-class KeywordDoc:
-    """One memory's analysed terms (what SQLite puts in ``memory_fts``)."""
-
-    freqs: Mapping[str, int]  # term -> occurrences; never mutated once built
-    length: int  # terms in the document, BM25's document length
-
-
-@dataclass(frozen=True)
-class VectorRow:
-    rid: int
-    memory_id: str
-    tenant_id: str
-    user_id: str
-    agent_id: str | None
-    thread_id: str | None
-    model: str
-    dim: int
-    vec: Any  # np.ndarray, float32, unit length, read-only
-
-
-@dataclass(frozen=True)
-class JobRow:
-    id: int
-    kind: str
-    tenant_id: str
-    user_id: str
-    payload: str  # JSON
-    status: str
-    attempts: int
-    run_after: datetime
-    locked_until: datetime | None
-    last_error: str | None
-    created_at: datetime
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class SummaryRow:
-    content: str
-    messages_summarized: int
-    last_message_seq: int
-    token_count: int
-    updated_at: datetime
 
 
 @dataclass

@@ -6,7 +6,8 @@ For tests and single-process experiments; summaries are lost when the process ex
 from __future__ import annotations
 
 from ...domain.model import Scope, Summary, as_utc
-from .state import InMemoryDatabase, State, SummaryRow
+from .rows import SummaryRow
+from .state import InMemoryDatabase, State
 
 
 class InMemorySummaryStore:

@@ -16,7 +16,8 @@ import numpy as np
 from ...domain.errors import DimensionMismatch, IndexUnavailable
 from ...domain.model import Scope
 from ...ports import VectorHit
-from .state import InMemoryDatabase, State, VectorRow, bump_vectors
+from .rows import VectorRow
+from .state import InMemoryDatabase, State, bump_vectors
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the SQLite index uses."""
