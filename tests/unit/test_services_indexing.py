@@ -30,7 +30,9 @@ MAX_ATTEMPTS = 3
 def make_deps(embedder: Embedder | None = None, **settings: Any) -> Deps:
     settings = {"job_backoff_seconds": BACKOFF, "job_max_attempts": MAX_ATTEMPTS, **settings}
     return build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars", **settings), embedder=embedder, clock=FakeClock()
+        Settings(embedder="fake", tokenizer="chars", **settings),
+        embedder=embedder,
+        clock=FakeClock(),
     )
 
 
@@ -71,7 +73,9 @@ async def keyword_ids(deps: Deps, query: str) -> list[str]:
 
 def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
     async def scenario(deps: Deps) -> None:
-        stored = await add_messages(deps, ALICE, "t1", ["my sister lives in Lisbon", "the garden has roses"])
+        stored = await add_messages(
+            deps, ALICE, "t1", ["my sister lives in Lisbon", "the garden has roses"]
+        )
         assert await run_once(deps) == 1
         assert await run_once(deps) == 0  # nothing left
         ids = [turn_memory_id(m.id) for m in stored]
@@ -81,7 +85,9 @@ def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
             (MemoryKind.TURN, "the garden has roses", 1, [stored[1].id]),
         ]
         assert await keyword_ids(deps, "Lisbon") == [ids[0]]
-        hits = await deps.vectors.search(ALICE, deps.embedder.embed_query("the garden has roses"), 1)
+        hits = await deps.vectors.search(
+            ALICE, deps.embedder.embed_query("the garden has roses"), 1
+        )
         assert hits[0].memory_id == ids[1]
         assert (await deps.vectors.info())["models"] == {deps.embedder.name: deps.embedder.dim}
         stats = await deps.jobs.stats()
@@ -92,7 +98,9 @@ def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
 
 def test_saved_facts_are_indexed_too() -> None:
     async def scenario(deps: Deps) -> None:
-        fact = await remember(deps, ALICE, "Alice is allergic to peanuts", memory_type="critical_info")
+        fact = await remember(
+            deps, ALICE, "Alice is allergic to peanuts", memory_type="critical_info"
+        )
         assert await run_once(deps) == 1
         assert await keyword_ids(deps, "peanuts") == [fact.id]
         assert (await deps.vectors.info())["vectors"] == 1
@@ -141,7 +149,9 @@ def test_embedding_texts_prefix_a_reply_with_the_turn_it_answers() -> None:
 def test_the_prefix_is_the_start_of_a_long_previous_turn() -> None:
     async def scenario(deps: Deps) -> None:
         long = "word " * 100
-        stored = await add_messages(deps, ALICE, "t1", [long, {"role": "assistant", "content": "ok"}])
+        stored = await add_messages(
+            deps, ALICE, "t1", [long, {"role": "assistant", "content": "ok"}]
+        )
         _, reply = await embedding_texts(deps, [turn_memory(m) for m in stored])
         prefix, _ = reply.split("\n", 1)
         assert prefix == f"user: {long[:200]}"
@@ -205,7 +215,11 @@ def test_one_poison_job_does_not_block_the_others_in_its_batch() -> None:
         assert await keyword_ids(deps, "coffee") == [turn_memory_id(after.id)]
         assert await deps.memories.get_many(ALICE, [turn_memory_id(bad.id)]) == []
         stats = await deps.jobs.stats()
-        assert (stats["pending"], stats["running"], stats["dead"]) == (1, 0, 0)  # only the poison waits
+        assert (stats["pending"], stats["running"], stats["dead"]) == (
+            1,
+            0,
+            0,
+        )  # only the poison waits
 
         advance(deps, BACKOFF)
         assert await run_once(deps) == 1  # retried alone
@@ -251,7 +265,11 @@ def test_messages_forgotten_while_being_indexed_are_not_resurrected() -> None:
         assert await keyword_ids(deps, "swordfish") == []
         assert (await deps.vectors.info())["vectors"] == 1
         stats = await deps.jobs.stats()
-        assert (stats["pending"], stats["running"], stats["dead"]) == (0, 0, 0)  # both jobs are done
+        assert (stats["pending"], stats["running"], stats["dead"]) == (
+            0,
+            0,
+            0,
+        )  # both jobs are done
 
     run(scenario, deps)
 

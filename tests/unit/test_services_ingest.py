@@ -13,7 +13,12 @@ from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import NewMessage, Role, Scope
 from hipocampo.services.deps import Deps
-from hipocampo.services.ingest import INDEX_JOB, MAX_MESSAGES_PER_CALL, add_messages, recent_cache_key
+from hipocampo.services.ingest import (
+    INDEX_JOB,
+    MAX_MESSAGES_PER_CALL,
+    add_messages,
+    recent_cache_key,
+)
 from hipocampo.services.recall import recent_messages
 from hipocampo.settings import Settings
 
@@ -21,7 +26,9 @@ ALICE = Scope("acme", "alice")
 
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: object) -> None:
-    deps = build_memory_deps(Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock())
+    deps = build_memory_deps(
+        Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock()
+    )
     asyncio.run(scenario(deps))
 
 
@@ -65,7 +72,12 @@ def test_messages_are_parsed_and_stored_in_order() -> None:
             "t1",
             [
                 "a bare string is a user turn",
-                {"role": "assistant", "content": "a dict", "name": "Bot", "metadata": {"own": 1, "src": "mine"}},
+                {
+                    "role": "assistant",
+                    "content": "a dict",
+                    "name": "Bot",
+                    "metadata": {"own": 1, "src": "mine"},
+                },
                 NewMessage(role=Role.USER, content="timed", created_at=said),
             ],
             at="2024-02-01T10:00:00Z",
@@ -76,7 +88,9 @@ def test_messages_are_parsed_and_stored_in_order() -> None:
             (1, Role.ASSISTANT, "a dict"),
             (2, Role.USER, "timed"),
         ]
-        assert stored[0].created_at == datetime(2024, 2, 1, 10, 0, tzinfo=timezone.utc)  # ``at`` fills in
+        assert stored[0].created_at == datetime(
+            2024, 2, 1, 10, 0, tzinfo=timezone.utc
+        )  # ``at`` fills in
         assert stored[2].created_at == said  # a message's own time wins
         assert stored[1].metadata == {"src": "mine", "batch": 7, "own": 1}  # its own metadata wins
         assert stored[1].name == "Bot"
@@ -89,7 +103,9 @@ def test_a_single_message_need_not_be_wrapped_in_a_list() -> None:
     async def scenario(deps: Deps) -> None:
         (stored,) = await add_messages(deps, ALICE, "t1", "just one")
         assert stored.content == "just one"
-        (again,) = await add_messages(deps, ALICE, "t1", {"role": "assistant", "content": "and another"})
+        (again,) = await add_messages(
+            deps, ALICE, "t1", {"role": "assistant", "content": "and another"}
+        )
         assert again.seq == 1
 
     run(scenario)

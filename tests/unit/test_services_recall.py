@@ -28,7 +28,9 @@ MEMORIES = "## Relevant memories"
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: Any) -> None:
     settings = {"recent_messages": RECENT, **settings}
-    deps = build_memory_deps(Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock(T0))
+    deps = build_memory_deps(
+        Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock(T0)
+    )
     asyncio.run(scenario(deps))
 
 
@@ -47,8 +49,16 @@ def test_the_recent_window_is_read_through_the_cache() -> None:
         key = recent_cache_key(ALICE, "t1")
         assert await deps.cache.get(key) is None
         window = await recent_messages(deps, ALICE, "t1")
-        assert [m.content for m in window] == ["message 2", "message 3", "message 4"]  # oldest first
-        assert [m["content"] for m in await deps.cache.get(key)] == ["message 2", "message 3", "message 4"]
+        assert [m.content for m in window] == [
+            "message 2",
+            "message 3",
+            "message 4",
+        ]  # oldest first
+        assert [m["content"] for m in await deps.cache.get(key)] == [
+            "message 2",
+            "message 3",
+            "message 4",
+        ]
 
         # Written behind the service's back: the cached window is what recall sees...
         await deps.log.append(ALICE, "t1", [NewMessage(role=Role.USER, content="sneaked in")], [])
@@ -98,7 +108,9 @@ def test_the_summary_section_appears_when_the_thread_has_one() -> None:
         await deps.summaries.put(summary)
         result = await recall(deps, ALICE, "trip", thread_id="t1")
         assert result.summary == summary
-        assert "Summary" in result.context.split("Ana plans a trip to Lisbon in May.", 1)[0]  # it heads the context
+        assert (
+            "Summary" in result.context.split("Ana plans a trip to Lisbon in May.", 1)[0]
+        )  # it heads the context
         other = await recall(deps, ALICE, "trip", thread_id="t2")
         assert other.summary is None  # summaries belong to their thread
 
@@ -130,7 +142,9 @@ def test_the_turns_around_a_hit_are_rendered_with_it() -> None:
         assert "conversation dinner" in section
         shown = ["Guess what I made yesterday", "A risotto with saffron", "Impressive, well done"]
         assert all(text in section for text in shown)  # the turns before and after the hit
-        assert [section.index(text) for text in shown] == sorted(section.index(text) for text in shown)
+        assert [section.index(text) for text in shown] == sorted(
+            section.index(text) for text in shown
+        )
         assert "Unrelated remark far away" not in result.context  # two turns away: not a neighbour
 
     run(scenario)
@@ -138,7 +152,7 @@ def test_the_turns_around_a_hit_are_rendered_with_it() -> None:
 
 def test_the_context_stays_within_the_token_budget() -> None:
     async def scenario(deps: Deps) -> None:
-        words = "garden roses tulips soil water sunlight".split()
+        words = ["garden", "roses", "tulips", "soil", "water", "sunlight"]
         for day in range(10):
             await add_messages(
                 deps,
@@ -174,14 +188,23 @@ def test_the_budget_defaults_to_the_setting_and_has_a_floor() -> None:
 
 def test_turns_in_the_recent_window_are_not_repeated_among_the_memories() -> None:
     async def scenario(deps: Deps) -> None:
-        await add_messages(deps, ALICE, "old", ["the saffron came from Spain"], at=T0 - timedelta(days=3))
         await add_messages(
-            deps, ALICE, "t1", ["filler one", "I bought saffron today", "filler two"], at=T0 - timedelta(hours=1)
+            deps, ALICE, "old", ["the saffron came from Spain"], at=T0 - timedelta(days=3)
+        )
+        await add_messages(
+            deps,
+            ALICE,
+            "t1",
+            ["filler one", "I bought saffron today", "filler two"],
+            at=T0 - timedelta(hours=1),
         )
         await indexed(deps)
         result = await recall(deps, ALICE, "saffron", thread_id="t1")
         found = {h.memory.content for h in result.memories}
-        assert {"I bought saffron today", "the saffron came from Spain"} <= found  # both are hits...
+        assert {
+            "I bought saffron today",
+            "the saffron came from Spain",
+        } <= found  # both are hits...
         assert result.context.count("I bought saffron today") == 1  # ...but shown once, as recent
         assert "I bought saffron today" not in memories_section(result.context)
         assert "the saffron came from Spain" in memories_section(result.context)

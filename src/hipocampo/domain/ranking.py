@@ -87,8 +87,12 @@ def person_boost(query_names: set[str], speaker: str | None, content: str) -> tu
     folded = {fold(n) for n in query_names}
     if speaker and fold(speaker) in folded:
         return 1.5, [speaker]
-    content_words = set(words(fold(content)))
-    mentioned = sorted(n for n in query_names if fold(n) in content_words)
+    folded_content = fold(content)
+    candidates = [n for n in query_names if fold(n) in folded_content]  # cheap substring test first
+    if not candidates:
+        return 1.0, []
+    content_words = set(words(folded_content))
+    mentioned = sorted(n for n in candidates if fold(n) in content_words)
     return (1.05, mentioned) if mentioned else (1.0, [])
 
 

@@ -76,7 +76,9 @@ class InMemoryJobQueue:
 
         await self._db.write(write)
 
-    async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
+    async def claim(
+        self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None
+    ) -> list[Job]:
         now = as_utc(self._clock.now())
         until = now + timedelta(seconds=lease_seconds)
         wanted = set(kinds) if kinds else None
@@ -89,12 +91,22 @@ class InMemoryJobQueue:
                 if (wanted is None or row.kind in wanted)
                 and (
                     (row.status == "pending" and row.run_after <= now)
-                    or (row.status == "running" and row.locked_until is not None and row.locked_until < now)
+                    or (
+                        row.status == "running"
+                        and row.locked_until is not None
+                        and row.locked_until < now
+                    )
                 )
             ]
             claimed = []
             for row in page(ready, limit):
-                new = replace(row, status="running", attempts=row.attempts + 1, locked_until=until, updated_at=now)
+                new = replace(
+                    row,
+                    status="running",
+                    attempts=row.attempts + 1,
+                    locked_until=until,
+                    updated_at=now,
+                )
                 st.jobs[row.id] = new
                 claimed.append(_job(new))
             return claimed
@@ -147,7 +159,9 @@ class InMemoryJobQueue:
         def write(st: State) -> int:
             dead = [r for r in st.jobs.values() if r.status == "dead"]
             for row in dead:
-                st.jobs[row.id] = replace(row, status="pending", attempts=0, run_after=now, updated_at=now)
+                st.jobs[row.id] = replace(
+                    row, status="pending", attempts=0, run_after=now, updated_at=now
+                )
             return len(dead)
 
         return await self._db.write(write)

@@ -66,7 +66,10 @@ class InMemoryKeywordIndex:
         if not matches:
             return []
         n = len(st.keywords)
-        idf = {t: max(math.log((n - hits + 0.5) / (hits + 0.5)), 0.0) or MIN_IDF for t, hits in found.items()}
+        idf = {
+            t: max(math.log((n - hits + 0.5) / (hits + 0.5)), 0.0) or MIN_IDF
+            for t, hits in found.items()
+        }
         avgdl = total_terms / n
         scored = []
         for memory_id, doc, matched in matches:

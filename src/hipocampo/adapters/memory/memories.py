@@ -36,7 +36,8 @@ def memory_item(row: MemoryRow) -> MemoryItem:
 
 
 def _row(m: MemoryItem) -> MemoryRow:
-    """The row for ``m``, its rid still to assign. Raises (bad enum, non-JSON data) before any write."""
+    """The row for ``m``, its rid still to assign. Raises (bad enum, non-JSON data) before any
+    write, as SQLite's adapter does."""
     return MemoryRow(
         rid=0,
         id=m.id,
@@ -60,7 +61,16 @@ def _row(m: MemoryItem) -> MemoryRow:
 
 
 # What an upsert of an existing id may change (the rest is fixed when the memory is created).
-_UPDATABLE = ("content", "memory_type", "importance", "source_ids", "metadata", "updated_at", "valid_to", "name")
+_UPDATABLE = (
+    "content",
+    "memory_type",
+    "importance",
+    "source_ids",
+    "metadata",
+    "updated_at",
+    "valid_to",
+    "name",
+)
 
 
 class InMemoryMemoryStore:
@@ -92,7 +102,8 @@ class InMemoryMemoryStore:
         by_id = {
             i: memory_item(row)
             for i in set(memory_ids)
-            if (row := st.memories.get(i)) is not None and visible(scope, row.tenant_id, row.user_id, row.agent_id)
+            if (row := st.memories.get(i)) is not None
+            and visible(scope, row.tenant_id, row.user_id, row.agent_id)
         }
         return [by_id[i] for i in memory_ids if i in by_id]
 
@@ -121,7 +132,9 @@ class InMemoryMemoryStore:
         rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
         return [memory_item(r) for r in page(rows, limit, offset)]
 
-    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+    async def neighbours(
+        self, scope: Scope, thread_id: str, seqs: Sequence[int]
+    ) -> list[MemoryItem]:
         wanted = set(seqs)
         rows = [
             r
@@ -139,7 +152,9 @@ class InMemoryMemoryStore:
 
         def write(st: State) -> int:
             rows = [st.memories[i] for i in set(memory_ids) if i in st.memories]
-            return delete_memories(st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)])
+            return delete_memories(
+                st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)]
+            )
 
         return await self._db.write(write)
 
@@ -148,7 +163,8 @@ class InMemoryMemoryStore:
 
         def write(st: State) -> int:
             return delete_memories(
-                st, [r for r in st.memories.values() if (r.tenant_id, r.user_id, r.thread_id) == key]
+                st,
+                [r for r in st.memories.values() if (r.tenant_id, r.user_id, r.thread_id) == key],
             )
 
         return await self._db.write(write)
@@ -157,7 +173,9 @@ class InMemoryMemoryStore:
         who = (scope.tenant_id, scope.user_id)
 
         def write(st: State) -> int:
-            return delete_memories(st, [r for r in st.memories.values() if (r.tenant_id, r.user_id) == who])
+            return delete_memories(
+                st, [r for r in st.memories.values() if (r.tenant_id, r.user_id) == who]
+            )
 
         return await self._db.write(write)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...domain.model import Job, Message, NewMessage, Role, Scope, as_utc, new_id
 from ...ports import Clock
@@ -80,8 +81,19 @@ class InMemoryMessageLog:
                     external_id=m.id,
                 )
                 row = MessageRow(
-                    rid, msg.id, m.id, tenant, user, scope.agent_id, thread_id, seq, m.role.value, m.name,
-                    m.content, as_utc(msg.created_at), json.dumps(msg.metadata),
+                    rid,
+                    msg.id,
+                    m.id,
+                    tenant,
+                    user,
+                    scope.agent_id,
+                    thread_id,
+                    seq,
+                    m.role.value,
+                    m.name,
+                    m.content,
+                    as_utc(msg.created_at),
+                    json.dumps(msg.metadata),
                 )
                 new_rows.append(row)
                 if m.id is not None:
@@ -89,22 +101,24 @@ class InMemoryMessageLog:
                 stored.append(msg)
             if not new_rows:  # a retry of stored messages creates no thread, no job
                 return stored
-            queued = job_rows(st, [_fill_ids(j, [r.id for r in new_rows]) for j in jobs], now)  # may raise
+            new_ids = [r.id for r in new_rows]
+            queued = job_rows(st, [_fill_ids(j, new_ids) for j in jobs], now)  # may raise
             for row in new_rows:  # nothing was written before this point
                 st.messages[row.id] = row
                 st.message_at[(tenant, user, thread_id, row.seq)] = row.id
                 if row.external_id is not None:
                     st.external[(tenant, user, row.external_id)] = row.id
             st.last_rid["messages"] = rid
-            st.threads[(tenant, user, thread_id)] = (
-                ThreadRow(scope.agent_id, now, seq) if thread is None else ThreadRow(thread.agent_id, thread.created_at, seq)
-            )
+            first_seen = thread or ThreadRow(scope.agent_id, now, seq)
+            st.threads[(tenant, user, thread_id)] = replace(first_seen, last_seq=seq)
             insert_jobs(st, queued)
             return stored
 
         return await self._db.write(write)
 
-    def _thread_rows(self, st: State, scope: Scope, thread_id: str, seqs: range, limit: int) -> list[MessageRow]:
+    def _thread_rows(
+        self, st: State, scope: Scope, thread_id: str, seqs: range, limit: int
+    ) -> list[MessageRow]:
         """Visible rows at positions ``seqs``, in that order, at most ``limit`` (negative: all)."""
         rows: list[MessageRow] = []
         for seq in seqs:
@@ -124,7 +138,10 @@ class InMemoryMessageLog:
     async def recent(self, scope: Scope, thread_id: str, limit: int) -> list[Message]:
         st = self._db.view()
         newest_first = range(self._last_seq(st, scope, thread_id), -1, -1)
-        return [_message(r) for r in reversed(self._thread_rows(st, scope, thread_id, newest_first, limit))]
+        return [
+            _message(r)
+            for r in reversed(self._thread_rows(st, scope, thread_id, newest_first, limit))
+        ]
 
     async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
         st = self._db.view()
@@ -150,7 +167,9 @@ class InMemoryMessageLog:
     async def users(self, tenant_id: str) -> list[str]:
         return sorted({user for tenant, user, _ in self._db.view().threads if tenant == tenant_id})
 
-    async def iter_all(self, *, after_rowid: int = 0, limit: int = 1000) -> list[tuple[int, Message]]:
+    async def iter_all(
+        self, *, after_rowid: int = 0, limit: int = 1000
+    ) -> list[tuple[int, Message]]:
         rows = list(self._db.view().messages.values())  # in rid order
         start = bisect_right(rows, after_rowid, key=lambda r: r.rid)
         return [(r.rid, _message(r)) for r in page(rows[start:], limit)]
@@ -167,7 +186,9 @@ class InMemoryMessageLog:
 
         def write(st: State) -> int:
             rows = [st.messages[i] for i in set(message_ids) if i in st.messages]
-            return _delete(st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)])
+            return _delete(
+                st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)]
+            )
 
         return await self._db.write(write)
 

@@ -37,7 +37,9 @@ class State:
     vector_epochs: dict[tuple[str, str], int] = field(default_factory=dict)
     jobs: dict[int, JobRow] = field(default_factory=dict)
     summaries: dict[tuple[str, str, str], SummaryRow] = field(default_factory=dict)
-    last_rid: dict[str, int] = field(default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0})
+    last_rid: dict[str, int] = field(
+        default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0}
+    )
 
     def copy(self) -> State:
         # Rows are frozen, so copying each table (not each row) isolates the copy: O(rows).
@@ -100,7 +102,8 @@ class InMemoryDatabase:
         )
 
     def _lock(self) -> asyncio.Lock:
-        loop = asyncio.get_running_loop()  # a lock belongs to one loop; the sync facade may use several
+        # A lock belongs to one event loop, and a caller may run several in turn (asyncio.run).
+        loop = asyncio.get_running_loop()
         if loop not in self._locks:
             self._locks = {loop: asyncio.Lock()}
         return self._locks[loop]

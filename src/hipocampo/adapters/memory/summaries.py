@@ -35,7 +35,13 @@ class InMemorySummaryStore:
     async def put(self, summary: Summary) -> None:
         s = summary
         key = (s.scope.tenant_id, s.scope.user_id, s.thread_id)
-        row = SummaryRow(s.content, s.messages_summarized, s.last_message_seq, s.token_count, as_utc(s.updated_at))
+        row = SummaryRow(
+            s.content,
+            s.messages_summarized,
+            s.last_message_seq,
+            s.token_count,
+            as_utc(s.updated_at),
+        )
 
         def write(st: State) -> None:
             st.summaries[key] = row

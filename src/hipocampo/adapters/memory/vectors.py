@@ -43,7 +43,9 @@ class InMemoryVectorIndex:
         self._cache: OrderedDict[tuple[str, str], _UserMatrix] = OrderedDict()
         self._max_cached_users = max_cached_users
 
-    async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
+    async def upsert(
+        self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str
+    ) -> None:
         if not items:
             return
         dims = {int(np.asarray(v).shape[-1]) for _, v in items}
@@ -75,8 +77,15 @@ class InMemoryVectorIndex:
                 else:
                     m = memories[memory_id]
                     st.vectors[memory_id] = VectorRow(
-                        st.next_rid("vectors"), memory_id, m.tenant_id, m.user_id, m.agent_id, m.thread_id,
-                        model, dim, vec,
+                        st.next_rid("vectors"),
+                        memory_id,
+                        m.tenant_id,
+                        m.user_id,
+                        m.agent_id,
+                        m.thread_id,
+                        model,
+                        dim,
+                        vec,
                     )
             bump_vectors(st, scope.tenant_id, scope.user_id)
 
@@ -89,9 +98,10 @@ class InMemoryVectorIndex:
         if entry is None or not entry.ids or k <= 0:
             return []
         q = _unit(query)
-        if q.shape != (entry.matrix.shape[1],):
+        held = entry.matrix.shape[1]
+        if q.shape != (held,):
             raise DimensionMismatch(
-                f"query vector has dimension {q.shape[-1]} but the index holds {entry.matrix.shape[1]}; {REINDEX_HINT}"
+                f"query vector has dimension {q.shape[-1]} but the index holds {held}; {REINDEX_HINT}"
             )
         scores = entry.matrix @ q
         keep = np.ones(len(entry.ids), dtype=bool)
@@ -110,7 +120,10 @@ class InMemoryVectorIndex:
         def write(st: State) -> None:
             for memory_id in set(memory_ids):
                 row = st.vectors.get(memory_id)
-                if row is not None and (row.tenant_id, row.user_id) == (scope.tenant_id, scope.user_id):
+                if row is not None and (row.tenant_id, row.user_id) == (
+                    scope.tenant_id,
+                    scope.user_id,
+                ):
                     del st.vectors[memory_id]
             bump_vectors(st, scope.tenant_id, scope.user_id)
 
@@ -143,9 +156,19 @@ class InMemoryVectorIndex:
         rows = [r for r in st.vectors.values() if (r.tenant_id, r.user_id) == key]  # in rid order
         try:
             matrix = np.stack([r.vec for r in rows]) if rows else np.zeros((0, 0), dtype=np.float32)
-        except ValueError as exc:  # rows of different lengths: cannot happen unless the state was edited
-            raise IndexUnavailable(f"the vector index is inconsistent ({exc}); {REINDEX_HINT}") from exc
-        entry = _UserMatrix(epoch, [r.memory_id for r in rows], [r.thread_id for r in rows], [r.agent_id for r in rows], matrix)
+        except (
+            ValueError
+        ) as exc:  # rows of different lengths: cannot happen unless the state was edited
+            raise IndexUnavailable(
+                f"the vector index is inconsistent ({exc}); {REINDEX_HINT}"
+            ) from exc
+        entry = _UserMatrix(
+            epoch,
+            [r.memory_id for r in rows],
+            [r.thread_id for r in rows],
+            [r.agent_id for r in rows],
+            matrix,
+        )
         self._cache[key] = entry
         self._cache.move_to_end(key)
         while len(self._cache) > self._max_cached_users:

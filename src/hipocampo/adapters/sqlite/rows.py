@@ -40,6 +40,15 @@ def _scope(tenant_id: str, user_id: str, agent_id: str | None) -> Scope:
     return Scope(tenant_id, user_id, agent_id)
 
 
+def _json(text: str) -> Any:
+    # Most rows carry no metadata: skip the decoder for the empty cases (it showed in profiles).
+    if text == "{}":
+        return {}
+    if text == "[]":
+        return []
+    return json.loads(text)
+
+
 def message_from_row(row: sqlite3.Row) -> Message:
     return Message(
         id=row["id"],
@@ -50,7 +59,7 @@ def message_from_row(row: sqlite3.Row) -> Message:
         created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
         seq=row["seq"],
         name=row["name"],
-        metadata=json.loads(row["metadata"]),
+        metadata=_json(row["metadata"]),
         external_id=row["external_id"],
     )
 
@@ -65,8 +74,8 @@ def memory_from_row(row: sqlite3.Row) -> MemoryItem:
         thread_id=row["thread_id"],
         memory_type=MemoryType(row["memory_type"]) if row["memory_type"] else None,
         importance=row["importance"],
-        source_message_ids=json.loads(row["source_ids"]),
-        metadata=json.loads(row["metadata"]),
+        source_message_ids=_json(row["source_ids"]),
+        metadata=_json(row["metadata"]),
         name=row["name"],
         role=Role(row["role"]) if row["role"] else None,
         seq=row["seq"],
