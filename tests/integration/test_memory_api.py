@@ -210,3 +210,16 @@ def test_reindex_rebuilds_everything_from_the_log(memory: Memory, db_path: str) 
     assert result["indexed"] == 3
     assert memory.doctor()["vector_coverage"] == 1.0
     assert memory.search("ana", "epsilon", k=1).hits[0].memory.kind is MemoryKind.FACT
+
+
+def test_recall_degrades_to_vectors_when_the_keyword_index_is_gone(memory: Memory, db_path: str) -> None:
+    memory.add("ana", "t1", ["The blue bicycle is in the garage"])
+    memory.flush()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("DROP TABLE memory_fts")
+    result = memory.recall("ana", None, "blue bicycle")
+    assert result.degraded and "keyword index unavailable" in result.degraded[0]
+    assert "blue bicycle" in result.context
+    memory.reindex()
+    healed = memory.recall("ana", None, "blue bicycle")
+    assert not healed.degraded and healed.memories[0].explanation.keyword_rank == 1

@@ -215,11 +215,8 @@ def test_one_poison_job_does_not_block_the_others_in_its_batch() -> None:
         assert await keyword_ids(deps, "coffee") == [turn_memory_id(after.id)]
         assert await deps.memories.get_many(ALICE, [turn_memory_id(bad.id)]) == []
         stats = await deps.jobs.stats()
-        assert (stats["pending"], stats["running"], stats["dead"]) == (
-            1,
-            0,
-            0,
-        )  # only the poison waits
+        # Only the poison job waits for a retry.
+        assert (stats["pending"], stats["running"], stats["dead"]) == (1, 0, 0)
 
         advance(deps, BACKOFF)
         assert await run_once(deps) == 1  # retried alone
@@ -265,11 +262,8 @@ def test_messages_forgotten_while_being_indexed_are_not_resurrected() -> None:
         assert await keyword_ids(deps, "swordfish") == []
         assert (await deps.vectors.info())["vectors"] == 1
         stats = await deps.jobs.stats()
-        assert (stats["pending"], stats["running"], stats["dead"]) == (
-            0,
-            0,
-            0,
-        )  # both jobs are done
+        # Both jobs are done.
+        assert (stats["pending"], stats["running"], stats["dead"]) == (0, 0, 0)
 
     run(scenario, deps)
 

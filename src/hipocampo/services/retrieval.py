@@ -53,7 +53,11 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
 
     t0 = time.perf_counter()
     dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings))
-    keyword_hits = await deps.keywords.search(scope, query, pool, exclude_thread=exclude)
+    try:
+        keyword_hits = await deps.keywords.search(scope, query, pool, exclude_thread=exclude)
+    except Exception as exc:  # a damaged keyword index must not break recall: dense still works
+        keyword_hits = []
+        degraded.append(f"keyword index unavailable ({type(exc).__name__}: {exc}); run `hipocampo reindex`")
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
     dense_hits, problem = await dense_task
     if problem:

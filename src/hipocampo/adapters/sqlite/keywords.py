@@ -10,6 +10,7 @@ from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from .db import SqliteDatabase
 from .rows import placeholders, scope_filter
+from .schema import FTS_TABLE
 
 
 class SqliteKeywordIndex:
@@ -71,4 +72,10 @@ class SqliteKeywordIndex:
         )
 
     async def reset(self) -> None:
-        await self._db.write(lambda c: c.execute("DELETE FROM memory_fts"))
+        """Drop and recreate the FTS table: this also heals a damaged or missing index."""
+
+        def reset(conn: sqlite3.Connection) -> None:
+            conn.execute("DROP TABLE IF EXISTS memory_fts")
+            conn.execute(FTS_TABLE)
+
+        await self._db.write(reset)

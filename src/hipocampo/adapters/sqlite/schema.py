@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import sqlite3
 
+FTS_TABLE = "CREATE VIRTUAL TABLE memory_fts USING fts5 (terms, tokenize = 'unicode61 remove_diacritics 2')"
+"""Also used by reindex to rebuild the keyword index. Changing it needs a new migration."""
+
 MIGRATIONS: list[str] = [
     # 1: log, memories, indexes, outbox
     """
@@ -38,7 +41,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX memories_scope ON memories (tenant_id, user_id, created_at);
     CREATE INDEX memories_thread ON memories (tenant_id, user_id, thread_id, seq);
-    CREATE VIRTUAL TABLE memory_fts USING fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
+    $FTS_TABLE;
     CREATE TABLE vectors (
         rid INTEGER PRIMARY KEY AUTOINCREMENT,
         memory_id TEXT NOT NULL UNIQUE,
@@ -66,7 +69,7 @@ MIGRATIONS: list[str] = [
         last_message_seq INTEGER NOT NULL, token_count INTEGER NOT NULL, updated_at REAL NOT NULL,
         PRIMARY KEY (tenant_id, user_id, thread_id)
     );
-    """,
+    """.replace("$FTS_TABLE", FTS_TABLE),
 ]
 
 
