@@ -14,4 +14,5 @@ fi
 # Nothing in the suite may reach the network: model hubs are off, and so is tiktoken's download.
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
+.venv/bin/ruff check src tests benchmarks
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

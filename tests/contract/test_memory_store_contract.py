@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable
 from datetime import timedelta
 
-from hipocampo.domain.model import MemoryKind, MemoryType, Role, Scope
+from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Role, Scope
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")
@@ -137,7 +137,9 @@ def test_list_filters_by_kind_thread_and_time(run: Callable, memory: Callable) -
                 ),
             ]
         )
-        ids = lambda items: [m.id for m in items]
+        def ids(items: list[MemoryItem]) -> list[str]:
+            return [m.id for m in items]
+
         assert ids(await s.memories.list(ALICE, kind=MemoryKind.TURN)) == ["turn-b", "turn-a"]
         assert ids(await s.memories.list(ALICE, kind=MemoryKind.FACT)) == ["fact-c"]
         assert ids(await s.memories.list(ALICE, kind=MemoryKind.EPISODE)) == []

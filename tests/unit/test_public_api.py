@@ -20,10 +20,8 @@ def test_everything_in_all_is_importable() -> None:
 
 
 def test_sync_facade_mirrors_every_public_async_method() -> None:
-    public_async = {
-        name for name in vars(AsyncMemory)
-        if not name.startswith("_") and name not in {"open", "settings", "start_worker", "run_worker", "stop_worker", "close"}
-    }
+    lifecycle = {"open", "settings", "start_worker", "run_worker", "stop_worker", "close"}
+    public_async = {name for name in vars(AsyncMemory) if not name.startswith("_") and name not in lifecycle}
     assert public_async == set(_PUBLIC)
     for name in _PUBLIC:
         assert getattr(Memory, name).__doc__ == getattr(AsyncMemory, name).__doc__

@@ -52,7 +52,7 @@ class Bm25Baseline:
         docs, scores = self._model.retrieve(
             self._tokens([query]), k=k, show_progress=False, n_threads=1
         )
-        return [int(d) for d, s in zip(docs[0], scores[0]) if s > 0]
+        return [int(d) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
 
 class DenseBaseline:

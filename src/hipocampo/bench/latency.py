@@ -229,7 +229,7 @@ async def _measure_size(
             embeds.append(result.timings_ms.get("query_embed_ms", 0.0))
             for key, values in parts.items():
                 values.append(result.timings_ms.get(key, 0.0))
-    overhead = [total - embed for total, embed in zip(totals, embeds)]
+    overhead = [total - embed for total, embed in zip(totals, embeds, strict=True)]
     raw = raw_scan_ms(n, real.dim, settings.candidate_pool, len(totals))
     row: dict[str, Any] = {
         "size": n,

@@ -244,7 +244,7 @@ async def _run_conversation(
             t0 = time.perf_counter()
             stored = await mem.add(conv.id, f"session_{session.number}", batch)
             acks.append(((time.perf_counter() - t0) * 1000, len(batch)))
-            for message, turn in zip(stored, session.turns):
+            for message, turn in zip(stored, session.turns, strict=True):
                 dia_of_message[message.id] = turn.dia_id
                 index_texts.append(turn_memory(message).index_text)
                 text_dia.append(turn.dia_id)

@@ -30,7 +30,10 @@ def _when(item: MemoryItem | Message) -> str:
 def memory_line(item: MemoryItem) -> str:
     """One memory, without its date: the group header above it carries the day."""
     who = f"{item.name}: " if item.name else (f"{item.role.value}: " if item.role else "")
-    label = "" if item.kind.value == "turn" else f"({item.kind.value}{'/' + item.memory_type.value if item.memory_type else ''}) "
+    label = ""
+    if item.kind.value != "turn":
+        kind = item.kind.value + (f"/{item.memory_type.value}" if item.memory_type else "")
+        label = f"({kind}) "
     return f"- {label}{who}{item.content}"
 
 

@@ -306,3 +306,8 @@ class Job:
     attempts: int = 0
     last_error: str | None = None
     run_after: datetime | None = None
+
+    def with_message_ids(self, ids: list[str]) -> Job:
+        """This job with the ``"$ids"`` placeholder of its payload replaced by stored message ids."""
+        payload = {k: (ids if v == "$ids" else v) for k, v in self.payload.items()}
+        return Job(self.kind, payload, self.tenant_id, self.user_id, run_after=self.run_after)

@@ -14,6 +14,7 @@ from functools import lru_cache
 import snowballstemmer
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s$")
 _NAME = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ]+(?:[-'][A-Za-zÀ-ÿ]+)?\b")
 
 EN_STOPWORDS = frozenset(
@@ -93,5 +94,7 @@ def query_terms(text: str) -> list[str]:
 
 
 def names_in(text: str) -> set[str]:
-    """Capitalised words that are not stopwords: a cheap, language-neutral guess at names."""
-    return {m for m in _NAME.findall(text) if fold(m) not in _STOP_FOLDED}
+    """Capitalised words that are not stopwords: a cheap, language-neutral guess at names.
+    English possessives are dropped: "Ana's sister" names Ana."""
+    found = {_POSSESSIVE.sub("", m) for m in _NAME.findall(text)}
+    return {m for m in found if fold(m) not in _STOP_FOLDED}

@@ -126,7 +126,9 @@ async def doctor(deps: Deps) -> dict[str, Any]:
             f"{memories - info['vectors']} memories have no vector and no job is queued: run `hipocampo reindex`"
         )
     if jobs.get("dead", 0):
-        problems.append(f"{jobs['dead']} jobs are dead letters: see below; `hipocampo doctor --retry-dead` requeues them")
+        problems.append(
+            f"{jobs['dead']} jobs are dead letters: see below; `hipocampo doctor --retry-dead` requeues them"
+        )
     path = deps.settings.db
     return {
         "database": path,

@@ -8,8 +8,8 @@ from collections import defaultdict
 
 from ..domain.context import ContextPiece, render_context
 from ..domain.errors import InvalidInput
-from ..domain.ranking import adaptive_k
 from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
+from ..domain.ranking import adaptive_k
 from ..domain.recall import RecallResult, ScoredMemory
 from .deps import Deps
 from .ingest import recent_cache_key

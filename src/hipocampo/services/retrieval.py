@@ -73,7 +73,8 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
         )
     t1 = time.perf_counter()
     items = {m.id: m for m in await deps.memories.get_many(scope, list(fused))}
-    items = {i: m for i, m in items.items() if _wanted(m, opts)}
+    now = deps.clock.now()
+    items = {i: m for i, m in items.items() if _wanted(m, opts, now)}
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
 
     t2 = time.perf_counter()
@@ -110,7 +111,9 @@ async def _dense(
     return hits, None
 
 
-def _wanted(m: MemoryItem, opts: SearchOptions) -> bool:
+def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
+    if m.valid_to is not None and m.valid_to <= now:  # superseded or expired
+        return False
     if opts.kinds and m.kind not in opts.kinds:
         return False
     if opts.since and m.created_at < opts.since:
@@ -131,7 +134,9 @@ def _rerank(
 ) -> list[ScoredMemory]:
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
-    positions = {i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None}
+    positions = {
+        i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
+    }
     support = ranking.neighbour_support(fused, positions)  # type: ignore[arg-type]
     ceiling = (ranking.rrf_ceiling([1.0, 1.0]) if FUSION == "rrf" else 1.0) * (1 + ranking.NEIGHBOUR_WEIGHT)
     names = names_in(query)

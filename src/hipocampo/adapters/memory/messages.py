@@ -32,10 +32,6 @@ def _message(row: MessageRow) -> Message:
     )
 
 
-def _fill_ids(job: Job, ids: list[str]) -> Job:
-    payload = {k: (ids if v == "$ids" else v) for k, v in job.payload.items()}
-    return Job(kind=job.kind, payload=payload, tenant_id=job.tenant_id, user_id=job.user_id)
-
 
 class InMemoryMessageLog:
     """The :class:`~hipocampo.ports.MessageLog` port over an :class:`InMemoryDatabase`.
@@ -102,7 +98,7 @@ class InMemoryMessageLog:
             if not new_rows:  # a retry of stored messages creates no thread, no job
                 return stored
             new_ids = [r.id for r in new_rows]
-            queued = job_rows(st, [_fill_ids(j, new_ids) for j in jobs], now)  # may raise
+            queued = job_rows(st, [j.with_message_ids(new_ids) for j in jobs], now)  # may raise
             for row in new_rows:  # nothing was written before this point
                 st.messages[row.id] = row
                 st.message_at[(tenant, user, thread_id, row.seq)] = row.id

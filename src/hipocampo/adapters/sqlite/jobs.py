@@ -73,7 +73,8 @@ class SqliteJobQueue:
     async def fail(self, job_id: int, error: str, *, retry_at: datetime | None) -> None:
         t = to_epoch(self._clock.now())
         if retry_at is None:
-            sql, args = "UPDATE jobs SET status = 'dead', last_error = ?, updated_at = ? WHERE id = ?", (error, t, job_id)
+            sql = "UPDATE jobs SET status = 'dead', last_error = ?, updated_at = ? WHERE id = ?"
+            args = (error, t, job_id)
         else:
             sql = (
                 "UPDATE jobs SET status = 'pending', last_error = ?, run_after = ?, locked_until = NULL,"

@@ -72,7 +72,7 @@ class SqliteMessageLog:
                     " DO UPDATE SET last_seq = excluded.last_seq",
                     (scope.tenant_id, scope.user_id, thread_id, scope.agent_id, to_epoch(now), seq),
                 )
-                insert_jobs(conn, [_fill_ids(j, new_ids) for j in jobs], now)
+                insert_jobs(conn, [j.with_message_ids(new_ids) for j in jobs], now)
             return stored
 
         return await self._db.write(write)
@@ -176,7 +176,3 @@ class SqliteMessageLog:
 
         return await self._db.write(delete)
 
-
-def _fill_ids(job: Job, ids: list[str]) -> Job:
-    payload = {k: (ids if v == "$ids" else v) for k, v in job.payload.items()}
-    return Job(kind=job.kind, payload=payload, tenant_id=job.tenant_id, user_id=job.user_id)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from functools import lru_cache
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope, as_utc

@@ -109,7 +109,8 @@ class SqliteVectorIndex:
 
         def delete(conn: sqlite3.Connection) -> None:
             conn.execute(
-                f"DELETE FROM vectors WHERE +tenant_id = ? AND +user_id = ? AND memory_id IN ({placeholders(len(memory_ids))})",
+                "DELETE FROM vectors WHERE +tenant_id = ? AND +user_id = ?"
+                f" AND memory_id IN ({placeholders(len(memory_ids))})",
                 (scope.tenant_id, scope.user_id, *memory_ids),
             )
             bump_epoch(conn, scope.tenant_id, scope.user_id, rewrite=True)
@@ -210,9 +211,11 @@ def _mask(entry: _UserMatrix, scope: Scope, exclude_thread: str | None) -> np.nd
 
 def _check_or_claim_model(conn: sqlite3.Connection, model: str, dim: int) -> None:
     """The first vector fixes the index's model and dimension; later ones must match."""
-    rows = dict(conn.execute("SELECT key, value FROM index_meta WHERE key IN ('vector_model', 'vector_dim')").fetchall())
+    rows = dict(conn.execute("SELECT key, value FROM index_meta WHERE key IN ('vector_model', 'vector_dim')"))
     if not rows:
-        conn.execute("INSERT INTO index_meta (key, value) VALUES ('vector_model', ?), ('vector_dim', ?)", (model, str(dim)))
+        conn.execute(
+            "INSERT INTO index_meta (key, value) VALUES ('vector_model', ?), ('vector_dim', ?)", (model, str(dim))
+        )
         return
     if rows.get("vector_model") != model or int(rows.get("vector_dim", dim)) != dim:
         raise DimensionMismatch(
