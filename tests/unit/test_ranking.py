@@ -16,7 +16,6 @@ from hipocampo.domain.ranking import (
     recency_boost,
     recency_tier,
     rrf,
-    rrf_ceiling,
     topic_boost,
 )
 from hipocampo.domain.recall import RecencyMode
@@ -53,10 +52,6 @@ class TestRrf:
     def test_accepts_any_iterable_of_rankings(self) -> None:
         assert rrf(r for r in (["a"], ["a"])) == pytest.approx({"a": 2 / 61})
 
-    def test_ceiling_is_the_score_of_an_item_first_everywhere(self) -> None:
-        weights = [1.0, 0.7]
-        assert rrf_ceiling(weights) == pytest.approx(rrf([["x"], ["x"]], weights)["x"])
-        assert rrf_ceiling([]) == 0
 
 
 class TestNeighbourSupport:

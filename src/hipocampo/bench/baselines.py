@@ -18,9 +18,9 @@ from typing import Protocol
 
 import numpy as np
 
+from ..domain.ranking import rrf
 from ..ports import Embedder
 
-RRF_K = 60
 RRF_DEPTH = 100
 """How deep each list goes into the fusion."""
 
@@ -79,10 +79,7 @@ class RrfBaseline:
         self._depth = depth
 
     def search(self, query: str, k: int) -> list[int]:
-        scores: dict[int, float] = {}
-        for part in self._parts:
-            for rank, doc in enumerate(part.search(query, self._depth)):
-                scores[doc] = scores.get(doc, 0.0) + 1.0 / (RRF_K + rank + 1)
+        scores = rrf([part.search(query, self._depth) for part in self._parts])
         return sorted(scores, key=lambda d: (-scores[d], d))[:k]
 
 

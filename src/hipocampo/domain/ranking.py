@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import TypeVar
 
 from .recall import RecencyMode
 from .text import fold, words
+
+T = TypeVar("T")
 
 RRF_K = 60
 """Reciprocal rank fusion constant (Cormack et al. 2009); 60 is the standard choice."""
@@ -16,8 +19,9 @@ NEIGHBOUR_WEIGHT = 0.5
 reply, so a turn next to a strong hit is itself likely relevant."""
 
 
-def rrf(rankings: Iterable[Sequence[str]], weights: Sequence[float] | None = None) -> dict[str, float]:
-    scores: dict[str, float] = {}
+def rrf(rankings: Iterable[Sequence[T]], weights: Sequence[float] | None = None) -> dict[T, float]:
+    """Reciprocal rank fusion (the benchmarks' baseline; recall uses :func:`score_fusion`)."""
+    scores: dict[T, float] = {}
     for i, ranking in enumerate(rankings):
         w = 1.0 if weights is None else weights[i]
         for rank, item in enumerate(ranking):
@@ -42,11 +46,6 @@ def score_fusion(
 
     d, k = norm(dense), norm(keyword)
     return {i: dense_weight * d.get(i, 0.0) + (1 - dense_weight) * k.get(i, 0.0) for i in d.keys() | k.keys()}
-
-
-def rrf_ceiling(weights: Sequence[float]) -> float:
-    """The fused score of an item ranked first everywhere: used to normalise to [0, 1]."""
-    return sum(w / (RRF_K + 1) for w in weights)
 
 
 def neighbour_support(

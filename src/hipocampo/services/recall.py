@@ -99,17 +99,21 @@ async def _pieces(
     deps: Deps, scope: Scope, ranked: list[ScoredMemory], k: int, skip_messages: set[str]
 ) -> list[ContextPiece]:
     """Hits in rank order; the top ``k`` bring their neighbouring turns along."""
+    # Neighbours are often candidates already; only the others are read from the store.
+    by_pos: dict[tuple[str, int], MemoryItem] = {
+        (h.memory.thread_id or "", h.memory.seq): h.memory
+        for h in ranked
+        if h.memory.kind is MemoryKind.TURN and h.memory.seq is not None
+    }
     wanted: dict[str, set[int]] = defaultdict(set)
     for hit in ranked[:k]:
         m = hit.memory
         if m.kind is MemoryKind.TURN and m.thread_id is not None and m.seq is not None:
             for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
-                if d and m.seq + d >= 0:
+                if d and m.seq + d >= 0 and (m.thread_id, m.seq + d) not in by_pos:
                     wanted[m.thread_id].add(m.seq + d)
     fetched = await asyncio.gather(*(deps.memories.neighbours(scope, t, sorted(s)) for t, s in wanted.items()))
-    by_pos: dict[tuple[str, int], MemoryItem] = {
-        (n.thread_id or "", n.seq or 0): n for group in fetched for n in group
-    }
+    by_pos.update(((n.thread_id or "", n.seq or 0), n) for group in fetched for n in group)
     pieces: list[ContextPiece] = []
     for rank, hit in enumerate(ranked):
         m = hit.memory

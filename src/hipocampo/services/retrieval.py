@@ -18,7 +18,6 @@ from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
 MAX_QUERY_CHARS = 4000
-FUSION = "score"  # "rrf" is kept for comparison: score fusion measured better on LoCoMo dev
 DENSE_WEIGHT = 0.4
 """Share of the dense score in the fusion; keyword search gets the rest: exact names and rare
 words are strong evidence in conversations (measured: 0.4 > 0.5 > 0.6 on LoCoMo dev)."""
@@ -59,20 +58,19 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
         keyword_hits = []
         degraded.append(f"keyword index unavailable ({type(exc).__name__}: {exc}); run `hipocampo reindex`")
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+    # Fetch the keyword candidates while the query is still being embedded.
+    keyword_items = asyncio.create_task(deps.memories.get_many(scope, [h.memory_id for h in keyword_hits]))
     dense_hits, problem = await dense_task
     if problem:
         degraded.append(problem)
 
-    dense_ids = [h.memory_id for h in dense_hits]
-    keyword_ids = [h.memory_id for h in keyword_hits]
-    if FUSION == "rrf":
-        fused = ranking.rrf([dense_ids, keyword_ids])
-    else:
-        fused = ranking.score_fusion(
-            {h.memory_id: h.score for h in dense_hits}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
-        )
+    fused = ranking.score_fusion(
+        {h.memory_id: h.score for h in dense_hits}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
+    )
     t1 = time.perf_counter()
-    items = {m.id: m for m in await deps.memories.get_many(scope, list(fused))}
+    items = {m.id: m for m in await keyword_items}
+    missing = [i for i in fused if i not in items]
+    items.update((m.id, m) for m in await deps.memories.get_many(scope, missing))
     now = deps.clock.now()
     items = {i: m for i, m in items.items() if _wanted(m, opts, now)}
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
@@ -138,7 +136,7 @@ def _rerank(
         i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
     }
     support = ranking.neighbour_support(fused, positions)  # type: ignore[arg-type]
-    ceiling = (ranking.rrf_ceiling([1.0, 1.0]) if FUSION == "rrf" else 1.0) * (1 + ranking.NEIGHBOUR_WEIGHT)
+    ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
     names = names_in(query)
     terms = query_terms(query)
     now = deps.clock.now()
