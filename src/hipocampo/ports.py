@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .domain.model import Job, MemoryItem, MemoryKind, Message, NewMessage, Scope, Summary
+from .domain.model import HistoryEntry, Job, MemoryItem, MemoryKind, Message, NewMessage, Scope, Summary
 
 
 class UnitOfWork(Protocol):
@@ -118,6 +118,21 @@ class MemoryStore(Protocol):
 
     async def scopes(self) -> list[tuple[str, str]]:
         """Every (tenant_id, user_id) that has memories."""
+        ...
+
+    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+        """Memories with this fact key that are not superseded or retracted, newest first."""
+        ...
+
+    async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:
+        """Record that these memories were recalled: access count + 1, last accessed = ``when``."""
+        ...
+
+    async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
+        ...
+
+    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+        """Every change to the memory, oldest first. Deleting a memory deletes its history."""
         ...
 
 

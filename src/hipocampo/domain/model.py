@@ -244,7 +244,19 @@ class MemoryItem:
     role: Role | None = None
     seq: int | None = None  # position in the thread, for turns
     updated_at: datetime | None = None
-    valid_to: datetime | None = None
+    valid_to: datetime | None = None  # set when superseded or retracted; the memory stays, with history
+    key: str | None = None  # a fact's slot ("home_city", "allergy:peanuts"): how an update finds what it supersedes
+    confidence: float | None = None
+    mention_count: int = 1  # restating a known fact counts here instead of duplicating it
+    access_count: int = 0
+    last_accessed: datetime | None = None
+    expires_at: datetime | None = None  # e.g. critical_info valid until a date; leaves recall after it
+    event_start: datetime | None = None  # the day(s) a dated event happened, resolved at extraction
+    event_end: datetime | None = None
+
+    def is_current(self, now: datetime) -> bool:
+        """Not superseded, retracted or expired at ``now``."""
+        return (self.valid_to is None or self.valid_to > now) and (self.expires_at is None or self.expires_at > now)
 
     @property
     def index_text(self) -> str:
@@ -284,6 +296,27 @@ class Summary:
     last_message_seq: int
     token_count: int
     updated_at: datetime
+
+
+class HistoryEvent(str, Enum):
+    ADD = "ADD"
+    UPDATE = "UPDATE"  # superseded by a newer memory (``related_id``)
+    DELETE = "DELETE"  # retracted: still stored, no longer current
+    MENTION = "MENTION"  # said again; the mention count went up
+
+
+@dataclass
+class HistoryEntry:
+    """One change to a memory: who changed it, when, from what to what, and why."""
+
+    memory_id: str
+    event: HistoryEvent
+    created_at: datetime
+    old_content: str | None = None
+    new_content: str | None = None
+    actor: str = "system"  # "heuristic", "llm:<model>", "api"
+    reason: str | None = None
+    related_id: str | None = None  # the memory that superseded this one, or that it superseded
 
 
 class JobStatus(str, Enum):

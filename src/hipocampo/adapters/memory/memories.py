@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from ...domain.model import MemoryItem, MemoryKind, MemoryType, Role, Scope, as_utc
+from ...domain.model import HistoryEntry, MemoryItem, MemoryKind, MemoryType, Role, Scope, as_utc
 from .rows import MemoryRow
 from .state import InMemoryDatabase, State, bump_vectors, page, scope_of, visible
 
@@ -32,6 +32,14 @@ def memory_item(row: MemoryRow) -> MemoryItem:
         seq=row.seq,
         updated_at=row.updated_at,
         valid_to=row.valid_to,
+        key=row.key,
+        confidence=row.confidence,
+        mention_count=row.mention_count,
+        access_count=row.access_count,
+        last_accessed=row.last_accessed,
+        expires_at=row.expires_at,
+        event_start=row.event_start,
+        event_end=row.event_end,
     )
 
 
@@ -56,8 +64,18 @@ def _row(m: MemoryItem) -> MemoryRow:
         metadata=json.dumps(m.metadata),
         created_at=as_utc(m.created_at),
         updated_at=as_utc(m.updated_at) if m.updated_at else None,
-        valid_to=as_utc(m.valid_to) if m.valid_to else None,
+        valid_to=_utc(m.valid_to),
+        key=m.key,
+        confidence=m.confidence,
+        mention_count=m.mention_count,
+        expires_at=_utc(m.expires_at),
+        event_start=_utc(m.event_start),
+        event_end=_utc(m.event_end),
     )
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return as_utc(value) if value is not None else None
 
 
 # What an upsert of an existing id may change (the rest is fixed when the memory is created).
@@ -70,6 +88,11 @@ _UPDATABLE = (
     "updated_at",
     "valid_to",
     "name",
+    "confidence",
+    "mention_count",
+    "expires_at",
+    "event_start",
+    "event_end",
 )
 
 
@@ -188,11 +211,47 @@ class InMemoryMemoryStore:
     async def scopes(self) -> list[tuple[str, str]]:
         return sorted({(r.tenant_id, r.user_id) for r in self._db.view().memories.values()})
 
+    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+        rows = [
+            r
+            for r in self._db.view().memories.values()
+            if r.key == key and r.valid_to is None and visible(scope, r.tenant_id, r.user_id, r.agent_id)
+        ]
+        rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
+        return [memory_item(r) for r in rows]
+
+    async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:
+        at = as_utc(when)
+
+        def write(st: State) -> None:
+            for i in set(memory_ids):
+                row = st.memories.get(i)
+                if row is not None and visible(scope, row.tenant_id, row.user_id, row.agent_id):
+                    st.memories[i] = replace(row, access_count=row.access_count + 1, last_accessed=at)
+
+        await self._db.write(write)
+
+    async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
+        def write(st: State) -> None:
+            for e in entries:
+                st.history[e.memory_id] = (*st.history.get(e.memory_id, ()), replace(e))
+
+        if entries:
+            await self._db.write(write)
+
+    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+        st = self._db.view()
+        row = st.memories.get(memory_id)
+        if row is None or (row.tenant_id, row.user_id) != (scope.tenant_id, scope.user_id):
+            return []
+        return [replace(e) for e in st.history.get(memory_id, ())]
+
 
 def delete_memories(st: State, rows: list[MemoryRow]) -> int:
     """Delete memories with their keyword and vector entries; returns how many."""
     for r in rows:
         del st.memories[r.id]
+        st.history.pop(r.id, None)
         st.keywords.pop(r.id, None)
         st.vectors.pop(r.id, None)
     for tenant, user in {(r.tenant_id, r.user_id) for r in rows}:

@@ -57,6 +57,14 @@ class MemoryRow:
     created_at: datetime
     updated_at: datetime | None
     valid_to: datetime | None
+    key: str | None = None
+    confidence: float | None = None
+    mention_count: int = 1
+    access_count: int = 0
+    last_accessed: datetime | None = None
+    expires_at: datetime | None = None
+    event_start: datetime | None = None
+    event_end: datetime | None = None
 
 
 @dataclass(frozen=True)

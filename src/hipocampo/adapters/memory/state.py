@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from ...domain.model import Scope
+from ...domain.model import HistoryEntry, Scope
 from .rows import JobRow, KeywordDoc, MemoryRow, MessageRow, SummaryRow, ThreadRow, VectorRow
 
 T = TypeVar("T")
@@ -37,6 +37,7 @@ class State:
     vector_epochs: dict[tuple[str, str], int] = field(default_factory=dict)
     jobs: dict[int, JobRow] = field(default_factory=dict)
     summaries: dict[tuple[str, str, str], SummaryRow] = field(default_factory=dict)
+    history: dict[str, tuple[HistoryEntry, ...]] = field(default_factory=dict)  # memory id -> entries
     last_rid: dict[str, int] = field(
         default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0}
     )

@@ -7,20 +7,38 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from ...domain.model import MemoryItem, MemoryKind, Scope
+from ...domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Scope
 from .db import SqliteDatabase
-from .rows import memory_from_row, placeholders, scope_filter, to_epoch
+from .rows import from_epoch, memory_from_row, placeholders, scope_filter, to_epoch
 
 _UPSERT = """
 INSERT INTO memories (id, tenant_id, user_id, agent_id, thread_id, kind, memory_type, content, name, role,
-                      seq, importance, source_ids, metadata, created_at, updated_at, valid_to)
-VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                      seq, importance, source_ids, metadata, created_at, updated_at, valid_to,
+                      key, confidence, mention_count, expires_at, event_start, event_end)
+VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 ON CONFLICT (id) DO UPDATE SET
     content = excluded.content, memory_type = excluded.memory_type, importance = excluded.importance,
     source_ids = excluded.source_ids, metadata = excluded.metadata, updated_at = excluded.updated_at,
-    valid_to = excluded.valid_to, name = excluded.name
+    valid_to = excluded.valid_to, name = excluded.name, confidence = excluded.confidence,
+    mention_count = excluded.mention_count, expires_at = excluded.expires_at,
+    event_start = excluded.event_start, event_end = excluded.event_end
 WHERE memories.tenant_id = excluded.tenant_id AND memories.user_id = excluded.user_id
 """
+# Not updated by an upsert: identity and position (id, scope, kind, thread, seq, role, key, created_at),
+# and the access counters, which only touch() moves.
+
+
+def _history_from_row(row: sqlite3.Row) -> HistoryEntry:
+    return HistoryEntry(
+        memory_id=row["memory_id"],
+        event=HistoryEvent(row["event"]),
+        created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
+        old_content=row["old_content"],
+        new_content=row["new_content"],
+        actor=row["actor"],
+        reason=row["reason"],
+        related_id=row["related_id"],
+    )
 
 
 class SqliteMemoryStore:
@@ -34,6 +52,8 @@ class SqliteMemoryStore:
                 m.memory_type.value if m.memory_type else None, m.content, m.name,
                 m.role.value if m.role else None, m.seq, m.importance, json.dumps(m.source_message_ids),
                 json.dumps(m.metadata), to_epoch(m.created_at), to_epoch(m.updated_at), to_epoch(m.valid_to),
+                m.key, m.confidence, m.mention_count, to_epoch(m.expires_at), to_epoch(m.event_start),
+                to_epoch(m.event_end),
             )
             for m in items
         ]
@@ -121,6 +141,7 @@ class SqliteMemoryStore:
                 conn.execute(f"DELETE FROM memories WHERE rid IN ({placeholders(len(chunk))})", chunk)
             for chunk in _chunks(ids):
                 conn.execute(f"DELETE FROM vectors WHERE memory_id IN ({placeholders(len(chunk))})", chunk)
+                conn.execute(f"DELETE FROM memory_history WHERE memory_id IN ({placeholders(len(chunk))})", chunk)
             for tenant, user in {(r["tenant_id"], r["user_id"]) for r in rows}:
                 bump_epoch(conn, tenant, user, rewrite=True)
             return len(rows)
@@ -134,6 +155,53 @@ class SqliteMemoryStore:
         return await self._db.read(
             lambda c: c.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0]
         )
+
+    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+        where, params = scope_filter(scope)
+        rows = await self._db.read(
+            lambda c: c.execute(
+                f"SELECT * FROM memories WHERE {where} AND key = ? AND valid_to IS NULL"
+                " ORDER BY created_at DESC, rid DESC",
+                (*params, key),
+            ).fetchall()
+        )
+        return [memory_from_row(r) for r in rows]
+
+    async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:
+        if not memory_ids:
+            return
+        where, params = scope_filter(scope, by_id=True)
+        await self._db.write(
+            lambda c: c.execute(
+                f"UPDATE memories SET access_count = access_count + 1, last_accessed = ?"
+                f" WHERE {where} AND id IN ({placeholders(len(memory_ids))})",
+                (to_epoch(when), *params, *memory_ids),
+            )
+        )
+
+    async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
+        rows = [
+            (e.memory_id, scope.tenant_id, scope.user_id, e.event.value, e.old_content, e.new_content, e.actor,
+             e.reason, e.related_id, to_epoch(e.created_at))
+            for e in entries
+        ]
+        if rows:
+            await self._db.write(
+                lambda c: c.executemany(
+                    "INSERT INTO memory_history (memory_id, tenant_id, user_id, event, old_content, new_content,"
+                    " actor, reason, related_id, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    rows,
+                )
+            )
+
+    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+        rows = await self._db.read(
+            lambda c: c.execute(
+                "SELECT * FROM memory_history WHERE tenant_id = ? AND user_id = ? AND memory_id = ? ORDER BY id",
+                (scope.tenant_id, scope.user_id, memory_id),
+            ).fetchall()
+        )
+        return [_history_from_row(r) for r in rows]
 
     async def scopes(self) -> list[tuple[str, str]]:
         rows = await self._db.read(

@@ -81,6 +81,14 @@ def memory_from_row(row: sqlite3.Row) -> MemoryItem:
         seq=row["seq"],
         updated_at=from_epoch(row["updated_at"]),
         valid_to=from_epoch(row["valid_to"]),
+        key=row["key"],
+        confidence=row["confidence"],
+        mention_count=row["mention_count"],
+        access_count=row["access_count"],
+        last_accessed=from_epoch(row["last_accessed"]),
+        expires_at=from_epoch(row["expires_at"]),
+        event_start=from_epoch(row["event_start"]),
+        event_end=from_epoch(row["event_end"]),
     )
 
 

@@ -70,6 +70,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (tenant_id, user_id, thread_id)
     );
     """.replace("$FTS_TABLE", FTS_TABLE),
+    # 2: facts that stay true over time: slots, mentions, access, expiry, dated events, history
+    """
+    ALTER TABLE memories ADD COLUMN key TEXT;
+    ALTER TABLE memories ADD COLUMN confidence REAL;
+    ALTER TABLE memories ADD COLUMN mention_count INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE memories ADD COLUMN access_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE memories ADD COLUMN last_accessed REAL;
+    ALTER TABLE memories ADD COLUMN expires_at REAL;
+    ALTER TABLE memories ADD COLUMN event_start REAL;
+    ALTER TABLE memories ADD COLUMN event_end REAL;
+    CREATE INDEX memories_key ON memories (tenant_id, user_id, key) WHERE key IS NOT NULL;
+    CREATE TABLE memory_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_id TEXT NOT NULL, tenant_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        event TEXT NOT NULL, old_content TEXT, new_content TEXT,
+        actor TEXT NOT NULL, reason TEXT, related_id TEXT, created_at REAL NOT NULL
+    );
+    CREATE INDEX memory_history_memory ON memory_history (tenant_id, user_id, memory_id, id);
+    """,
 ]
 
 
