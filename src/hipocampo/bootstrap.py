@@ -19,7 +19,7 @@ from .adapters.sqlite.summaries import SqliteSummaryStore
 from .adapters.sqlite.vectors import SqliteVectorIndex
 from .adapters.tokenizers import CharTokenizer, TiktokenTokenizer
 from .domain.errors import ConfigurationError
-from .ports import Clock, Embedder, Tokenizer
+from .ports import ChatModel, Clock, Embedder, Tokenizer
 from .services.deps import Deps
 from .settings import Settings
 
@@ -86,6 +86,22 @@ def build_embedder(settings: Settings) -> Embedder:
     return factory(settings)
 
 
+def build_chat_model(settings: Settings) -> ChatModel | None:
+    """The configured LLM, or None: nothing of LangChain is imported without one."""
+    if not settings.llm:
+        return None
+    from .adapters.llm.langchain import chat_model_from_settings
+
+    return chat_model_from_settings(
+        settings.llm,
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        timeout_s=settings.llm_timeout_seconds,
+        max_retries=settings.llm_max_retries,
+        max_calls_per_job=settings.llm_max_calls_per_job,
+    )
+
+
 def build_tokenizer(settings: Settings) -> Tokenizer:
     return TiktokenTokenizer() if settings.tokenizer == "cl100k" else CharTokenizer()
 
@@ -114,8 +130,9 @@ async def bootstrap(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     tokenizer: Tokenizer | None = None,
+    chat: ChatModel | None = None,
 ) -> Resources:
-    """Build every adapter. Tests pass fakes for the embedder, clock and tokenizer."""
+    """Build every adapter. Tests pass fakes for the embedder, clock, tokenizer and chat model."""
     settings = settings or Settings()
     clock = clock or SystemClock()
     db = await SqliteDatabase.open(sqlite_path(settings.db))
@@ -134,6 +151,7 @@ async def bootstrap(
             embedder=CachingEmbedder(raw_embedder),
             tokenizer=tokenizer or build_tokenizer(settings),
             clock=clock,
+            chat=chat or build_chat_model(settings),
         )
     except BaseException:
         await db.close()

@@ -14,10 +14,20 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from .bootstrap import Resources, bootstrap
-from .domain.model import MemoryItem, MemoryKind, MemoryType, Message, NewMessage, Scope, check_id, parse_time
+from .domain.model import (
+    HistoryEntry,
+    MemoryItem,
+    MemoryKind,
+    MemoryType,
+    Message,
+    NewMessage,
+    Scope,
+    check_id,
+    parse_time,
+)
 from .domain.recall import RecallResult, RecencyMode, SearchResult
-from .ports import Clock, Embedder, Tokenizer
-from .services import admin, curation, indexing, ingest, recall, retrieval
+from .ports import ChatModel, Clock, Embedder, Tokenizer
+from .services import admin, consolidation, curation, ingest, recall, retrieval, worker
 from .settings import Settings
 
 T = TypeVar("T")
@@ -50,7 +60,7 @@ class AsyncMemory:
     def __init__(self, resources: Resources) -> None:
         self._res = resources
         self._deps = resources.deps
-        self._worker: indexing.Worker | None = None
+        self._worker: worker.Worker | None = None
         self._worker_task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -62,6 +72,7 @@ class AsyncMemory:
         embedder: Embedder | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock | None = None,
+        chat: ChatModel | None = None,
         **overrides: Any,
     ) -> AsyncMemory:
         """Open (creating if needed) a memory store. ``overrides`` are :class:`Settings` fields."""
@@ -70,7 +81,7 @@ class AsyncMemory:
             overrides["db"] = path_or_url
         if overrides:
             base = Settings.model_validate({**base.model_dump(), **overrides})
-        self = cls(await bootstrap(base, embedder=embedder, tokenizer=tokenizer, clock=clock))
+        self = cls(await bootstrap(base, embedder=embedder, tokenizer=tokenizer, clock=clock, chat=chat))
         if base.worker == "inprocess":
             self.start_worker()
         return self
@@ -81,12 +92,12 @@ class AsyncMemory:
 
     def start_worker(self) -> None:
         if self._worker_task is None:
-            self._worker = indexing.Worker(self._deps)
+            self._worker = worker.Worker(self._deps)
             self._worker_task = asyncio.get_running_loop().create_task(self._worker.run())
 
     async def run_worker(self) -> None:
         """Run the worker in the foreground until :meth:`stop_worker` (``hipocampo worker``)."""
-        self._worker = indexing.Worker(self._deps)
+        self._worker = worker.Worker(self._deps)
         await self._worker.run()
 
     def stop_worker(self) -> None:
@@ -221,6 +232,27 @@ class AsyncMemory:
             thread_id=thread_id, limit=min(max(limit, 1), 1000), offset=max(offset, 0),
         )
 
+    async def history(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
+        """Every change to a memory, oldest first: added, mentioned again, superseded, retracted."""
+        scope = _scope(tenant_id, user_id)
+        await curation.get_memory(self._deps, scope, memory_id)  # NotFound outside the user's scope
+        return await self._deps.memories.history(scope, memory_id)
+
+    async def consolidate(
+        self, user_id: str | None = None, *, tenant_id: str = "default"
+    ) -> dict[str, consolidation.ConsolidationReport]:
+        """Cluster recent memories into consolidated ones and merge near-duplicate facts, for one
+        user or (``user_id=None``) every user. The nightly run does the same."""
+        policy = worker.consolidation_policy(self._deps)
+        if user_id is None:
+            reports = await consolidation.consolidate_all(self._deps, policy)
+        else:
+            report = await consolidation.consolidate(self._deps, _scope(tenant_id, user_id), policy)
+            reports = {f"{tenant_id}/{user_id}": report}
+        if self._worker is not None:
+            self._worker.wake()
+        return reports
+
     async def messages(
         self, user_id: str, thread_id: str, *, tenant_id: str = "default", after_seq: int = -1, limit: int = 100
     ) -> list[Message]:
@@ -237,7 +269,7 @@ class AsyncMemory:
     # -- operations ----------------------------------------------------------------------------
     async def flush(self, timeout: float | None = 120.0) -> dict[str, int]:
         """Wait until every queued job is done (dead letters excepted); returns queue stats."""
-        return await indexing.wait_idle(self._deps, timeout, self._worker)
+        return await worker.wait_idle(self._deps, timeout, self._worker)
 
     async def reindex(self, progress: admin.Progress | None = None) -> dict[str, Any]:
         return await admin.reindex(self._deps, progress)
@@ -249,6 +281,7 @@ class AsyncMemory:
         return await self._deps.jobs.requeue_dead()
 
     async def close(self) -> None:
+        await recall.settle()
         if self._worker is not None:
             self._worker.stop()
         if self._worker_task is not None:
@@ -264,8 +297,8 @@ class AsyncMemory:
 
 
 _PUBLIC = (
-    "add", "remember", "update", "delete", "forget", "recall", "search", "get", "list", "messages",
-    "threads", "export", "flush", "reindex", "doctor", "retry_dead",
+    "add", "remember", "update", "delete", "forget", "recall", "search", "get", "list", "history", "messages",
+    "threads", "export", "consolidate", "flush", "reindex", "doctor", "retry_dead",
 )
 
 

@@ -11,7 +11,7 @@ Embedders and tokenizers are synchronous and CPU-bound; services call them off t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -277,7 +277,12 @@ class Clock(Protocol):
 
 
 class ChatModel(Protocol):
-    """An LLM (issue 3 plugs LangChain chat models in here); nothing in the core requires one."""
+    """An LLM; nothing in the core requires one. Raises ``LLMError`` when it cannot answer."""
 
     async def complete(self, system: str, prompt: str, *, schema: type | None = None) -> Any:
+        """Text, or an instance of the pydantic ``schema`` when one is given."""
+        ...
+
+    def job(self) -> AbstractContextManager[None]:
+        """Count the calls made inside the block against one job's call budget."""
         ...

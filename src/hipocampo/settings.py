@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .domain.recall import RecencyMode
@@ -68,3 +68,37 @@ class Settings(BaseSettings):
         0.0, ge=0, le=1, description="Drop recall hits whose normalised relevance is below this."
     )
     candidate_pool: int = Field(60, ge=5, le=2000, description="Stage-1 candidates taken from each index.")
+    extraction: bool = Field(
+        True,
+        description="Extract typed facts (profile, preferences, goals, constraints, critical info) from user turns.",
+    )
+    summaries: bool = Field(True, description="Fold long threads into a rolling summary.")
+    summarization_threshold: int = Field(
+        20, ge=2, description="Summarize when a thread has more unsummarized non-system messages than this."
+    )
+    summary_keep_recent: int = Field(10, ge=0, description="Newest messages left out of the summary.")
+    summary_max_tokens: int = Field(500, ge=50, le=20_000, description="Token budget of a thread summary.")
+    llm: str | None = Field(
+        None,
+        description="Chat model as provider:model (openai:gpt-4o-mini, google_genai:gemini-2.0-flash, "
+        "anthropic:claude-3-5-haiku-latest, or openai:<name> with HIPOCAMPO_LLM_BASE_URL for Ollama, vLLM or "
+        "llama.cpp; extras [llm] / [google] / [anthropic]). Unset: no LLM, heuristics only.",
+    )
+    llm_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible chat server.")
+    llm_api_key: SecretStr | None = Field(
+        None, description="API key of the chat model; unset: the provider's usual variable (OPENAI_API_KEY...)."
+    )
+    llm_timeout_seconds: float = Field(30.0, gt=0, description="Time limit of one chat model call.")
+    llm_max_retries: int = Field(2, ge=0, le=10, description="Retries of a failed or malformed chat model answer.")
+    llm_max_calls_per_job: int | None = Field(
+        8, ge=1, description="Budget of chat model calls per background job (retries included)."
+    )
+    consolidation: bool = Field(
+        True,
+        description="Nightly, workers cluster each user's recent memories into consolidated memories and merge "
+        "near-duplicate facts (also on demand: `hipocampo consolidate`).",
+    )
+    consolidation_hour: int = Field(3, ge=0, le=23, description="UTC hour of the nightly consolidation.")
+    consolidation_lookback_days: int = Field(
+        30, ge=1, le=3650, description="Days of memories a consolidation considers."
+    )

@@ -47,8 +47,13 @@ def test_add_then_recall_json_round_trip(cli):
     # Asked from another thread, the turn can only come from long-term memory.
     data = cli.json("recall", "ana", "where does Ana live now?", "--thread", "t2")
     assert "I moved to Porto last year" in data["context"]
-    hit = data["memories"][0]
+    hit = next(m for m in data["memories"] if m["kind"] == "turn")
     assert hit["content"] == "I moved to Porto last year"
+    # the fact extracted from the turn carries the same provenance
+    fact = next(m for m in data["memories"] if m["kind"] == "fact")
+    assert fact["content"] == "Ana lives in Porto." and fact["key"] == "home_city"
+    assert fact["provenance"]["source_message_ids"] == [added["messages"][0]["id"]]
+    assert fact["provenance"]["metadata"]["source"] == "cli"
     assert hit["name"] == "Ana"
     assert hit["provenance"]["thread_id"] == "t1"
     assert hit["provenance"]["metadata"] == {"source": "cli", "mood": "ok"}
@@ -84,8 +89,9 @@ def test_recall_exclude_thread_leaves_it_out(cli):
 def test_search_ranks_and_explains(cli):
     cli("add", "ana", "t1", "I live in Porto", "I love cats", *ANA)
     data = cli.json("search", "ana", "cats", "--k", "2")
-    assert data["hits"][0]["content"] == "I love cats"
-    assert data["hits"][0]["explanation"]["keyword_rank"] == 1
+    # the turn, and the fact learned from it
+    assert {h["content"] for h in data["hits"]} == {"I love cats", "Ana loves cats."}
+    assert all(h["explanation"]["keyword_rank"] in (1, 2) for h in data["hits"])
     table = cli("search", "ana", "cats").stdout
     assert "I love cats" in table and "why: score = relevance x boosts" in table
 
@@ -258,7 +264,9 @@ def test_export_another_user_as_someone_else(cli, tmp_path):
     saved = tmp_path / "ana.json"
     cli("export", "ana", "--out", str(saved))
     cli("import", str(saved), "--user", "bia")
-    assert [m["content"] for m in cli.json("memories", "bia")] == ["Moro em Lisboa"]
+    assert [m["content"] for m in cli.json("memories", "bia", "--kind", "turn")] == ["Moro em Lisboa"]
+    # what was learned from the turn is learned again, not copied
+    assert [m["content"] for m in cli.json("memories", "bia", "--kind", "fact")] == ["O usuário mora em Lisboa."]
 
 
 # -- forgetting ----------------------------------------------------------------------------------
@@ -301,9 +309,9 @@ def test_reindex_rebuilds_with_progress(cli):
     cli("add", "ana", "t1", "I live in Porto", "I love cats")
     cli("reindex", code=2)  # no terminal to ask on
     result = cli("reindex", "--yes")
-    assert "reindexed 2 memories with fake" in result.stdout
+    assert "reindexed 4 memories with fake" in result.stdout  # 2 turns and the 2 facts they state
     assert "reindexing" in result.stderr
-    assert cli.json("search", "ana", "cats")["hits"][0]["content"] == "I love cats"
+    assert "I love cats" in [h["content"] for h in cli.json("search", "ana", "cats")["hits"][:2]]
 
 
 def test_settings_markdown_is_a_clean_table(cli):

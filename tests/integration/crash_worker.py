@@ -18,7 +18,7 @@ class SlowEmbedder(FakeEmbedder):
 
 async def main(db: str) -> None:
     mem = await AsyncMemory.open(
-        db, embedder=SlowEmbedder(), worker="external", worker_batch_size=20, job_lease_seconds=1.0
+        db, embedder=SlowEmbedder(), worker="external", worker_batch_size=20, job_lease_seconds=1.0, summaries=False
     )
     try:
         await mem.run_worker()

@@ -31,7 +31,7 @@ def _start(db: str) -> subprocess.Popen[bytes]:
 @pytest.mark.slow
 def test_kill_minus_nine_mid_batch_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
     db = str(tmp_path / "crash.db")
-    with Memory.open(db, embedder=FakeEmbedder(), worker="external") as mem:
+    with Memory.open(db, embedder=FakeEmbedder(), worker="external", summaries=False) as mem:
         for i in range(0, MESSAGES, 10):  # one job per add call: many small jobs, like real traffic
             mem.add("ana", f"t{i % 7}", [f"message number {j} about topic {j % 13}" for j in range(i, i + 10)])
 

@@ -18,19 +18,23 @@ from hipocampo.ports import Embedder, MessageLog
 from hipocampo.services.admin import forget
 from hipocampo.services.curation import remember
 from hipocampo.services.deps import Deps
-from hipocampo.services.indexing import embedding_texts, run_once, turn_memory
+from hipocampo.services.indexing import embedding_texts, turn_memory
 from hipocampo.services.ingest import add_messages
+from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
 
 ALICE = Scope("acme", "alice")
 BACKOFF = 2.0
 MAX_ATTEMPTS = 3
 
+ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "summaries": False}
+"""The write/index/recall engine alone: no fact extraction or summaries in these tests."""
+
 
 def make_deps(embedder: Embedder | None = None, **settings: Any) -> Deps:
     settings = {"job_backoff_seconds": BACKOFF, "job_max_attempts": MAX_ATTEMPTS, **settings}
     return build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars", **settings),
+        Settings(**(ENGINE_ONLY | settings)),
         embedder=embedder,
         clock=FakeClock(),
     )

@@ -24,10 +24,13 @@ from hipocampo.settings import Settings
 
 ALICE = Scope("acme", "alice")
 
+ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "summaries": False}
+"""The write/index/recall engine alone: no fact extraction or summaries in these tests."""
+
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: object) -> None:
     deps = build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock()
+        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock()
     )
     asyncio.run(scenario(deps))
 

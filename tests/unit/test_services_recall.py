@@ -15,9 +15,9 @@ from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import NewMessage, Role, Scope, Summary, turn_memory_id
 from hipocampo.services.deps import Deps
-from hipocampo.services.indexing import run_once
 from hipocampo.services.ingest import add_messages, recent_cache_key
 from hipocampo.services.recall import recall, recent_messages
+from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
 
 ALICE = Scope("acme", "alice")
@@ -25,11 +25,14 @@ T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 RECENT = 3
 MEMORIES = "## Relevant memories"
 
+ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "summaries": False}
+"""The write/index/recall engine alone: no fact extraction or summaries in these tests."""
+
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: Any) -> None:
     settings = {"recent_messages": RECENT, **settings}
     deps = build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock(T0)
+        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0)
     )
     asyncio.run(scenario(deps))
 

@@ -22,19 +22,22 @@ from hipocampo.domain.ranking import adaptive_k, person_boost
 from hipocampo.ports import VectorHit
 from hipocampo.services.curation import remember
 from hipocampo.services.deps import Deps
-from hipocampo.services.indexing import run_once
 from hipocampo.services.ingest import add_messages
 from hipocampo.services.retrieval import SearchOptions, rank_candidates, search
+from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 DAY = timedelta(days=1)
 
+ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "summaries": False}
+"""The write/index/recall engine alone: no fact extraction or summaries in these tests."""
+
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: Any) -> None:
     deps = build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars", **settings), clock=FakeClock(T0)
+        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0)
     )
     asyncio.run(scenario(deps))
 
@@ -92,7 +95,7 @@ def test_hits_explain_their_fused_score_and_boosts() -> None:
         )
         assert e.keyword_score is not None and e.keyword_score > 0 and e.keyword_rank is not None
         assert {"sister", "live"} <= set(e.matched_terms)
-        assert set(e.boosts) == {"recency", "person", "topic", "importance"}
+        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal"}
         speaker_boost, _ = person_boost({"Ana"}, "Ana", top.memory.content)
         assert e.boosts["person"] == speaker_boost > 1  # Ana is the speaker
         assert e.matched_names == ["Ana"]
@@ -152,15 +155,17 @@ def test_kinds_filter() -> None:
     run(scenario)
 
 
-def test_since_and_until_filter_by_when_it_was_said() -> None:
+def test_since_and_until_filter_by_when_it_was_said_or_when_its_event_happens() -> None:
     async def scenario(deps: Deps) -> None:
         await conversation(deps)  # trip two days ago, food yesterday, the fact now
         query = "Lisbon risotto sister saffron"
         recent = await search(deps, ALICE, query, SearchOptions(k=20, since=T0 - DAY))
-        assert {h.memory.thread_id for h in recent.hits} <= {"food", None}
-        assert all(h.memory.created_at >= T0 - DAY for h in recent.hits)
+        # "We will visit her in May" was said two days ago, but its event (May) is still to come
+        assert {h.memory.content for h in recent.hits if h.memory.thread_id == "trip"} == {"We will visit her in May"}
+        assert all((h.memory.event_end or h.memory.created_at) >= T0 - DAY for h in recent.hits)
         older = await search(deps, ALICE, query, SearchOptions(k=20, until=T0 - DAY))
         assert older.hits and {h.memory.thread_id for h in older.hits} == {"trip"}
+        assert "We will visit her in May" not in {h.memory.content for h in older.hits}
         window = await search(deps, ALICE, query, SearchOptions(k=20, since=T0 - DAY, until=T0))
         assert window.hits and {h.memory.thread_id for h in window.hits} == {"food"}
 

@@ -4,7 +4,7 @@ indexing throughput against the bare embedder.
 Embedding 100,000 texts with a real local model takes far too long for a benchmark, and the
 vectors' exact values do not change how long a search takes. So the bulk of each store is
 written through the real write path (``AsyncMemory.add``, no worker) and then indexed by the
-real worker code (:func:`hipocampo.services.indexing.run_once`) given a fast random-projection
+real worker code (:func:`hipocampo.services.worker.run_once`) given a fast random-projection
 embedder of the real one's name and dimension. Queries then go through the real ``recall`` with
 the real embedder, and we split their time into query embedding and everything else (the
 "overhead"), which we compare with the physical floor: an exact numpy scan of an (N, dim) matrix.
@@ -31,6 +31,7 @@ from ..bootstrap import bootstrap, build_embedder
 from ..client import AsyncMemory
 from ..ports import Embedder
 from ..services import indexing
+from ..services.worker import run_once
 from ..settings import Settings
 from .locomo import percentile
 
@@ -179,7 +180,7 @@ async def _fill(db: Path, settings: Settings, n: int, fast: Embedder) -> dict[st
             await mem.add(USER, f"chat_{j % 10}", turn)
             acks.append((time.perf_counter() - t) * 1000)
         t0 = time.perf_counter()
-        while await indexing.run_once(res.deps):
+        while await run_once(res.deps):
             pass
         index_s = time.perf_counter() - t0
     finally:
@@ -275,7 +276,7 @@ async def _indexing_round(
 
         async def worker() -> float:
             t0 = time.perf_counter()
-            while await indexing.run_once(res.deps):
+            while await run_once(res.deps):
                 pass
             return time.perf_counter() - t0
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
 
+from .dates import describe, resolve_dates
 from .model import MemoryItem, Message, Summary
 
 SUMMARY_SHARE = 0.25
@@ -27,6 +30,14 @@ def _when(item: MemoryItem | Message) -> str:
     return f"{item.created_at:%Y-%m-%d %H:%M}"
 
 
+@lru_cache(maxsize=50_000)
+def date_notes(content: str, said: datetime) -> str:
+    """Relative dates in a memory, resolved against when it was said: an LLM reading "yesterday"
+    months later cannot know which day it was."""
+    notes = [f"{m.text}: {describe(m, said)}" for m in resolve_dates(content, said)]
+    return f" [{'; '.join(notes)}]" if notes else ""
+
+
 def memory_line(item: MemoryItem) -> str:
     """One memory, without its date: the group header above it carries the day."""
     who = f"{item.name}: " if item.name else (f"{item.role.value}: " if item.role else "")
@@ -34,7 +45,7 @@ def memory_line(item: MemoryItem) -> str:
     if item.kind.value != "turn":
         kind = item.kind.value + (f"/{item.memory_type.value}" if item.memory_type else "")
         label = f"({kind}) "
-    return f"- {label}{who}{item.content}"
+    return f"- {label}{who}{item.content}{date_notes(item.content, item.created_at)}"
 
 
 def group_key(item: MemoryItem) -> tuple[str, str]:

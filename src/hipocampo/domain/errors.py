@@ -23,3 +23,11 @@ class IndexUnavailable(HipocampoError):
 
 class ConfigurationError(HipocampoError):
     """Settings name something that is not installed or cannot work together."""
+
+
+class LLMError(HipocampoError):
+    """The language model failed, timed out or kept answering in the wrong shape."""
+
+
+class LLMBudgetExceeded(LLMError):
+    """A job made more model calls than ``max_calls_per_job`` allows; it is not retried."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, time, timezone
 from enum import Enum
 from typing import Any
 
@@ -55,6 +55,11 @@ def as_utc(value: datetime) -> datetime:
     if value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
     return value.astimezone(timezone.utc)
+
+
+def day_start(day: date) -> datetime:
+    """Midnight UTC of a calendar day: how event dates are stored."""
+    return datetime.combine(day, time(0), tzinfo=timezone.utc)
 
 
 def new_id(prefix: str) -> str:

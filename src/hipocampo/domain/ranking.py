@@ -102,6 +102,11 @@ def topic_boost(matched_terms: Sequence[str], query_terms: Sequence[str]) -> flo
     return 1.0 + 0.2 * min(len(set(matched_terms)) / max(len(set(query_terms)) / 2, 1), 1.0)
 
 
+def temporal_boost(asks_when: bool, has_event_date: bool) -> float:
+    """1.15 for memories with a resolved event date when the query asks "when": dated memories first."""
+    return 1.15 if asks_when and has_event_date else 1.0
+
+
 def importance_boost(importance: float) -> float:
     """0.5 (the default) is neutral; the range maps to [0.9, 1.1]."""
     return 0.9 + 0.2 * min(max(importance, 0.0), 1.0)

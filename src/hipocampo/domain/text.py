@@ -98,3 +98,15 @@ def names_in(text: str) -> set[str]:
     English possessives are dropped: "Ana's sister" names Ana."""
     found = {_POSSESSIVE.sub("", m) for m in _NAME.findall(text)}
     return {m for m in found if fold(m) not in _STOP_FOLDED}
+
+
+_WHEN = re.compile(
+    r"^\W*(?:when\b|what (?:date|day|time|year|month)\b|how long ago\b|since when\b"
+    r"|quando\b|(?:em )?que (?:dia|data|ano|m[eê]s)\b|h[aá] quanto tempo\b|desde quando\b)",
+    re.IGNORECASE,
+)
+
+
+def is_when_question(text: str) -> bool:
+    """Does the query ask for a time ("When did...", "Quando foi...", "What year...")?"""
+    return bool(_WHEN.search(text))

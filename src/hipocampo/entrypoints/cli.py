@@ -19,7 +19,7 @@ from ..client import AsyncMemory
 from ..domain.errors import InvalidInput
 from ..domain.model import MemoryKind, Message, Role
 from ..domain.recall import RecencyMode, memory_to_dict
-from . import cli_admin, cli_import
+from . import cli_admin, cli_facts, cli_import
 from .cli_bench import bench_app
 from .cli_render import memories_table, message_dict, show_recall, show_search
 from .cli_support import (
@@ -322,6 +322,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "recall": recall,
     "search": search,
     "memories": memories,
+    "history": cli_facts.history,
+    "consolidate": cli_facts.consolidate,
     "import": cli_import.import_file,
     "export": export,
     "forget": forget,

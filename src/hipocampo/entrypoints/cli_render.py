@@ -144,8 +144,15 @@ def memories_table(items: Sequence[MemoryItem]) -> Table:
     table.add_column("content", ratio=1, overflow="fold")
     for m in items:
         kind = m.kind.value + (f"\n{m.memory_type.value}" if m.memory_type else "")
-        content = Text(short(m.content))
-        content.append(f"\n{m.id}", style="dim")
+        content = Text(short(m.content), style="strike dim" if m.valid_to else "")
+        notes = [m.id]
+        if m.mention_count > 1:
+            notes.append(f"said {m.mention_count}x")
+        if m.event_start:
+            notes.append(f"event {m.event_start:%Y-%m-%d}")
+        if m.valid_to:
+            notes.append(f"until {m.valid_to:%Y-%m-%d}")
+        content.append("\n" + " · ".join(notes), style="dim")
         table.add_row(kind, _thread_when(m), _speaker(m), content)
     return table
 

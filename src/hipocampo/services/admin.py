@@ -17,7 +17,8 @@ Progress = Callable[[int, int], None]  # (done, total)
 
 
 async def export_user(deps: Deps, scope: Scope) -> dict[str, Any]:
-    """A user's whole memory as plain JSON-ready data: threads, messages, summaries, memories."""
+    """A user's whole memory as plain JSON-ready data: threads with their messages and summaries,
+    memories saved directly (``memories``) and what was learned from the messages (``derived``)."""
     threads = []
     for thread_id in await deps.log.threads(scope):
         messages, after = [], -1
@@ -44,11 +45,22 @@ async def export_user(deps: Deps, scope: Scope) -> dict[str, Any]:
                 ],
             }
         )
-    memories, offset = [], 0
+    saved, derived, offset = [], [], 0
     while batch := await deps.memories.list(scope, limit=1000, offset=offset):
-        memories += [memory_to_dict(m) for m in batch if m.kind is not MemoryKind.TURN]
+        for m in batch:
+            if m.kind is MemoryKind.TURN:
+                continue
+            # Facts, summaries and consolidations drawn from the messages are rebuilt from them on
+            # import; memories saved directly exist nowhere else.
+            (derived if m.source_message_ids else saved).append(memory_to_dict(m))
         offset += len(batch)
-    return {"tenant_id": scope.tenant_id, "user_id": scope.user_id, "threads": threads, "memories": memories}
+    return {
+        "tenant_id": scope.tenant_id,
+        "user_id": scope.user_id,
+        "threads": threads,
+        "memories": saved,
+        "derived": derived,
+    }
 
 
 async def forget(deps: Deps, scope: Scope, thread_id: str | None = None) -> dict[str, int]:

@@ -16,6 +16,7 @@ from ..domain.model import (
 )
 from .deps import Deps
 from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
+from .summaries import summary_memory_id
 
 
 def _content(content: Any) -> str:
@@ -112,6 +113,9 @@ async def delete_memory(deps: Deps, scope: Scope, memory_id: str) -> MemoryItem:
     async with deps.uow.transaction():
         if item.kind is MemoryKind.TURN:
             await deps.log.delete_messages(scope, item.source_message_ids)
+            if item.thread_id is not None:  # the summary may quote it: drop it, the next one is rebuilt
+                await deps.summaries.delete_thread(scope, item.thread_id)
+                await deps.memories.delete(scope, [summary_memory_id(scope, item.thread_id)])
         await deps.memories.delete(scope, [memory_id])
     if item.thread_id:
         await deps.cache.delete(recent_cache_key(scope, item.thread_id))

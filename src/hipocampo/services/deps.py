@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..ports import (
     Cache,
+    ChatModel,
     Clock,
     Embedder,
     JobQueue,
@@ -34,3 +35,4 @@ class Deps:
     embedder: Embedder
     tokenizer: Tokenizer
     clock: Clock
+    chat: ChatModel | None = None  # an LLM, when configured; every service works without one

@@ -9,20 +9,21 @@ acknowledged message ends up indexed exactly once.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import defaultdict
-from datetime import timedelta
 
 import numpy as np
 
-from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, embedding_text, turn_memory_id
+from ..domain.dates import resolve_dates
+from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, day_start, embedding_text, turn_memory_id
 from .deps import Deps
-from .ingest import INDEX_JOB, INDEX_MEMORIES_JOB
-
-log = logging.getLogger(__name__)
+from .ingest import INDEX_JOB
 
 
 def turn_memory(message: Message) -> MemoryItem:
+    """The memory mirroring a turn; a date the turn mentions ("yesterday", "sábado passado") is
+    resolved against the message time and kept as the memory's event date."""
+    mentions = resolve_dates(message.content, message.created_at)
+    first = mentions[0] if mentions else None
     return MemoryItem(
         id=turn_memory_id(message.id),
         scope=message.scope,
@@ -35,6 +36,8 @@ def turn_memory(message: Message) -> MemoryItem:
         name=message.name,
         role=message.role,
         seq=message.seq,
+        event_start=day_start(first.start) if first else None,
+        event_end=day_start(first.end) if first else None,
     )
 
 
@@ -105,80 +108,3 @@ async def _still_there(deps: Deps, items: list[MemoryItem]) -> set[str]:
         others = [i.id for i in group if i.kind is not MemoryKind.TURN]
         alive |= {m.id for m in await deps.memories.get_many(scope, others)}
     return alive
-
-
-async def run_once(deps: Deps) -> int:
-    """One worker round; returns how many jobs it finished (done or failed)."""
-    s = deps.settings
-    jobs = await deps.jobs.claim(s.worker_batch_size, s.job_lease_seconds, kinds=[INDEX_JOB, INDEX_MEMORIES_JOB])
-    if not jobs:
-        return 0
-    try:
-        await process_jobs(deps, jobs)
-    except Exception as exc:  # isolate the poison job: retry each alone before failing it
-        if len(jobs) == 1:
-            await _fail(deps, jobs[0], exc)
-        else:
-            for job in jobs:
-                try:
-                    await process_jobs(deps, [job])
-                except Exception as single_exc:
-                    await _fail(deps, job, single_exc)
-    return len(jobs)
-
-
-async def _fail(deps: Deps, job: Job, exc: Exception) -> None:
-    s = deps.settings
-    error = f"{type(exc).__name__}: {exc}"
-    if job.attempts >= s.job_max_attempts:
-        log.error("job %s is dead after %d attempts: %s", job.id, job.attempts, error)
-        await deps.jobs.fail(job.id, error, retry_at=None)  # type: ignore[arg-type]
-    else:
-        delay = s.job_backoff_seconds * 2 ** max(job.attempts - 1, 0)
-        log.warning("job %s failed (attempt %d), retrying in %.1fs: %s", job.id, job.attempts, delay, error)
-        await deps.jobs.fail(job.id, error, retry_at=deps.clock.now() + timedelta(seconds=delay))  # type: ignore[arg-type]
-
-
-class Worker:
-    """Drains the job queue until stopped. Run one in-process, or many as separate processes."""
-
-    def __init__(self, deps: Deps) -> None:
-        self._deps = deps
-        self._wake = asyncio.Event()
-        self._stopping = False
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    def stop(self) -> None:
-        self._stopping = True
-        self._wake.set()
-
-    async def run(self) -> None:
-        while not self._stopping:
-            try:
-                done = await run_once(self._deps)
-            except Exception:  # the queue itself failed (e.g. database locked too long): keep going
-                log.exception("worker round failed")
-                done = 0
-            if done == 0 and not self._stopping:
-                self._wake.clear()
-                try:
-                    await asyncio.wait_for(self._wake.wait(), self._deps.settings.worker_poll_seconds)
-                except asyncio.TimeoutError:
-                    pass
-
-
-async def wait_idle(deps: Deps, timeout: float | None = None, worker: Worker | None = None) -> dict[str, int]:
-    """Wait until no job is pending or running (dead letters do not count). Returns queue stats."""
-    loop = asyncio.get_running_loop()
-    deadline = None if timeout is None else loop.time() + timeout
-    while True:
-        stats = await deps.jobs.stats()
-        if stats.get("pending", 0) + stats.get("running", 0) == 0:
-            return stats
-        if deadline is not None and loop.time() > deadline:
-            raise TimeoutError(f"jobs still waiting after {timeout}s: {stats}")
-        if worker is not None:
-            worker.wake()
-        await asyncio.sleep(0.02)

@@ -7,11 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from ..domain.errors import InvalidInput
-from ..domain.model import Job, Message, NewMessage, Scope, check_id, parse_time
+from ..domain.model import Job, Message, NewMessage, Role, Scope, check_id, parse_time
 from .deps import Deps
 
 INDEX_JOB = "index_messages"
 INDEX_MEMORIES_JOB = "index_memories"
+EXTRACT_JOB = "extract_facts"
+SUMMARIZE_JOB = "summarize_thread"
 MAX_MESSAGES_PER_CALL = 1000
 
 
@@ -50,8 +52,13 @@ async def add_messages(
         if metadata:
             m.metadata = {**metadata, **m.metadata}
         parsed.append(m)
-    job = Job(INDEX_JOB, {"message_ids": "$ids"}, scope.tenant_id, scope.user_id)
-    stored = await deps.log.append(scope, thread_id, parsed, [job])
+    jobs = [Job(INDEX_JOB, {"message_ids": "$ids"}, scope.tenant_id, scope.user_id)]
+    s = deps.settings
+    if s.extraction and any(m.role is Role.USER for m in parsed):
+        jobs.append(Job(EXTRACT_JOB, {"message_ids": "$ids"}, scope.tenant_id, scope.user_id))
+    if s.summaries:
+        jobs.append(Job(SUMMARIZE_JOB, {"thread_id": thread_id}, scope.tenant_id, scope.user_id))
+    stored = await deps.log.append(scope, thread_id, parsed, jobs)
     # The log is the truth; the cached window is rebuilt from it on the next read.
     await deps.cache.delete(recent_cache_key(scope, thread_id))
     return stored

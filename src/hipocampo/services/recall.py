@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import defaultdict
 
@@ -14,6 +15,9 @@ from ..domain.recall import RecallResult, ScoredMemory
 from .deps import Deps
 from .ingest import recent_cache_key
 from .retrieval import SearchOptions, rank_candidates
+from .summaries import summary_memory_id
+
+log = logging.getLogger(__name__)
 
 NEIGHBOUR_RADIUS = 1
 """Turns shown around each hit in the context: an answer usually needs the turn it replies to."""
@@ -58,6 +62,9 @@ async def recall(
         rank_candidates(deps, scope, query, opts), recent_task, summary_task
     )
     recent = recent or []
+    if summary is not None and thread_id is not None:  # already its own section: not twice
+        own = summary_memory_id(scope, thread_id)
+        ranked.hits = [h for h in ranked.hits if h.memory.id != own]
     k = opts.k if opts.k is not None else _adaptive(ranked.hits)
     hits = ranked.hits[:k]
     # Turns already in the recent window need not be repeated among the memories.
@@ -73,6 +80,7 @@ async def recall(
         count=deps.tokenizer.count,
         truncate=deps.tokenizer.truncate,
     )
+    _record_access(deps, scope, [h.memory.id for h in hits])
     timings = dict(ranked.timings_ms)
     timings["neighbours_ms"] = (t2 - t1) * 1000
     timings["render_ms"] = (time.perf_counter() - t2) * 1000
@@ -89,6 +97,33 @@ async def recall(
         degraded=ranked.degraded,
         timings_ms=timings,
     )
+
+
+_background: set[asyncio.Task[None]] = set()  # strong references, so pending tasks are not collected
+
+
+def _record_access(deps: Deps, scope: Scope, memory_ids: list[str]) -> None:
+    """Count the recall in the background: a write must not sit on the read path."""
+    if not memory_ids:
+        return
+
+    async def touch() -> None:
+        try:
+            await deps.memories.touch(scope, memory_ids, deps.clock.now())
+        except Exception:  # losing an access count is acceptable; failing a recall is not
+            log.warning("could not record access to %d memories", len(memory_ids), exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(touch())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+async def settle() -> None:
+    """Wait for this loop's background access writes (before closing the store)."""
+    loop = asyncio.get_running_loop()
+    pending = [t for t in _background if t.get_loop() is loop]
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
 
 
 def _adaptive(hits: list[ScoredMemory]) -> int:

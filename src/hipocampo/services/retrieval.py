@@ -13,7 +13,7 @@ from ..domain import ranking
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.model import MemoryItem, MemoryKind, Scope
 from ..domain.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
-from ..domain.text import names_in, query_terms
+from ..domain.text import is_when_question, names_in, query_terms
 from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
@@ -114,9 +114,10 @@ def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
         return False
     if opts.kinds and m.kind not in opts.kinds:
         return False
-    if opts.since and m.created_at < opts.since:
+    when = m.event_start or m.created_at  # a dated event counts by when it happened
+    if opts.since and (m.event_end or when) < opts.since:
         return False
-    if opts.until and m.created_at >= opts.until:
+    if opts.until and when >= opts.until:
         return False
     return True
 
@@ -139,6 +140,7 @@ def _rerank(
     ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
     names = names_in(query)
     terms = query_terms(query)
+    asks_when = is_when_question(query)
     now = deps.clock.now()
     mode = opts.recency or deps.settings.recency_mode
     out = []
@@ -152,6 +154,7 @@ def _rerank(
             "person": person,
             "topic": ranking.topic_boost(matched, terms),
             "importance": ranking.importance_boost(item.importance),
+            "temporal": ranking.temporal_boost(asks_when, item.event_start is not None),
         }
         relevance = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
         score = relevance

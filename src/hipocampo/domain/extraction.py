@@ -1,0 +1,382 @@
+"""Offline, rule-based extraction of typed facts from one user turn, in Portuguese and English.
+
+The service calls ``extract_facts`` on every new user message (assistant turns are not mined) and
+gets atomic, third-person facts: a memory type (seed 002), a stable slot (``key``), a normalised
+value, a sentence to store and embed (``content``), a confidence, and, for corrections, whether the
+turn retracts a fact (``negated``) or replaces one (``previous_value``).
+
+Why rules. hipocampo must work offline with nothing but pip packages. We looked for a packaged
+small model that could do this on a CPU: small NER models tag names and places but not "allergic
+to peanuts" or "my budget is R$ 5.000", and the small instruction-tuned models that could are
+hundreds of megabytes, slow on a CPU and unreliable in Portuguese. Rules are fast (microseconds a
+turn), deterministic, explainable and easy to test; they aim for precision over recall, because a
+wrong memory hurts more than a missed one, and missed facts remain findable in the raw turns. When
+an LLM is configured, it replaces this module through the same schema (``ExtractedFact``).
+
+How it works. A turn is split into sentences and clauses ("I'm Ana, I live in Porto and I'm allergic
+to shrimp" has three). Questions, hypotheticals ("if I lived in Paris") and reported speech are
+skipped. Each clause loses its discourse openers ("actually", "na verdade") and hedges ("I think",
+which lower the confidence), then meets the first-person rules of ``extraction_en`` and
+``extraction_pt`` (patterns anchored at the start of the clause, so "He thinks I live in Paris"
+yields nothing). A clause that matches only once its negation is removed ("I don't live in Paris
+anymore") yields a retraction; a clause about someone else ("my sister lives in Rome") is rewritten
+in the first person, read, and stored as an entity fact about that person.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import extraction_lexicon as lex
+from .errors import InvalidInput
+from .extraction_base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
+from .extraction_en import ENGLISH
+from .extraction_pt import PORTUGUESE, feminine
+from .extraction_roles import relation
+from .model import MemoryType
+from .text import detect_language, fold
+
+__all__ = ["ExtractedFact", "extract_facts", "extract_people"]
+
+LANGUAGES = {"en": ENGLISH, "pt": PORTUGUESE}
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    """One atomic fact about the user (or, for ``entity`` facts, about someone they mention)."""
+
+    memory_type: MemoryType
+    key: str  # a stable slot: "name", "home_city", "allergy:peanuts", "person:sister:home_city"
+    value: str  # normalised: "Lisbon", "peanuts", "5000 EUR"
+    content: str  # a third-person sentence in the turn's language: "The user lives in Lisbon."
+    confidence: float  # 0.9 explicit, 0.8 looser shapes and other people, 0.6 hedged
+    negated: bool = False  # the turn retracts this fact ("I don't live in Paris anymore")
+    previous_value: str | None = None  # the value it replaces ("moved from São Paulo to Lisbon")
+    span: tuple[int, int] = (0, 0)  # the clause of the turn it comes from
+    people: tuple[str, ...] = ()  # people (and named pets) the fact is about
+
+
+def extract_facts(text: str, *, speaker: str | None = None, language: str | None = None) -> list[ExtractedFact]:
+    """Facts stated in one user turn, in the order they appear.
+
+    ``speaker`` names the user in the sentences ("Ana lives in Lisbon."), otherwise "The user" /
+    "O usuário". ``language`` ('en' or 'pt') skips detection and reads only that language.
+    """
+    if not isinstance(text, str):
+        raise InvalidInput("text must be a string")
+    langs = _languages(text, language)
+    masked = _mask(text)
+    found: list[tuple[Draft, Language, tuple[int, int]]] = []
+    for start, end in _segments(masked):
+        clauses = list(_clauses(masked, start, end))
+        question = masked[start:end].rstrip().endswith("?")
+        skip_next, person = False, None
+        for i, (cs, ce) in enumerate(clauses):
+            if skip_next or (question and i == len(clauses) - 1):
+                skip_next = False
+                continue
+            body, offset, hedged = _strip(masked[cs:ce], langs)
+            if not body.strip(" .,;:!?…-"):
+                continue
+            if _CONDITIONAL.match(body):
+                skip_next = bool(_FIRST_PERSON.search(body))
+                continue
+            hedged = hedged or bool(_HEDGE_WORDS.search(body))
+            span = (cs + offset, cs + offset + len(body))
+            subject = None
+            for lang in langs:
+                drafts, who = _read(lang, body, speaker, person)
+                subject = subject or who
+                if drafts:
+                    for d in drafts:
+                        d.confidence = min(d.confidence, HEDGED) if hedged else d.confidence
+                        found.append((d, lang, span))
+                    break
+            person = subject
+            for lang in langs:
+                for rule in lang.phrases:
+                    for m in rule.pattern.finditer(masked, cs, ce):
+                        for d in rule.handler(m) or []:
+                            at = masked.find(d.value, m.start(), ce)
+                            found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
+    fem = feminine(text)
+    return [_fact(d, lang, span, speaker, fem) for d, lang, span in _settle(found)]
+
+
+def extract_people(text: str) -> list[tuple[str, str | None]]:
+    """People (and named pets) a turn mentions, with how they relate to the user when it says so:
+    "minha irmã Maria e o João" -> [("Maria", "sister"), ("João", None)]."""
+    facts = extract_facts(text)
+    found: dict[str, tuple[int, str, str | None]] = {}
+
+    def add(name: str, rel: str | None, at: int) -> None:
+        known = found.get(fold(name))
+        if known is None or (known[2] is None and rel is not None):
+            found[fold(name)] = (known[0] if known else at, name, rel)
+
+    for f in facts:
+        kind, _, rest = f.key.partition(":")
+        if f.memory_type is MemoryType.ENTITY and kind in ("person", "pet"):
+            rel = rest.split(":")[0]
+            names = f.people if kind == "pet" or ":" in rest else (f.value,)
+            for name in names:
+                if name[:1].isupper():
+                    add(name, rel if rel in lex.RELATIONS.values() or kind == "pet" else None, f.span[0])
+    blocked = {fold(v) for f in facts if f.memory_type is not MemoryType.ENTITY for v in (f.value, f.previous_value or "")}
+    for m in _NAME_TOKEN.finditer(text):
+        name = re.sub(r"['’]s$", "", m.group(0))
+        before = text[: m.start()].rstrip()
+        previous_word = fold(before.split()[-1]) if before.split() else ""
+        at_start = not before or before[-1] in ".!?\n:"
+        next_word = fold(text[m.end() :].split()[0]) if text[m.end() :].split() else ""
+        if (
+            fold(name) in blocked
+            or not all(name_word_ok(w) for w in name.split() if w[0].isupper())
+            or previous_word in _PLACE_PREPOSITIONS
+            or (at_start and next_word not in _PERSON_VERBS)
+        ):
+            continue
+        add(name, None, m.start())
+    return [(name, rel) for _, name, rel in sorted(found.values(), key=lambda t: t[0])]
+
+
+# --- reading a turn -----------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+")
+_ABBREVIATION = re.compile(r"\b(?:dr|dra|mr|mrs|ms|sr|sra|st|prof|profa)\.$", re.IGNORECASE)
+_SPEECH = r"\b(?:said|says|told(?:\s+\w+)?|asked|wrote|replied|disse|diz|falou|perguntou|escreveu|respondeu|contou)"
+_SPEECH_END = re.compile(rf"{_SPEECH}\s*:$", re.IGNORECASE)
+_QUOTE = re.compile(r"[\"“]([^\"”]{1,400})[\"”]")
+_SPEECH_BEFORE = re.compile(rf"{_SPEECH}(?:\s+that)?\s*[:,]?\s*$", re.IGNORECASE)
+
+_STARTER = (
+    r"(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|call\s+me|you\s+can\s+call\s+me|eu|meu|minha|meus|minhas|nós|"
+    r"a\s+gente|n[ãa]o(?!\s+(?:em|no|na|nos|nas|de|do|da|para|pra|a|o|as|os)\b)|já|moro|vivo|"
+    r"sou|estou|tô|tenho|trabalho|gosto|adoro|amo|curto|odeio|detesto|prefiro|quero|queria|gostaria|pretendo|"
+    r"planejo|tomo|me\s+chamo|me\s+mudei|mudei|nasci|estudo|sofro|posso|só|evito|parei|moramos|temos|sigo|"
+    r"faço|comecei|saí|acabei|uso|pode\s+me\s+chamar|acho\s+que|talvez|na\s+verdade|actually|also|maybe|probably|"
+    r"he|she|he's|she's|ele|ela|agora|now)\b"
+)
+_QUESTION = (
+    r"(?:can\s+you|could\s+you|would\s+you|do\s+you|did\s+you|will\s+you|what|where|how|which|who|why|"
+    r"any\s+(?:ideas?|tips?|suggestions?)|você|voce|vc|pode(?:ria)?\s+(?:me\s+)?(?:ajudar|indicar|sugerir|"
+    r"recomendar|dizer)|qual|quais|onde|como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia))\b"
+)
+_BOUNDARY = re.compile(
+    rf"\s*[,;]\s*(?:(?:and|but|so|also|plus|e|mas|também|porém|então|aliás)\s+)?(?={_STARTER}|{_QUESTION})"
+    rf"|\s+(?:and|but|so|because|since|while|although|though|e|mas|porque|pois|enquanto|embora|porém)\s+(?={_STARTER})"
+    rf"|\s+[-–—]\s+(?={_STARTER})"
+    r"|\s+(?:and|e)\s+(?=(?:lives|works|loves|likes|has|mora|trabalha|tem|gosta|adora|ama|estuda)\b)",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"^(?:if|unless|suppose|supposing|imagine|what\s+if|in\s+case|assuming|let'?s\s+say|hypothetically|"
+    r"i\s+wish|if\s+only|i'?m\s+not\s+sure\s+(?:if|whether)|i\s+don'?t\s+know\s+(?:if|whether)|se|caso|supondo|"
+    r"imagina|e\s+se|a\s+menos\s+que|digamos\s+que|hipoteticamente|quem\s+dera|não\s+sei\s+se)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b", re.IGNORECASE)
+_HEDGE_WORDS = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|i\s+think|i\s+guess|kind\s+of|sort\s+of|might|talvez|"
+    r"provavelmente|possivelmente|acho\s+que|meio\s+que)\b",
+    re.IGNORECASE,
+)
+
+
+def _languages(text: str, language: str | None) -> list[Language]:
+    if language is not None:
+        code = language.lower()[:2]
+        if code not in LANGUAGES:
+            raise InvalidInput(f"language must be 'en' or 'pt', got {language!r}")
+        return [LANGUAGES[code]]
+    first = detect_language(text)
+    return [LANGUAGES[first], LANGUAGES["pt" if first == "en" else "en"]]
+
+
+def _mask(text: str) -> str:
+    """Same length as ``text``: curly apostrophes made straight, quoted speech blanked out."""
+    text = text.replace("’", "'")
+    for m in _QUOTE.finditer(text):
+        if _SPEECH_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return text
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Sentences, as spans; a sentence that follows "she said:" is left out."""
+    pieces, start = [], 0
+    for m in _SENTENCE.finditer(text):
+        if not _ABBREVIATION.search(text[start : m.start()]):
+            pieces.append((start, m.start()))
+            start = m.end()
+    pieces.append((start, len(text)))
+    out, reported = [], False
+    for s, e in pieces:
+        if text[s:e].strip() and not reported:
+            out.append((s, e))
+        reported = bool(_SPEECH_END.search(text[s:e].rstrip()))
+    return out
+
+
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out, at = [], start
+    for m in _BOUNDARY.finditer(text, start, end):
+        out.append((at, m.start()))
+        at = m.end()
+    out.append((at, end))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def _strip(clause: str, langs: list[Language]) -> tuple[str, int, bool]:
+    """Drop openers and hedges: (what is left, how many characters went, whether it was hedged)."""
+    offset, hedged = len(clause) - len(clause.lstrip()), False
+    body = clause.strip()
+    changed = True
+    while changed:
+        changed = False
+        for lang in langs:
+            for pattern, hedge in ((lang.fillers, False), (lang.hedges, True)):
+                m = pattern.match(body)
+                if m and 0 < m.end() < len(body):
+                    offset, body, changed = offset + m.end(), body[m.end() :], True
+                    hedged = hedged or hedge
+    return body.rstrip(" .!?…;:,"), offset, hedged
+
+
+def _match(lang: Language, clause: str) -> list[Draft]:
+    for rule in lang.rules:
+        m = rule.pattern.match(clause)
+        if m:
+            found = rule.handler(m)
+            if found:
+                return found
+    return []
+
+
+def _first_person(lang: Language, clause: str) -> list[Draft]:
+    found = _match(lang, clause)
+    if found:
+        return found
+    positive = lang.positive(clause)
+    if positive is None:
+        return []
+    found = [d for d in _match(lang, positive) if not d.negated]  # "I don't hate jazz" says too little
+    for d in found:
+        d.negated = True
+    return found
+
+
+_HOME_PETS_FAMILY = ("home_city", "home_country", "pet:", "family:")
+
+
+def _read(lang: Language, clause: str, speaker: str | None, previous: Person | None) -> tuple[list[Draft], Person | None]:  # noqa: E501
+    """The facts of one clause, and the person it was about (for "she ..." in the next clause)."""
+    clause = lang.normalize(clause)
+    found = _first_person(lang, clause)
+    if found:
+        return found, None
+    other = lang.about_other(clause, previous)
+    if other:
+        person, rewritten = other
+        if speaker and not person.relation and person.name and fold(person.name) == fold(speaker):
+            return _first_person(lang, rewritten), None
+        return [d for d in (_about(person, d) for d in _first_person(lang, rewritten)) if d], person
+    us = lang.about_us(clause)
+    if us:
+        found = [d for d in _first_person(lang, us) if d.key.startswith(_HOME_PETS_FAMILY)]
+        for d in found:
+            d.confidence = min(d.confidence, MEDIUM)
+    return found, None
+
+
+def _about(person: Person, d: Draft) -> Draft | None:
+    """A fact read from "my sister lives in Rome", moved from the user to the sister."""
+    if d.key == "name":
+        if not person.relation or not person.word:
+            return None
+        named = relation(person.relation, person.word, d.value, person.feminine)
+        named.negated, named.confidence = d.negated, MEDIUM
+        return named
+    if d.memory_type is MemoryType.ENTITY and d.key.startswith("person:"):
+        return None
+    d.memory_type = MemoryType.ENTITY
+    d.key = f"person:{person.slot}:{d.key}"
+    d.person = person
+    d.people = (person.label, *d.people)
+    d.confidence = min(d.confidence, MEDIUM)
+    return d
+
+
+# --- settling and wording -----------------------------------------------------------------------
+
+_ONE_VALUE = {"name", "home", "employer", "occupation", "age", "diet", "budget", "marital_status", "school"}
+
+
+def _slot(key: str) -> str:
+    """The single-valued slot a key fills, or '' ("person:sister:home_city" -> "person:sister:home")."""
+    prefix, _, base = key.rpartition(":") if key.startswith("person:") else ("", "", key)
+    base = "home" if base in ("home_city", "home_country") else base
+    return f"{prefix}:{base}" if base in _ONE_VALUE else ""
+
+
+def _settle(found: list[tuple[Draft, Language, tuple[int, int]]]) -> list[tuple[Draft, Language, tuple[int, int]]]:
+    """Merge what one turn says twice: a retraction and its replacement become one fact with a
+    previous value; "call me X" after a name is a nickname; duplicates go."""
+    names = {fold(d.value) for d, _, _ in found if d.key == "name" and not d.args.get("call")}
+    for d, _, _ in found:
+        if d.key == "name" and d.args.get("call") and names - {fold(d.value)}:
+            d.key, d.template = "nickname", "nickname"
+    out: list[tuple[Draft, Language, tuple[int, int]]] = []
+    seen: set[tuple[str, str, bool]] = set()
+    for item in found:
+        d = item[0]
+        slot = _slot(d.key)
+        if d.negated and slot:
+            replacement = next((x for x, _, _ in found if not x.negated and _slot(x.key) == slot), None)
+            if replacement is not None:
+                replacement.previous_value = replacement.previous_value or d.value
+                continue
+        ident = (d.key, fold(d.value), d.negated)
+        if ident not in seen:
+            seen.add(ident)
+            out.append(item)
+    return out
+
+
+class _Args(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _fact(d: Draft, lang: Language, span: tuple[int, int], speaker: str | None, fem: bool) -> ExtractedFact:
+    s, p = lang.subject(d.person, speaker, fem)
+    positive, negative, replacing = lang.templates[d.template]
+    template = negative if d.negated else (replacing if d.previous_value and replacing else positive)
+    args = _Args(d.args)
+    if "lemma" in d.args:
+        args["adj"] = lang.agree(d.args["lemma"], d.person.feminine if d.person else fem)
+    args.setdefault("a", "an" if d.value[:1].lower() in "aeiou" else "a")
+    args.update(S=s, P=p, v=d.value, p=d.previous_value or "")
+    sentence = " ".join(template.format_map(args).split()).replace(" .", ".").replace(",.", ".")
+    return ExtractedFact(
+        memory_type=d.memory_type,
+        key=d.key,
+        value=d.value,
+        content=sentence[:1].upper() + sentence[1:],
+        confidence=d.confidence,
+        negated=d.negated,
+        previous_value=d.previous_value,
+        span=span,
+        people=d.people,
+    )
+
+
+_NAME_TOKEN = re.compile(r"[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+(?:(?:de|da|do|dos|das)\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+)*")
+_PLACE_PREPOSITIONS = frozenset(
+    "in at from to for into near em no na nos nas de do da dos das para pra pro perto".split()
+)
+_PERSON_VERBS = frozenset(
+    """lives works is was has had said says told called loves likes wants and will can mora trabalha e
+    foi tem tinha disse falou ligou vai adora gosta quer pode""".split()
+)

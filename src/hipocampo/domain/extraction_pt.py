@@ -1,0 +1,197 @@
+"""Portuguese for the fact extractor: rule order, clause rewrites, openers, hedges and templates.
+
+Portuguese marks gender on adjectives ("sou alérgica", "obrigada"), so values are stored in the
+masculine (a fact about the user has no gender) and sentences agree with the subject: "A usuária é
+vegetariana." when the turn shows a feminine speaker, "O usuário ..." otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import extraction_lexicon as lex
+from . import extraction_pt_needs as needs
+from . import extraction_pt_profile as profile
+from .extraction_base import (
+    Language,
+    Person,
+    name_at,
+)
+from .extraction_pt_profile import REL
+from .extraction_roles import pt_feminine
+from .text import fold
+
+_FEMININE_WORDS = frozenset(
+    fold(pt_feminine(w))
+    for w in (*lex.OCCUPATIONS_PT, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico",
+              "diabético", "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido")
+) - {"estudanta", "dentista", "artista"}  # fmt: skip
+_FEMININE = re.compile(r"\b(?:obrigada|grávida|gravida)\b|\b(?:sou|estou|tô|to|fico|ando)\s+(?:muito\s+|bem\s+|super\s+)?(\w+)\b", re.I)  # noqa: E501
+
+
+def feminine(text: str) -> bool:
+    """Does the turn show a feminine speaker ("sou alérgica", "obrigada")?"""
+    for m in _FEMININE.finditer(text):
+        if m.group(1) is None or fold(m.group(1)) in _FEMININE_WORDS:
+            return True
+    return False
+
+
+# --- whole-clause rewrites ----------------------------------------------------------------------
+
+_NOT = re.compile(r"^(eu\s+)?(?:não|nao|já\s+não|ja\s+nao|nunca\s+mais|nunca)\s+", re.I)
+_MORE = re.compile(r"^((?:eu\s+)?(?:me\s+)?\S+)\s+mais\b\s*", re.I)
+
+
+def positive(clause: str) -> str | None:
+    """"não moro mais em Lisboa" -> "moro em Lisboa" (the caller marks it negated)."""
+    if not _NOT.match(clause):
+        return None
+    return _MORE.sub(r"\1 ", _NOT.sub(r"\1", clause, count=1), count=1)
+
+
+_THIRD = {
+    "mora": "moro", "vive": "vivo", "trabalha": "trabalho", "é": "sou", "tem": "tenho",
+    "gosta": "gosto", "adora": "adoro", "ama": "amo", "odeia": "odeio", "detesta": "detesto",
+    "prefere": "prefiro", "toma": "tomo", "quer": "quero", "pretende": "pretendo", "está": "estou",
+    "estuda": "estudo", "come": "como", "bebe": "bebo", "segue": "sigo", "curte": "curto", "sofre": "sofro",
+    "usa": "uso", "nasceu": "nasci", "mudou": "mudei", "não": "não", "nao": "não", "também": "também",
+    "ainda": "ainda", "já": "já", "se": "me",
+}  # fmt: skip
+_LEADS = {"não", "nao", "também", "ainda", "já"}
+_LEADS_FOLDED = {fold(w) for w in _LEADS}
+_THIRD_FOLDED = {fold(w) for w in _THIRD} - {"se", "e"}
+_OTHER = re.compile(rf"(?:[oa]\s+)?(?:meu|minha|nosso|nossa)\s+(?P<rel>{REL})\b(?:\s+mais\s+(?:velh[oa]|nov[oa]))?\s*,?\s*", re.I)  # noqa: E501
+
+
+_PRONOUN = re.compile(r"(?:ele|ela)\s+", re.I)
+
+
+def about_other(clause: str, previous: Person | None = None) -> tuple[Person, str] | None:
+    """"minha irmã Maria mora em Roma" -> (irmã Maria, "moro em Roma"); "ela adora jazz", right
+    after a clause about her, -> (irmã Maria, "adoro jazz")."""
+    rel = _OTHER.match(clause)
+    rest = clause[rel.end() :] if rel else re.sub(r"^[oa]\s+(?=[A-ZÀ-Ý])", "", clause)
+    name = name_at(rest) if name_at(rest) and rest.startswith(name_at(rest) or "") else None
+    pronoun = _PRONOUN.match(clause) if previous else None
+    if pronoun:
+        rest = clause[pronoun.end() :]
+    elif name:
+        rest = rest[len(name) :].lstrip(" ,")
+    elif not rel and not (previous and fold(clause.split()[0]) in _THIRD_FOLDED):
+        return None
+    words = rest.split()
+    out = []
+    while words and fold(words[0]) in _LEADS_FOLDED:
+        out.append(_THIRD[words.pop(0).lower()])
+    if not words or words[0].lower() not in _THIRD or fold(words[0]) in _LEADS_FOLDED:
+        return None
+    if words[0].lower() == "se":  # "se chama", "se mudou"
+        if len(words) < 2 or words[1].lower() not in ("chama", "mudou"):
+            return None
+        words = ["me", "chamo" if words[1].lower() == "chama" else "mudei", *words[2:]]
+    else:
+        words[0] = _THIRD[words[0].lower()]
+    word = rel["rel"].lower() if rel else None
+    if rel or name:
+        feminine = bool(word) and fold(word or "") in lex.PT_FEMININE_RELATIONS
+        person = Person(lex.RELATIONS_PT[fold(word)] if word else None, word, name, feminine)
+    else:
+        assert previous is not None
+        person = previous
+    return person, " ".join([*out, *words])
+
+
+_WE = r"^(?:(?:eu\s+e\s+)?(?:[oa]\s+)?(?:meu|minha)\s+\w+(?:\s+e\s+eu)?\s+|nós\s+|a\s+gente\s+)?(?:também\s+)?"
+_US = [
+    (re.compile(rf"{_WE}(?:moramos|vivemos)\b|^a\s+gente\s+(?:mora|vive)\b", re.I), "moro"),
+    (re.compile(rf"{_WE}temos\b|^a\s+gente\s+tem\b", re.I), "tenho"),
+    (re.compile(rf"{_WE}(?:adotamos|adotámos)\b|^a\s+gente\s+adotou\b", re.I), "adotei"),
+    (re.compile(rf"{_WE}nos\s+mudamos\b|^a\s+gente\s+se\s+mudou\b", re.I), "me mudei"),
+]
+
+
+def about_us(clause: str) -> str | None:
+    """"moramos em Braga", "eu e minha namorada adotamos um cachorro" -> "moro em Braga", "adotei um
+    cachorro" (the caller keeps home, pets and family only)."""
+    for pattern, verb in _US:
+        if pattern.match(clause):
+            return pattern.sub(verb, clause, count=1)
+    return None
+
+
+def subject(person: Person | None, speaker: str | None, fem: bool) -> tuple[str, str]:
+    if speaker:
+        user, of_user = speaker, f"de {speaker}"
+    else:
+        user, of_user = ("a usuária", "da usuária") if fem else ("o usuário", "do usuário")
+    if person is None:
+        return user, of_user
+    if person.word:
+        art = "a" if person.feminine else "o"
+        base = f"{art} {person.word} {of_user}"
+        return (f"{base}, {person.name},", f"de {person.name}") if person.name else (base, f"d{base}")
+    return person.name or "alguém", f"de {person.name}"
+
+
+TEMPLATES = {
+    "name": ("O nome {P} é {v}.", "O nome {P} não é {v}.", "O nome {P} é {v}, não {p}."),
+    "nickname": ("{S} prefere ser chamado de {v}.", "{S} não quer ser chamado de {v}.", None),
+    "home": ("{S} mora {prep} {v}.", "{S} não mora mais {prep} {v}.", "{S} se mudou de {p} para {v}."),
+    "origin": ("{S} é {prep} {v}.", "{S} não é {prep} {v}.", None),
+    "moving": ("{S} vai se mudar para {v}.", "{S} não vai mais se mudar para {v}.", None),
+    "nationality": ("{S} é {adj}.", "{S} não é {adj}.", None),
+    "age": ("{S} tem {v} anos.", "{S} não tem {v} anos.", None),
+    "marital": ("{S} é {adj}.", "{S} não é mais {adj}.", None),
+    "occupation": ("{S} trabalha como {v}.", "{S} não trabalha mais como {v}.", "{S} trabalha como {v} (antes: {p})."),
+    "status": ("{S} {verb} {adj}.", "{S} não {verb} mais {adj}.", None),
+    "employer": ("{S} trabalha {prep} {v}.", "{S} não trabalha mais {prep} {v}.", "{S} trabalha {prep} {v} (antes: {p})."),  # noqa: E501
+    "work_city": ("{S} trabalha em {v}.", "{S} não trabalha mais em {v}.", None),
+    "work_field": ("{S} trabalha com {v}.", "{S} não trabalha mais com {v}.", None),
+    "work_mode": ("{S} trabalha remotamente.", "{S} não trabalha mais remotamente.", None),
+    "school": ("{S} estuda {prep} {v}.", "{S} não estuda mais {prep} {v}.", None),
+    "likes": ("{S} {verb} {v}.", "{S} {nverb} {v}.", None),
+    "prefers": ("{S} prefere {v}{other}.", "{S} não prefere mais {v}{other}.", None),
+    "favorite": ("{art} {cat} {adj} {P} é {v}.", "{art} {cat} {adj} {P} não é mais {v}.", None),
+    "goal": ("{S} {verb} {v}.", "{S} não {verb} mais {v}.", None),
+    "goal_is": ("{art} {kind} {P} é {v}.", "{art} {kind} {P} não é mais {v}.", None),
+    "saving": ("{S} está economizando {prep} {v}.", "{S} não está mais economizando {prep} {v}.", None),
+    "learning": ("{S} está aprendendo {v}.", "{S} não está mais aprendendo {v}.", None),
+    "budget": ("O orçamento {P} é de {v}.", "O orçamento {P} não é de {v}.", "O orçamento {P} é de {v} (antes: {p})."),
+    "budget_for": ("O orçamento {P} para {purpose} é de {v}.", "O orçamento {P} para {purpose} não é de {v}.", None),  # noqa: E501
+    "diet": ("{S} é {adj}.", "{S} não é mais {adj}.", None),
+    "diet_plan": ("{S} segue uma dieta {v}.", "{S} não segue mais uma dieta {v}.", None),
+    "avoids": ("{S} {verb} {v}.", "{S} voltou a consumir {v}.", None),
+    "available": ("{S} está disponível {v}.", "{S} não está disponível {v}.", None),
+    "available_only": ("{S} só pode {v}.", "{S} não está mais restrito a {v}.", None),
+    "unavailable": ("{S} não pode {v}.", "{S} agora pode {v}.", None),
+    "allergy": ("{S} tem alergia a {v}.", "{S} não tem alergia a {v}.", None),
+    "intolerance": ("{S} tem intolerância a {v}.", "{S} não tem intolerância a {v}.", None),
+    "condition": ("{S} tem {v}.", "{S} não tem {v}.", None),
+    "pregnant": ("{S} está grávida.", "{S} não está grávida.", None),
+    "medication": ("{S} {verb} {v}.", "{S} não {verb} mais {v}.", None),
+    "pet": ("{S} tem {phrase}.", "{S} não tem mais {phrase}.", None),
+    "pet_named": ("{S} tem {art} {sp} {called} {v}.", "{S} não tem mais {art} {sp} {called} {v}.", None),
+    "relation": ("{art} {rel} {P} se chama {v}.", "{art} {rel} {P} não se chama {v}.", None),
+    "family": ("{S} tem {phrase}.", "{S} não tem {phrase}.", None),
+}  # fmt: skip
+
+FILLERS = re.compile(
+    r"^(?:ah|oh|olha|bom|bem|então|entao|e|mas|também|tambem|aliás|alias|na\s+verdade|na\s+real|inclusive|"
+    r"além\s+disso|alem\s+disso|agora|atualmente|hoje\s+em\s+dia|hoje|ultimamente|recentemente|sim|não,|nao,|"
+    r"oi|olá|ola|opa|ok|tá|ta|beleza|enfim|só\s+pra\s+(?:você|vc)\s+saber|só\s+para\s+(?:você|vc)\s+saber|"
+    r"pra\s+constar|para\s+constar|lembr[ae](?:-se)?\s+que|vale\s+lembrar\s+que|como\s+(?:você|vc)\s+sabe|"
+    r"sabe|tipo|né|hmm|haha|kkk+|bom\s+dia|boa\s+tarde|boa\s+noite|corrigindo|correção|atualizando|que)\b[\s,!:.-]*",
+    re.IGNORECASE,
+)
+HEDGES = re.compile(
+    r"^(?:(?:eu\s+)?(?:acho|creio|acredito|suponho|imagino)\s+que|talvez|provavelmente|possivelmente|"
+    r"aparentemente|se\s+não\s+me\s+engano|pelo\s+que\s+sei|não\s+tenho\s+certeza,?\s+mas)\b[\s,]*",
+    re.IGNORECASE,
+)
+
+PORTUGUESE = Language(
+    code="pt", rules=[*profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    positive=positive, about_other=about_other, about_us=about_us, subject=subject,
+    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=lambda clause: clause,
+)  # fmt: skip

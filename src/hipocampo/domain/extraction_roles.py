@@ -1,0 +1,223 @@
+"""Fact builders both languages share: tastes, goals, medications, jobs, family, pets, relatives.
+
+The language modules find the words; these functions decide what counts and build the drafts,
+so "I have a cat named Miso" and "tenho um gato chamado Miso" fill the same slot the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import extraction_lexicon as lex
+from .extraction_base import (
+    Draft,
+    canon,
+    clean,
+    draft,
+    is_deictic,
+    items,
+    name_at,
+    slug,
+    without_article,
+    word_count,
+)
+from .model import MemoryType as T
+from .text import fold
+
+# --- Portuguese gender --------------------------------------------------------------------------
+
+_TO_MASCULINE = (("esa", "ês"), ("ã", "ão"), ("ora", "or"), ("eia", "eu"), ("a", "o"), ("as", "os"))
+_TO_FEMININE = (("ês", "esa"), ("ão", "ã"), ("or", "ora"), ("eu", "eia"), ("o", "a"), ("os", "as"))
+
+
+def pt_masculine(word: str, known: frozenset[str] | dict[str, str]) -> str | None:
+    """The masculine form of a Portuguese word when it (or its masculine) is in ``known``:
+    "brasileira" -> "brasileiro", "portuguesa" -> "português", "dentista" -> "dentista"."""
+    if fold(word) in known:
+        return word
+    head, _, tail = word.rpartition(" ")
+    for fem, masc in _TO_MASCULINE:
+        if tail.endswith(fem):
+            cand = (f"{head} " if head else "") + tail[: -len(fem)] + masc
+            if fold(cand) in known:
+                return cand
+    return None
+
+
+def pt_feminine(word: str) -> str:
+    for masc, fem in _TO_FEMININE:
+        if word.endswith(masc):
+            return word[: -len(masc)] + fem
+    return word
+
+
+# --- people and animals -------------------------------------------------------------------------
+
+
+def relation(rel: str, word: str, name: str, feminine: bool = False) -> Draft:
+    """"my sister Maria" -> person:sister = Maria."""
+    d = draft(T.ENTITY, f"person:{rel}", name, "relation", rel=word, art="A" if feminine else "O")
+    d.people = (name,)
+    return d
+
+
+_NAMES_LEAD = re.compile(
+    r"^\s*(?:[,:(—-]\s*)?(?:(?:who\s+are\s+|who's\s+|named|called|chamad[oa]s?|que\s+se\s+chamam?|de\s+nome)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def names_after(rest: str) -> list[str]:
+    """"named Leo and Mia" / ", Leo and Mia" / "chamado Miso" -> the names."""
+    lead = _NAMES_LEAD.match(rest)
+    tail = rest[lead.end() :] if lead else rest
+    if not lead or not lead.group(0).strip():
+        return []
+    names = [name_at(re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE)) for part in items(tail)]
+    return [n for n in names if n] if all(names) else []
+
+
+def count(word: str) -> int | None:
+    word = fold(word)
+    return int(word) if word.isdigit() else int(lex.NUMBERS[word]) if word in lex.NUMBERS else None
+
+
+_SINGULAR = {
+    "children": ("child", "filho"), "sons": ("son", "filho"), "daughters": ("daughter", "filha"),
+    "brothers": ("brother", "irmão"), "sisters": ("sister", "irmã"), "siblings": ("sibling", "irmão"),
+    "grandchildren": ("grandchild", "neto"),
+}  # fmt: skip
+
+
+def family(number: str, noun: str, rest: str, lang: str) -> list[Draft] | None:
+    """"I have two kids, Leo and Mia" -> family:children = 2, person:child = Leo, person:child = Mia."""
+    n = count(number)
+    group = lex.FAMILY.get(fold(noun))
+    if not n or not group:
+        return None
+    names = names_after(rest)
+    d = draft(T.ENTITY, f"family:{group}", str(n), "family", phrase=f"{number} {noun}".lower())
+    d.people = tuple(names)
+    out = [d]
+    one, word = _SINGULAR[group]
+    if lang == "en":
+        word = one
+    feminine = fold(word) in lex.PT_FEMININE_RELATIONS
+    out += [relation(one, word, name, feminine) for name in names]
+    return out
+
+
+def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
+    """"I have a cat named Miso" -> pet:cat = Miso; "two dogs" -> pet:dog = 2 dogs."""
+    n = count(number)
+    f = fold(species)
+    kind = lex.PETS.get(f) or lex.PETS.get(f[:-1]) or lex.PETS.get(f.removesuffix("ies") + "y")
+    if not n or not kind:
+        return None
+    names = names_after(rest)
+    feminine = f in lex.PT_FEMININE_PETS
+    if names:
+        joiner = " e " if lang == "pt" else " and "
+        called = ("chamada" if feminine else "chamado") + ("s" if len(names) > 1 else "")
+        d = draft(T.ENTITY, f"pet:{slug(kind)}", joiner.join(names), "pet_named", art=number.lower(), sp=species, called=called)  # noqa: E501
+        d.people = tuple(names)
+        return [d]
+    value = species if n == 1 else f"{n} {species}"
+    return [draft(T.ENTITY, f"pet:{slug(kind)}", value.lower(), "pet", phrase=f"{number} {species}".lower())]
+
+
+# --- tastes, plans, health, work ----------------------------------------------------------------
+
+
+def likes(value: str, verb: str, lang: str, *, negated_verb: str | None = None, key: str = "likes", other: str = "") -> list[Draft]:  # noqa: E501
+    """One preference per listed item; deictic objects ("I love it") are not tastes."""
+    to = ""
+    if lang == "en" and re.match(r"to\s+", value, re.IGNORECASE):
+        to, value = "to ", value.strip()[3:]
+    out = []
+    for item in items(value):
+        if lang == "pt":
+            item = re.sub(r"^(?:de|do|da|dos|das)\s+", "", item, flags=re.IGNORECASE)
+        if is_deictic(item) or word_count(item) > 6:
+            continue
+        if to and fold(item.split()[0]) in ("think", "say", "know", "see", "hear", "be"):
+            continue
+        nverb = negated_verb or ("não gosta de" if lang == "pt" else "does not like")
+        d = draft(T.PREFERENCE, f"{key}:{canon(item, lex.FOODS)}", item, key, verb=verb, nverb=nverb, to=to, other=other)
+        d.negated = negated_verb is not None
+        out.append(d)
+    return out
+
+
+_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or|ôr|pôr)(?:-\w+)?$")
+
+
+def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
+    """A plan in the user's words, unless it is a request to the assistant ("I want to know...")."""
+    v = clean(value)
+    if not v or word_count(v) > 15:
+        return None
+    ws = fold(v).split()
+    if ws[0] in lex.REQUEST_VERBS or " ".join(ws[:2]) in lex.REQUEST_VERBS:
+        return None
+    if lang == "pt" and not _INFINITIVE.match(ws[0]):
+        return None
+    return [draft(T.GOAL, f"goal:{slug(v)}", v, "goal", verb=verb)]
+
+
+_DOSE = re.compile(r"^\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ml|g|units?|unidades?)\s+(?:of\s+|de\s+)?", re.IGNORECASE)
+_FOR = re.compile(
+    r"(?:medication|medicine|meds|pills|tablets|rem[ée]dio|medicamento|medica[çc][ãa]o|comprimidos?)\s+"
+    r"(?:for|para|pra|contra)\s+\S",
+    re.IGNORECASE,
+)
+
+
+_FOR_CONDITION = re.compile(r"\s+(?:for|para|pra|contra)\s+(?:my\s+|a\s+minha\s+|minha\s+|o\s+meu\s+|meu\s+|a\s+|o\s+)?(?P<v>.+)", re.I)  # noqa: E501
+
+
+def medication(text: str, verb: str) -> list[Draft] | None:
+    """Known drug names, drug-like suffixes or "medication for X"; "I take the bus" is no drug.
+    "metformin for my diabetes" and "remédio para pressão alta" also say the condition."""
+    drugs = []
+    for v in items(_DOSE.sub("", text.strip())):
+        value = clean(v) if _FOR.match(v) and word_count(v) <= 6 else None
+        ws = v.split()
+        for n in (3, 2, 1):
+            cand = " ".join(ws[:n])
+            f = fold(cand)
+            if not value and len(ws) >= n and (f in lex.MEDICATIONS or fold(without_article(cand)) in lex.MEDICATIONS or (n == 1 and f.endswith(lex.DRUG_SUFFIXES))):  # noqa: E501
+                value = cand
+        if value:
+            drugs.append(draft(T.CRITICAL_INFO, f"medication:{canon(value, lex.MEDICATIONS)}", value, "medication", verb=verb))  # noqa: E501
+    cause = _FOR_CONDITION.search(text)
+    if drugs and cause and fold(clean(cause["v"])) in lex.CONDITIONS:
+        condition = clean(cause["v"])
+        drugs.append(draft(T.CRITICAL_INFO, f"condition:{canon(condition, lex.CONDITIONS)}", condition, "condition"))
+    return drugs or None
+
+
+_TITLE_EN = re.compile(
+    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
+    re.IGNORECASE,
+)
+_COMPLEMENT_PT = re.compile(r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)")  # noqa: E501
+
+
+def job_title(text: str, lang: str) -> str | None:
+    """The job at the start of ``text`` ("software engineer at Google" -> "software engineer")."""
+    text = text.strip()
+    if lang == "en":
+        m = _TITLE_EN.match(text)
+        if not m:
+            return None
+        head = fold(m.group(0).split()[-1])
+        known = head in lex.OCCUPATIONS_EN or head in lex.STATUSES or head.endswith(lex.OCCUPATION_SUFFIXES_EN)
+        return m.group(0) if known and head not in lex.NOT_OCCUPATIONS else None
+    ws = text.split()
+    for n in (3, 2, 1):
+        cand = " ".join(ws[:n]).strip(",.;!")
+        if len(ws) >= n and pt_masculine(cand, lex.OCCUPATIONS_PT):
+            comp = _COMPLEMENT_PT.match(text[len(cand) :])
+            return cand + (comp.group(0) if comp else "")
+    return None

@@ -1,0 +1,199 @@
+"""From user turns to typed facts that stay true: extract, date, reconcile, write with history.
+
+Runs as a background job per batch of new messages. Offline, the rule-based extractor
+(:mod:`hipocampo.domain.extraction`) and the reconciliation rules (:mod:`hipocampo.domain.reconcile`)
+decide; re-running a job is harmless, because a message already counted in a fact's sources
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..domain.dates import resolve_dates
+from ..domain.extraction import ExtractedFact, extract_facts
+from ..domain.llm_schemas import FactsOut, extraction_prompt
+from ..domain.model import (
+    HistoryEntry,
+    HistoryEvent,
+    Job,
+    MemoryItem,
+    MemoryKind,
+    MemoryType,
+    Message,
+    Role,
+    Scope,
+    day_start,
+    new_id,
+)
+from ..domain.reconcile import FACT_VALUE, Action, Decision, decide
+from .deps import Deps
+from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
+
+log = logging.getLogger(__name__)
+
+__all__ = ["EXTRACT_JOB", "Applied", "mine_messages"]
+
+ACTOR = "heuristic"
+LLM_ACTOR = "llm"
+
+MEMORY_TYPE_DESCRIPTIONS = {
+    MemoryType.USER_PROFILE.value: "who the user is: name, where they live, work, age, family",
+    MemoryType.PREFERENCE.value: "what the user likes, dislikes or prefers",
+    MemoryType.GOAL.value: "what the user wants to achieve or plans to do",
+    MemoryType.CONSTRAINT.value: "limits to respect: budget, diet, schedule",
+    MemoryType.CRITICAL_INFO.value: "what must never be forgotten: allergies, health conditions, medication",
+    MemoryType.ENTITY.value: "people, pets and things in the user's life, with their attributes",
+}
+"""Injected into the extraction prompt (seed 002: memory types with descriptions)."""
+
+IMPORTANCE = {
+    MemoryType.CRITICAL_INFO: 0.9,
+    MemoryType.CONSTRAINT: 0.75,
+    MemoryType.USER_PROFILE: 0.7,
+    MemoryType.GOAL: 0.65,
+    MemoryType.PREFERENCE: 0.6,
+    MemoryType.ENTITY: 0.5,
+}
+"""How much each type matters by default (the importance boost of recall reads it)."""
+
+
+@dataclass
+class Applied:
+    """What one fact did to the memory, for reports and tests."""
+
+    action: Action
+    memory: MemoryItem
+    targets: list[MemoryItem]
+
+
+async def mine_messages(deps: Deps, scope: Scope, message_ids: list[str]) -> list[Applied]:
+    """Extract, reconcile and write the facts stated in these messages (user turns only).
+
+    Call inside a transaction: the facts, their history and the indexing job commit together.
+    """
+    messages = [m for m in await deps.log.get_many(scope, message_ids) if m.role is Role.USER]
+    applied: list[Applied] = []
+    new_items: list[str] = []
+    for message in sorted(messages, key=lambda m: (m.created_at, m.seq)):
+        stated = [(f, ACTOR) for f in extract_facts(message.content, speaker=message.name)]
+        if deps.chat is not None:
+            # The heuristic facts above are written whatever happens here: an LLM failure makes the job
+            # retry (mined messages are skipped, so nothing doubles) while its facts stand.
+            stated += [(f, LLM_ACTOR) for f in await _llm_facts(deps, message)]
+        for fact, actor in stated:
+            result = await _apply(deps, message, fact, actor)
+            if result is not None:
+                applied.append(result)
+                if result.action in (Action.ADD, Action.UPDATE):
+                    new_items.append(result.memory.id)
+    if new_items:
+        await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": new_items}, scope.tenant_id, scope.user_id)])
+    return applied
+
+
+async def _llm_facts(deps: Deps, message: Message) -> list[ExtractedFact]:
+    assert deps.chat is not None
+    system, prompt = extraction_prompt(
+        message.content, message.name or "the user", message.created_at, MEMORY_TYPE_DESCRIPTIONS
+    )
+    with deps.chat.job():
+        out: FactsOut = await deps.chat.complete(system, prompt, schema=FactsOut)
+    return [
+        ExtractedFact(
+            memory_type=MemoryType(f.memory_type), key=f.key.strip().lower(), value=f.value, content=f.content,
+            confidence=f.confidence, negated=f.negated, previous_value=f.previous_value, people=tuple(f.people),
+        )
+        for f in out.facts
+        if f.key.strip()
+    ]
+
+
+async def _apply(deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR) -> Applied | None:
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    current = await deps.memories.current_by_key(scope, fact.key)
+    if any(message.id in m.source_message_ids for m in current):
+        return None  # this message was mined before (a retried job): nothing new
+    decision = decide(fact.key, fact.value, fact.negated, current, fact.previous_value)
+    when = message.created_at
+    if decision.action is Action.NONE:
+        if not decision.targets:
+            return None
+        return Applied(Action.NONE, await _mention(deps, scope, decision.targets[0], message, actor), [])
+    if decision.action is Action.DELETE:
+        await _close(deps, scope, decision, message, HistoryEvent.DELETE, None, actor)
+        return Applied(Action.DELETE, decision.targets[0], decision.targets)
+    item = _fact_memory(scope, message, fact)
+    await deps.memories.upsert([item])
+    reason = f"{decision.reason}; stated in message {message.id}"
+    added = HistoryEntry(item.id, HistoryEvent.ADD, when, None, item.content, actor, reason)
+    await deps.memories.add_history(scope, [added])
+    if decision.action is Action.UPDATE:
+        await _close(deps, scope, decision, message, HistoryEvent.UPDATE, item, actor)
+    return Applied(decision.action, item, decision.targets)
+
+
+async def _mention(deps: Deps, scope: Scope, target: MemoryItem, message: Message, actor: str) -> MemoryItem:
+    target.mention_count += 1
+    target.source_message_ids = [*target.source_message_ids, message.id]
+    target.updated_at = message.created_at
+    await deps.memories.upsert([target])
+    await deps.memories.add_history(
+        scope,
+        [HistoryEntry(target.id, HistoryEvent.MENTION, message.created_at, None, None, actor,
+                      f"said again in message {message.id}")],
+    )
+    return target
+
+
+async def _close(
+    deps: Deps,
+    scope: Scope,
+    decision: Decision,
+    message: Message,
+    event: HistoryEvent,
+    successor: MemoryItem | None,
+    actor: str,
+) -> None:
+    """Supersede or retract the targets: they stay stored, no longer current, with history."""
+    for old in decision.targets:
+        old.valid_to = message.created_at
+        old.updated_at = message.created_at
+        await deps.memories.upsert([old])
+        await deps.memories.add_history(
+            scope,
+            [HistoryEntry(old.id, event, message.created_at, old.content, successor.content if successor else None,
+                          actor, f"{decision.reason}; message {message.id}", successor.id if successor else None)],
+        )
+
+
+def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact) -> MemoryItem:
+    start, end = _event_dates(message, fact)
+    return MemoryItem(
+        id=new_id("fact"),
+        scope=scope,
+        kind=MemoryKind.FACT,
+        content=fact.content,
+        created_at=message.created_at,
+        thread_id=message.thread_id,
+        memory_type=fact.memory_type,
+        importance=IMPORTANCE.get(fact.memory_type, 0.5),
+        source_message_ids=[message.id],
+        metadata={**message.metadata, FACT_VALUE: fact.value},
+        key=fact.key,
+        confidence=fact.confidence,
+        updated_at=message.created_at,
+        event_start=start,
+        event_end=end,
+    )
+
+
+def _event_dates(message: Message, fact: ExtractedFact) -> tuple[datetime | None, datetime | None]:
+    """The first date the fact's own words mention, resolved against the message time."""
+    lo, hi = fact.span
+    for mention in resolve_dates(message.content, message.created_at):
+        if hi <= lo or (mention.span[0] < hi and mention.span[1] > lo):
+            return day_start(mention.start), day_start(mention.end)
+    return None, None
