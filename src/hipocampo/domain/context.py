@@ -13,10 +13,14 @@ from datetime import datetime
 from functools import lru_cache
 
 from .dates import describe, resolve_dates
-from .model import MemoryItem, Message, Summary
+from .model import MemoryItem, MemoryKind, Message, Summary
 
 SUMMARY_SHARE = 0.25
 RECENT_SHARE = 0.30
+FACTS_HEAD = "## Known facts"
+MEMORIES_HEAD = "## Relevant memories"
+FACT_KINDS = (MemoryKind.FACT, MemoryKind.CONSOLIDATED)
+FACTS_GROUP = "\0facts"  # group key of facts: never a thread id (ids cannot hold control characters)
 MIN_LINE_TOKENS = 6  # below this no memory line fits: stop looking
 
 
@@ -49,6 +53,8 @@ def memory_line(item: MemoryItem) -> str:
 
 
 def group_key(item: MemoryItem) -> tuple[str, str]:
+    if item.kind in FACT_KINDS:
+        return (FACTS_GROUP, "")
     return (item.thread_id or "", f"{item.created_at:%Y-%m-%d}")
 
 
@@ -100,8 +106,7 @@ def render_context(
             sections.append(head + "\n".join(lines))
             used += cost + 1
 
-    head = "## Relevant memories\n"
-    left = budget - used - count(head) - 1
+    left = budget - used
     chosen: list[ContextPiece] = []
     seen: set[str] = set()
     groups: set[tuple[str, str]] = set()
@@ -110,27 +115,42 @@ def render_context(
             break
         if piece.memory.id in seen:
             continue
-        c = count(memory_line(piece.memory)) + 1
         key = group_key(piece.memory)
-        if key not in groups:
-            c += count(group_header(piece.memory)) + 1
+        is_fact = key[0] == FACTS_GROUP
+        c = count(memory_line(piece.memory)) + 1
+        if key not in groups:  # the first line of its section or of its conversation group
+            c += count(FACTS_HEAD) + 2 if is_fact else count(group_header(piece.memory)) + 1
+            if not is_fact and not any(g[0] != FACTS_GROUP for g in groups):
+                c += count(MEMORIES_HEAD) + 2
         if c > left:
             continue
         chosen.append(piece)
         seen.add(piece.memory.id)
         groups.add(key)
         left -= c
-    if chosen:
-        sections.append(head + _grouped(chosen))
 
-    text = "\n\n".join(sections)
+    def render() -> str:
+        return "\n\n".join([*sections, *_memory_sections(chosen)])
+
+    text = render()
     tokens = count(text)
-    while chosen and tokens > budget:  # group headers can tip it over: drop the weakest
+    while chosen and tokens > budget:  # headers can tip it over: drop the weakest
         chosen.remove(max(chosen, key=lambda p: p.rank))
-        sections[-1] = head + _grouped(chosen) if chosen else ""
-        text = "\n\n".join(s for s in sections if s)
+        text = render()
         tokens = count(text)
     return text, chosen, tokens
+
+
+def _memory_sections(pieces: Sequence[ContextPiece]) -> list[str]:
+    """Known facts first (seed 003: facts before episodes), then conversation memories."""
+    facts = [p for p in pieces if group_key(p.memory)[0] == FACTS_GROUP]
+    episodes = [p for p in pieces if group_key(p.memory)[0] != FACTS_GROUP]
+    out = []
+    if facts:
+        out.append(FACTS_HEAD + "\n" + "\n".join(memory_line(p.memory) for p in sorted(facts, key=lambda p: p.rank)))
+    if episodes:
+        out.append(MEMORIES_HEAD + "\n" + _grouped(episodes))
+    return out
 
 
 def _grouped(pieces: Sequence[ContextPiece]) -> str:

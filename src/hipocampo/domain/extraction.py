@@ -5,22 +5,27 @@ gets atomic, third-person facts: a memory type (seed 002), a stable slot (``key`
 value, a sentence to store and embed (``content``), a confidence, and, for corrections, whether the
 turn retracts a fact (``negated``) or replaces one (``previous_value``).
 
-Why rules. hipocampo must work offline with nothing but pip packages. We looked for a packaged
-small model that could do this on a CPU: small NER models tag names and places but not "allergic
-to peanuts" or "my budget is R$ 5.000", and the small instruction-tuned models that could are
-hundreds of megabytes, slow on a CPU and unreliable in Portuguese. Rules are fast (microseconds a
-turn), deterministic, explainable and easy to test; they aim for precision over recall, because a
-wrong memory hurts more than a missed one, and missed facts remain findable in the raw turns. When
-an LLM is configured, it replaces this module through the same schema (``ExtractedFact``).
+Why rules. hipocampo must work offline with nothing but pip packages, and no small packaged model
+was good enough for this: small NER models tag names and places but not "allergic to peanuts" or
+"my budget is R$ 5.000", and models that can read such facts are large, slow on a CPU and weaker in
+Portuguese. Rules are fast (under a tenth of a millisecond for a typical turn), deterministic,
+explainable and easy to test. They aim for precision over recall, because a wrong memory hurts more
+than a missed one, and a missed fact stays findable in the raw turn. When an LLM is configured, it
+replaces this module through the same schema (``ExtractedFact``).
 
 How it works. A turn is split into sentences and clauses ("I'm Ana, I live in Porto and I'm allergic
 to shrimp" has three). Questions, hypotheticals ("if I lived in Paris") and reported speech are
 skipped. Each clause loses its discourse openers ("actually", "na verdade") and hedges ("I think",
-which lower the confidence), then meets the first-person rules of ``extraction_en`` and
-``extraction_pt`` (patterns anchored at the start of the clause, so "He thinks I live in Paris"
-yields nothing). A clause that matches only once its negation is removed ("I don't live in Paris
-anymore") yields a retraction; a clause about someone else ("my sister lives in Rome") is rewritten
-in the first person, read, and stored as an entity fact about that person.
+which lower the confidence), then meets the first-person rules of its language (patterns anchored at
+the start of the clause, so "He thinks I live in Paris" yields nothing). A clause that matches only
+once its negation is removed ("I don't live in Paris anymore") yields a retraction; a clause about
+someone else ("my sister lives in Rome", then "she loves jazz") is rewritten in the first person,
+read, and stored as an entity fact about that person.
+
+Modules: ``extraction_en`` / ``extraction_pt`` (rule order, rewrites, wording), their ``_profile``
+and ``_needs`` rule modules, ``extraction_roles`` (fact builders both languages share),
+``extraction_settle`` (merging and wording), ``extraction_base`` (types and value parsing) and
+``extraction_lexicon`` (word lists).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from .extraction_base import HEDGED, MEDIUM, Draft, Language, Person, name_word_
 from .extraction_en import ENGLISH
 from .extraction_pt import PORTUGUESE, feminine
 from .extraction_roles import relation
+from .extraction_settle import render, settle
 from .model import MemoryType
 from .text import detect_language, fold
 
@@ -69,39 +75,9 @@ def extract_facts(text: str, *, speaker: str | None = None, language: str | None
     masked = _mask(text)
     found: list[tuple[Draft, Language, tuple[int, int]]] = []
     for start, end in _segments(masked):
-        clauses = list(_clauses(masked, start, end))
-        question = masked[start:end].rstrip().endswith("?")
-        skip_next, person = False, None
-        for i, (cs, ce) in enumerate(clauses):
-            if skip_next or (question and i == len(clauses) - 1):
-                skip_next = False
-                continue
-            body, offset, hedged = _strip(masked[cs:ce], langs)
-            if not body.strip(" .,;:!?…-"):
-                continue
-            if _CONDITIONAL.match(body):
-                skip_next = bool(_FIRST_PERSON.search(body))
-                continue
-            hedged = hedged or bool(_HEDGE_WORDS.search(body))
-            span = (cs + offset, cs + offset + len(body))
-            subject = None
-            for lang in langs:
-                drafts, who = _read(lang, body, speaker, person)
-                subject = subject or who
-                if drafts:
-                    for d in drafts:
-                        d.confidence = min(d.confidence, HEDGED) if hedged else d.confidence
-                        found.append((d, lang, span))
-                    break
-            person = subject
-            for lang in langs:
-                for rule in lang.phrases:
-                    for m in rule.pattern.finditer(masked, cs, ce):
-                        for d in rule.handler(m) or []:
-                            at = masked.find(d.value, m.start(), ce)
-                            found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
+        found += _sentence_facts(masked, start, end, langs, speaker)
     fem = feminine(text)
-    return [_fact(d, lang, span, speaker, fem) for d, lang, span in _settle(found)]
+    return [_fact(d, lang, span, speaker, fem) for d, lang, span in settle(found)]
 
 
 def extract_people(text: str) -> list[tuple[str, str | None]]:
@@ -123,22 +99,27 @@ def extract_people(text: str) -> list[tuple[str, str | None]]:
             for name in names:
                 if name[:1].isupper():
                     add(name, rel if rel in lex.RELATIONS.values() or kind == "pet" else None, f.span[0])
-    blocked = {fold(v) for f in facts if f.memory_type is not MemoryType.ENTITY for v in (f.value, f.previous_value or "")}
+    own = [f for f in facts if f.memory_type is not MemoryType.ENTITY]
+    blocked = {fold(v) for f in own for v in (f.value, f.previous_value or "")}
     for m in _NAME_TOKEN.finditer(text):
         name = re.sub(r"['’]s$", "", m.group(0))
-        before = text[: m.start()].rstrip()
-        previous_word = fold(before.split()[-1]) if before.split() else ""
-        at_start = not before or before[-1] in ".!?\n:"
-        next_word = fold(text[m.end() :].split()[0]) if text[m.end() :].split() else ""
-        if (
-            fold(name) in blocked
-            or not all(name_word_ok(w) for w in name.split() if w[0].isupper())
-            or previous_word in _PLACE_PREPOSITIONS
-            or (at_start and next_word not in _PERSON_VERBS)
-        ):
-            continue
-        add(name, None, m.start())
+        if fold(name) not in blocked and _looks_like_a_person(text, m.start(), m.end(), name):
+            add(name, None, m.start())
     return [(name, rel) for _, name, rel in sorted(found.values(), key=lambda t: t[0])]
+
+
+def _looks_like_a_person(text: str, start: int, end: int, name: str) -> bool:
+    """A capitalised name that is no place, no sentence opener and not after "in", "em", "at"."""
+    before = re.search(r"(\S*)\s*$", text[max(0, start - 30) : start])
+    after_ = re.match(r"\s*(\S*)", text[end : end + 30])
+    previous_word = fold(before.group(1)) if before else ""
+    next_word = fold(after_.group(1)) if after_ else ""
+    at_start = not previous_word or previous_word[-1] in ".!?:"
+    return (
+        all(name_word_ok(w) for w in name.split() if w[0].isupper())
+        and previous_word not in _PLACE_PREPOSITIONS
+        and (not at_start or next_word in _PERSON_VERBS)
+    )
 
 
 # --- reading a turn -----------------------------------------------------------------------------
@@ -184,6 +165,46 @@ _HEDGE_WORDS = re.compile(
 )
 
 
+def _sentence_facts(
+    text: str, start: int, end: int, langs: list[Language], speaker: str | None
+) -> list[tuple[Draft, Language, tuple[int, int]]]:
+    """Read one sentence clause by clause. A closing question, a hypothetical ("if I ...") and the
+    clause that answers it are skipped; "she ..." after a clause about someone stays about them."""
+    found: list[tuple[Draft, Language, tuple[int, int]]] = []
+    clauses = _clauses(text, start, end)
+    question = text[start:end].rstrip().endswith("?")
+    skip_next, person = False, None
+    for i, (cs, ce) in enumerate(clauses):
+        if skip_next or (question and i == len(clauses) - 1):
+            skip_next = False
+            continue
+        body, offset, hedged = _strip(text[cs:ce], langs)
+        if not body.strip(" .,;:!?…-"):
+            continue
+        if _CONDITIONAL.match(body):
+            skip_next = bool(_FIRST_PERSON.search(body))
+            continue
+        hedged = hedged or bool(_HEDGE_WORDS.search(body))
+        span = (cs + offset, cs + offset + len(body))
+        subject = None
+        for lang in langs:
+            drafts, who = _read(lang, body, speaker, person)
+            subject = subject or who
+            if drafts:
+                for d in drafts:
+                    d.confidence = min(d.confidence, HEDGED) if hedged else d.confidence
+                    found.append((d, lang, span))
+                break
+        person = subject
+        for lang in langs:
+            for rule in lang.phrases:
+                for m in rule.pattern.finditer(text, cs, ce):
+                    for d in rule.handler(m) or []:
+                        at = text.find(d.value, m.start(), ce)
+                        found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
+    return found
+
+
 def _languages(text: str, language: str | None) -> list[Language]:
     if language is not None:
         code = language.lower()[:2]
@@ -197,10 +218,12 @@ def _languages(text: str, language: str | None) -> list[Language]:
 def _mask(text: str) -> str:
     """Same length as ``text``: curly apostrophes made straight, quoted speech blanked out."""
     text = text.replace("’", "'")
+    pieces, at = [], 0
     for m in _QUOTE.finditer(text):
         if _SPEECH_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
-            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-    return text
+            pieces += [text[at : m.start()], " " * (m.end() - m.start())]
+            at = m.end()
+    return "".join(pieces) + text[at:]
 
 
 def _segments(text: str) -> list[tuple[int, int]]:
@@ -270,7 +293,9 @@ def _first_person(lang: Language, clause: str) -> list[Draft]:
 _HOME_PETS_FAMILY = ("home_city", "home_country", "pet:", "family:")
 
 
-def _read(lang: Language, clause: str, speaker: str | None, previous: Person | None) -> tuple[list[Draft], Person | None]:  # noqa: E501
+def _read(
+    lang: Language, clause: str, speaker: str | None, previous: Person | None
+) -> tuple[list[Draft], Person | None]:
     """The facts of one clause, and the person it was about (for "she ..." in the next clause)."""
     clause = lang.normalize(clause)
     found = _first_person(lang, clause)
@@ -308,62 +333,12 @@ def _about(person: Person, d: Draft) -> Draft | None:
     return d
 
 
-# --- settling and wording -----------------------------------------------------------------------
-
-_ONE_VALUE = {"name", "home", "employer", "occupation", "age", "diet", "budget", "marital_status", "school"}
-
-
-def _slot(key: str) -> str:
-    """The single-valued slot a key fills, or '' ("person:sister:home_city" -> "person:sister:home")."""
-    prefix, _, base = key.rpartition(":") if key.startswith("person:") else ("", "", key)
-    base = "home" if base in ("home_city", "home_country") else base
-    return f"{prefix}:{base}" if base in _ONE_VALUE else ""
-
-
-def _settle(found: list[tuple[Draft, Language, tuple[int, int]]]) -> list[tuple[Draft, Language, tuple[int, int]]]:
-    """Merge what one turn says twice: a retraction and its replacement become one fact with a
-    previous value; "call me X" after a name is a nickname; duplicates go."""
-    names = {fold(d.value) for d, _, _ in found if d.key == "name" and not d.args.get("call")}
-    for d, _, _ in found:
-        if d.key == "name" and d.args.get("call") and names - {fold(d.value)}:
-            d.key, d.template = "nickname", "nickname"
-    out: list[tuple[Draft, Language, tuple[int, int]]] = []
-    seen: set[tuple[str, str, bool]] = set()
-    for item in found:
-        d = item[0]
-        slot = _slot(d.key)
-        if d.negated and slot:
-            replacement = next((x for x, _, _ in found if not x.negated and _slot(x.key) == slot), None)
-            if replacement is not None:
-                replacement.previous_value = replacement.previous_value or d.value
-                continue
-        ident = (d.key, fold(d.value), d.negated)
-        if ident not in seen:
-            seen.add(ident)
-            out.append(item)
-    return out
-
-
-class _Args(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return ""
-
-
 def _fact(d: Draft, lang: Language, span: tuple[int, int], speaker: str | None, fem: bool) -> ExtractedFact:
-    s, p = lang.subject(d.person, speaker, fem)
-    positive, negative, replacing = lang.templates[d.template]
-    template = negative if d.negated else (replacing if d.previous_value and replacing else positive)
-    args = _Args(d.args)
-    if "lemma" in d.args:
-        args["adj"] = lang.agree(d.args["lemma"], d.person.feminine if d.person else fem)
-    args.setdefault("a", "an" if d.value[:1].lower() in "aeiou" else "a")
-    args.update(S=s, P=p, v=d.value, p=d.previous_value or "")
-    sentence = " ".join(template.format_map(args).split()).replace(" .", ".").replace(",.", ".")
     return ExtractedFact(
         memory_type=d.memory_type,
         key=d.key,
         value=d.value,
-        content=sentence[:1].upper() + sentence[1:],
+        content=render(d, lang, speaker, fem),
         confidence=d.confidence,
         negated=d.negated,
         previous_value=d.previous_value,

@@ -88,7 +88,7 @@ class Language:
     fillers: re.Pattern[str]  # discourse openers to drop ("actually", "na verdade")
     hedges: re.Pattern[str]  # openers that lower confidence ("I think", "acho que")
     positive: Callable[[str], str | None]  # the clause without its negation, if it had one
-    about_other: Callable[[str], tuple[Person, str] | None]  # "my sister lives" -> "I live"
+    about_other: Callable[[str, Person | None], tuple[Person, str] | None]  # "my sister lives" -> "I live"
     about_us: Callable[[str], str | None]  # "we live" -> "I live"
     subject: Callable[[Person | None, str | None, bool], tuple[str, str]]  # (S, possessive)
     agree: Callable[[str, bool], str]  # an adjective for a feminine or masculine subject
@@ -102,10 +102,12 @@ def draft(memory_type: MemoryType, key: str, value: str, template: str | None = 
 # --- values -------------------------------------------------------------------------------------
 
 _STOP = frozenset(fold(w) for w in EN_STOPWORDS | PT_STOPWORDS)
-_TAIL = re.compile(
+_TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthesis, a dash
     r"\s+(?:if|unless|because|since|when|but|although|though|while|so that|whenever|se|caso|porque|"
-    r"pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|há\s+(?:muito|uns|umas|alguns|algumas|"
-    r"dois|duas|três|cinco|dez)|for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$|\s*[(\[].*$|\s+[-–—]\s.*$",
+    r"pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|"
+    r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)|"
+    r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$"
+    r"|\s*[(\[].*$|\s+[-–—]\s.*$",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
@@ -120,7 +122,7 @@ _ARTICLE = re.compile(r"^(?:the|a|an|o|a|os|as|um|uma|uns|umas)\s+", re.IGNORECA
 _LIST = re.compile(
     r"\s*,\s*(?:(?:and|or|e|ou)\s+)?|\s+(?:and|or|e|ou|nor|nem|as well as|&)\s+|\s*/\s*", re.IGNORECASE
 )
-_KEEP_TOGETHER = ("rock and roll", "rhythm and blues", "fish and chips", "arroz e feijão", "salt and pepper")
+_KEEP_TOGETHER = {"rock and roll", "rhythm and blues", "fish and chips", "arroz e feijao", "salt and pepper"}
 
 
 def clean(value: str) -> str:
@@ -210,6 +212,12 @@ def name_at(text: str, *, lower_ok: bool = False) -> str | None:
     return None
 
 
+def leading_name(text: str) -> str | None:
+    """The name ``text`` starts with, if any ("Maria lives in Rome" -> "Maria")."""
+    name = name_at(text)
+    return name if name and text.startswith(name) else None
+
+
 _PCAP = r"(?:[A-ZÀ-Ý][\w'’-]*)"
 _PLACE = re.compile(
     rf"{_PCAP}(?:(?:\s+|-)(?:(?:de|do|da|dos|das|del|of|upon|on|la|le|los|las)\s+)?{_PCAP})*"
@@ -255,7 +263,7 @@ _CURRENCY = {
     "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "libra": "GBP", "libras": "GBP",
 }  # fmt: skip
 _MULTIPLIER = {"k": 1_000, "mil": 1_000, "thousand": 1_000, "grand": 1_000, "million": 1_000_000,
-               "milhão": 1_000_000, "milhao": 1_000_000, "milhões": 1_000_000, "milhoes": 1_000_000}  # fmt: skip
+               "milhao": 1_000_000, "milhoes": 1_000_000}  # folded  # fmt: skip
 _AMOUNT = re.compile(
     r"(?:(?:about|around|roughly|approximately|approx\.?|up to|at most|max(?:imum)?|under|less than|"
     r"no more than|~|cerca de|uns|umas|aproximadamente|até|ate|no máximo|menos de|mais ou menos|de)\s+)*"
@@ -293,7 +301,8 @@ def money_at(text: str) -> tuple[str, str] | None:
 # --- clause helpers -----------------------------------------------------------------------------
 
 _INSTEAD = re.compile(
-    r"^[\s,;]*(?:(?:now|agora|anymore|today|hoje|actually)[\s,;]+)?(?:and\s+|e\s+)?(?:not|rather than|instead of|não|nao|em vez de|ao invés de|ao inves de)\s+"
+    r"^[\s,;]*(?:(?:now|agora|anymore|today|hoje|actually)[\s,;]+)?(?:and\s+|e\s+)?"
+    r"(?:not|rather than|instead of|não|nao|em vez de|ao invés de|ao inves de)\s+"
     r"(?:in\s+|at\s+|for\s+|em\s+|n[oa]s?\s+|d[oa]s?\s+|de\s+|para\s+[oa]\s+|para\s+)?(?P<v>.+)",
     re.IGNORECASE,
 )

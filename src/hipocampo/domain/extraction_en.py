@@ -7,11 +7,7 @@ import re
 from . import extraction_en_needs as needs
 from . import extraction_en_profile as profile
 from . import extraction_lexicon as lex
-from .extraction_base import (
-    Language,
-    Person,
-    name_at,
-)
+from .extraction_base import Language, Person, leading_name
 from .extraction_en_profile import REL, REL_ADJ
 
 # --- whole-clause rewrites ----------------------------------------------------------------------
@@ -37,13 +33,10 @@ _THIRD = {
     "hates": "hate", "enjoys": "enjoy", "prefers": "prefer", "takes": "take", "wants": "want",
     "plans": "plan", "moved": "moved", "studies": "study", "doesn't": "don't", "doesnt": "don't",
     "isn't": "am not", "isnt": "am not", "adores": "adore", "hopes": "hope", "eats": "eat",
-    "drinks": "drink", "can't": "can't", "cannot": "cannot", "just": "just", "also": "also",
-    "still": "still", "no": "no", "really": "really", "recently": "recently", "currently": "currently",
+    "drinks": "drink", "can't": "can't", "cannot": "cannot",
 }  # fmt: skip
 _ADVERBS = {"just", "also", "still", "really", "recently", "currently", "no"}
 _OTHER = re.compile(rf"(?:my|our)\s+{REL_ADJ}(?P<rel>{REL})\b\s*,?\s*", re.I)
-
-
 _PRONOUN = re.compile(r"(?:he|she)(?:'s\s+|\s+)", re.I)
 
 
@@ -52,7 +45,7 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
     after a clause about her, -> (sister Maria, "I love jazz")."""
     rel = _OTHER.match(clause)
     rest = clause[rel.end() :] if rel else clause
-    name = name_at(rest) if name_at(rest) and rest.startswith(name_at(rest) or "") else None
+    name = leading_name(rest)
     pronoun = _PRONOUN.match(clause) if previous else None
     if pronoun:
         rest = ("is " if "'" in pronoun.group(0) else "") + clause[pronoun.end() :]
@@ -68,15 +61,16 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
             words = words[2:]
             continue
         lead.append(words.pop(0).lower())
-    if not words or words[0].lower() not in _THIRD or words[0].lower() in _ADVERBS:
+    if not words or words[0].lower() not in _THIRD:
         return None
     verb = _THIRD[words[0].lower()]
     word = rel["rel"].lower() if rel else None
     if rel or name:
         person = Person(lex.RELATIONS[word] if word else None, word, name)
-    else:
-        assert previous is not None
+    elif previous is not None:
         person = previous
+    else:
+        return None
     return person, " ".join(["I", *lead, verb, *words[1:]])
 
 
@@ -131,7 +125,7 @@ TEMPLATES = {
     "likes": ("{S} {verb} {v}.", "{S} {nverb} {v}.", None),
     "prefers": ("{S} prefers {v}{other}.", "{S} no longer prefers {v}{other}.", None),
     "favorite": ("{P} favorite {cat} is {v}.", "{P} favorite {cat} is no longer {v}.", None),
-    "goal": ("{S} {verb} {v}.", "{S} no longer {verb_neg} {v}.", None),
+    "goal": ("{S} {verb} {v}.", "{S} no longer {verb} {v}.", None),
     "goal_is": ("{P} {kind} is {to}{v}.", "{P} {kind} is no longer {to}{v}.", None),
     "saving": ("{S} is saving {prep} {v}.", "{S} is no longer saving {prep} {v}.", None),
     "learning": ("{S} is learning {v}.", "{S} is no longer learning {v}.", None),

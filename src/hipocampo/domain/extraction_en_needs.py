@@ -21,7 +21,7 @@ from .extraction_base import (
     without_article,
     word_count,
 )
-from .extraction_en_profile import ADV, HAVE, IM, I
+from .extraction_en_profile import ADV, HAVE, I_, IM
 from .extraction_roles import goal, likes, medication
 from .model import MemoryType as T
 from .text import fold
@@ -69,14 +69,14 @@ def _diet(m: re.Match[str]) -> list[Draft]:
     return [draft(T.CONSTRAINT, "diet", lex.DIETS.get(m["v"].lower(), m["v"].lower()))]
 
 
-@on(RULES, rf"(?:{I}(?:eat|keep|follow|do)\s+(?:an?\s+)?|{IM}on\s+an?\s+)(?P<v>{_DIET}|low[- ]carb|mediterranean|[\w-]+)\s+diet\b")
-@on(RULES, rf"{I}(?:eat|keep)\s+(?P<v>kosher|halal|vegan|vegetarian|plant-based)\b")
+@on(RULES, rf"(?:{I_}(?:eat|keep|follow|do)\s+(?:an?\s+)?|{IM}on\s+an?\s+)(?P<v>{_DIET}|low[- ]carb|mediterranean|[\w-]+)\s+diet\b")
+@on(RULES, rf"{I_}(?:eat|keep)\s+(?P<v>kosher|halal|vegan|vegetarian|plant-based)\b")
 def _diet_plan(m: re.Match[str]) -> list[Draft]:
     return [draft(T.CONSTRAINT, "diet", m["v"].lower(), "diet_plan")]
 
 
-@on(RULES, rf"{I}(?P<neg>don'?t|do\s+not|never|can'?t|cannot|can\s+not|won'?t|stopped|no\s+longer|try\s+not\s+to)\s+(?P<verb>eat|drink|consum)(?:e|ing)?\s+(?P<v>.+)")
-@on(RULES, rf"{I}(?P<verb>avoid|stay\s+away\s+from|cut\s+out)\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?P<neg>don'?t|do\s+not|never|can'?t|cannot|can\s+not|won'?t|stopped|no\s+longer|try\s+not\s+to)\s+(?P<verb>eat|drink|consum)(?:e|ing)?\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?P<verb>avoid|stay\s+away\s+from|cut\s+out)\s+(?P<v>.+)")
 def _avoid(m: re.Match[str]) -> list[Draft]:
     verb = m["verb"].lower()
     if verb.startswith("consum"):
@@ -108,8 +108,8 @@ def _condition_adjective(m: re.Match[str]) -> list[Draft]:
     r"my\s+(?:total\s+|max(?:imum)?\s+|monthly\s+|overall\s+)?budget\s+(?:for\s+(?P<p>.+?)\s+)?(?:is|'s|"
     r"will\s+be|would\s+be|of|:)\s+(?P<v>.+)")
 @on(RULES, rf"{HAVE}(?:an?\s+)?(?:budget|max(?:imum)?)\s+of\s+(?P<v>.+)")
-@on(RULES, rf"{I}(?:can|could)\s+(?:only\s+)?(?:spend|afford)\s+(?P<v>.+)")
-@on(RULES, rf"{I}(?:can'?t|cannot|can\s+not|don'?t\s+want\s+to|do\s+not\s+want\s+to|won'?t)\s+(?:spend|"
+@on(RULES, rf"{I_}(?:can|could)\s+(?:only\s+)?(?:spend|afford)\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?:can'?t|cannot|can\s+not|don'?t\s+want\s+to|do\s+not\s+want\s+to|won'?t)\s+(?:spend|"
     rf"pay)\s+more\s+than\s+(?P<v>.+)")
 def _budget(m: re.Match[str]) -> list[Draft] | None:
     money = money_at(m["v"])
@@ -136,21 +136,21 @@ def _when(prefix: str, template: str) -> Handler:
 
 
 _DO = r"(?:(?:do|make\s+it|meet|come|work|go|train|talk|be\s+there|make)\s+)?"
-on(RULES, rf"{I}(?:can'?t|cannot|can\s+not|won'?t\s+be\s+able\s+to)\s+{_DO}(?P<v>{TIME}.*)")(
+on(RULES, rf"{I_}(?:can'?t|cannot|can\s+not|won'?t\s+be\s+able\s+to)\s+{_DO}(?P<v>{TIME}.*)")(
     _when("unavailable", "unavailable")
 )
-on(RULES, rf"{I}(?:don'?t|do\s+not)\s+have\s+(?:any\s+)?time\s+(?P<v>{TIME}.*)")(_when("unavailable", "unavailable"))
+on(RULES, rf"{I_}(?:don'?t|do\s+not)\s+have\s+(?:any\s+)?time\s+(?P<v>{TIME}.*)")(_when("unavailable", "unavailable"))
 on(RULES, rf"{IM}(?:not\s+available|unavailable|busy|not\s+free|never\s+free|never\s+available|away)\s+(?P<v>{TIME}.*)")(
     _when("unavailable", "unavailable")
 )
-on(RULES, rf"(?:{I}(?:can\s+only|only\s+can)\s+{_DO}|{IM}only\s+(?:available|free)\s+|{I}only\s+have\s+time\s+|"
+on(RULES, rf"(?:{I_}(?:can\s+only|only\s+can)\s+{_DO}|{IM}only\s+(?:available|free)\s+|{I_}only\s+have\s+time\s+|"
     rf"{IM}(?:available|free)\s+only\s+)(?P<v>{TIME}.*)")(
     _when("available", "available_only")
 )
 on(RULES, rf"{IM}(?:available|free)\s+(?P<v>{TIME}.*)")(_when("available", "available"))
 
 
-@on(RULES, rf"{I}(?P<verb>have|have\s+got|got|suffer\s+from|live\s+with|was\s+diagnosed\s+with|got\s+diagnosed\s+with|"
+@on(RULES, rf"{I_}(?P<verb>have|have\s+got|got|suffer\s+from|live\s+with|was\s+diagnosed\s+with|got\s+diagnosed\s+with|"
     rf"have\s+been\s+diagnosed\s+with)\s+(?P<v>.+)")
 @on(RULES, r"i'?ve\s+(?P<verb>got|been\s+diagnosed\s+with)\s+(?P<v>.+)")
 def _condition(m: re.Match[str]) -> list[Draft]:
@@ -163,7 +163,7 @@ def _condition(m: re.Match[str]) -> list[Draft]:
     return out
 
 
-on(RULES, rf"(?:{I}(?P<verb>take|use)|{IM}(?:taking|on))\s+(?P<v>.+)")(
+on(RULES, rf"(?:{I_}(?P<verb>take|use)|{IM}(?:taking|on))\s+(?P<v>.+)")(
     lambda m: medication(m["v"], "uses" if m["verb"] and m["verb"].lower() == "use" else "takes")
 )
 
@@ -174,7 +174,7 @@ _LIKE = {"like": "likes", "love": "loves", "enjoy": "enjoys", "adore": "adores",
 _HATE = {"hate": "hates", "dislike": "dislikes", "detest": "detests", "loathe": "loathes"}
 
 
-@on(RULES, rf"{I}(?P<verb>like|love|enjoy|adore|prefer|hate|dislike|detest|loathe|can'?t\s+stand|cannot\s+stand|"
+@on(RULES, rf"{I_}(?P<verb>like|love|enjoy|adore|prefer|hate|dislike|detest|loathe|can'?t\s+stand|cannot\s+stand|"
     rf"can'?t\s+bear)\s+(?P<v>.+)")
 def _likes(m: re.Match[str]) -> list[Draft]:
     verb = " ".join(m["verb"].lower().split())
@@ -205,7 +205,7 @@ def _favorite(m: re.Match[str]) -> list[Draft]:
 
 
 _GOAL = (
-    rf"(?:{I}(?:want\s+to|wanna|plan\s+to|plan\s+on|hope\s+to|intend\s+to|aim\s+to|dream\s+of|would\s+(?:really\s+)?"
+    rf"(?:{I_}(?:want\s+to|wanna|plan\s+to|plan\s+on|hope\s+to|intend\s+to|aim\s+to|dream\s+of|would\s+(?:really\s+)?"
     rf"(?:like|love)\s+to|have\s+always\s+wanted\s+to)|i'?d\s+{ADV}(?:like|love)\s+to|{IM}(?:planning\s+(?:to|on)|"
     rf"hoping\s+to|trying\s+to|aiming\s+to|working\s+towards?)|i'?ve\s+{ADV}always\s+wanted\s+to)"
 )

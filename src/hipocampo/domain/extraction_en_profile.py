@@ -38,7 +38,7 @@ ADV = (
     r"very\s+much|seriously|genuinely|kinda|kind\s+of|pretty\s+much|recently|finally|already|even|"
     r"generally|usually|always|personally|mostly|only)\s+)*"
 )
-I = rf"i\s+{ADV}"  # noqa: E741
+I_ = rf"i\s+{ADV}"  # "I" and the adverbs that may follow it
 IM = rf"(?:i'?m|i\s+am)\s+{ADV}"
 HAVE = rf"(?:i\s+{ADV}(?:have|have\s+got|got)|i'?ve\s+{ADV}got)\s+"
 NUM = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten"
@@ -74,7 +74,7 @@ def _name(text: str, *, lower_ok: bool = True, confidence: float = HIGH, call: b
 
 on(RULES, r"my\s+(?:full\s+)?name(?:\s+is|'s)\s+(?P<v>.+)")(lambda m: _name(m["v"]))
 on(RULES, r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me\s+(?P<v>.+)")(lambda m: _name(m["v"], call=True))
-on(RULES, rf"{I}go\s+by\s+(?P<v>.+)")(lambda m: _name(m["v"], call=True))
+on(RULES, rf"{I_}go\s+by\s+(?P<v>.+)")(lambda m: _name(m["v"], call=True))
 
 
 @on(RULES, rf"i(?:'ve|\s+have)?\s+{ADV}(?:moved|relocated)\s+(?:back\s+|here\s+|over\s+)?from\s+(?P<a>.+?)\s+to\s+(?P<b>.+)")
@@ -92,7 +92,7 @@ def _moved_to(m: re.Match[str]) -> list[Draft] | None:
     return _home(new, place_at(old.group(1)) if old else None)
 
 
-@on(RULES, rf"(?:{I}(?:live|reside)|{IM}(?:living|based|settled|located)|i(?:'ve|\s+have)\s+{ADV}(?:lived|"
+@on(RULES, rf"(?:{I_}(?:live|reside)|{IM}(?:living|based|settled|located)|i(?:'ve|\s+have)\s+{ADV}(?:lived|"
     rf"been\s+living))\s+in\s+(?P<v>.+)")
 def _live(m: re.Match[str]) -> list[Draft] | None:
     v = place_at(m["v"])
@@ -100,7 +100,7 @@ def _live(m: re.Match[str]) -> list[Draft] | None:
 
 
 on(RULES, rf"{IM}(?:originally\s+)?from\s+(?P<v>.+)")(lambda m: _place_fact("origin", m["v"]))
-on(RULES, rf"{I}(?:was\s+born|grew\s+up|was\s+raised)(?:\s+and\s+(?:raised|born))?\s+in\s+(?P<v>.+)")(
+on(RULES, rf"{I_}(?:was\s+born|grew\s+up|was\s+raised)(?:\s+and\s+(?:raised|born))?\s+in\s+(?P<v>.+)")(
     lambda m: _place_fact("origin", m["v"])
 )
 
@@ -126,7 +126,7 @@ def _age(m: re.Match[str]) -> list[Draft] | None:
     return [d]
 
 
-on(RULES, rf"{I}(?:just\s+)?turned\s+(?P<n>\d{{1,3}})\b")(lambda m: [draft(T.USER_PROFILE, "age", m["n"])])
+on(RULES, rf"{I_}(?:just\s+)?turned\s+(?P<n>\d{{1,3}})\b")(lambda m: [draft(T.USER_PROFILE, "age", m["n"])])
 
 
 @on(RULES, rf"{IM}(?P<v>married|single|divorced|widowed|engaged|separated)\b(?:\s+to\s+(?P<to>.+))?")
@@ -183,7 +183,7 @@ def _described_org(text: str) -> str | None:
     return m.group(0) if m else None
 
 
-on(RULES, rf"(?:{I}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or None)
+on(RULES, rf"(?:{I_}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or None)
 
 
 @on(RULES, rf"{IM}(?:an?\s+)(?P<v>.+)")
@@ -200,16 +200,16 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
     return out
 
 
-@on(RULES, rf"{I}(?:started|began)\s+(?:working\s+|a\s+new\s+job\s+|a\s+job\s+)?(?:at|for|with)\s+(?P<v>.+)")
-@on(RULES, rf"{I}(?:got|landed)\s+(?:an?\s+|the\s+)?(?:new\s+)?job\s+(?:at|with)\s+(?P<v>.+)")
-@on(RULES, rf"{I}joined\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?:started|began)\s+(?:working\s+|a\s+new\s+job\s+|a\s+job\s+)?(?:at|for|with)\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?:got|landed)\s+(?:an?\s+|the\s+)?(?:new\s+)?job\s+(?:at|with)\s+(?P<v>.+)")
+@on(RULES, rf"{I_}joined\s+(?P<v>.+)")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
     return [draft(T.USER_PROFILE, "employer", org)] if org and fold(org) not in lex.PLACES else None
 
 
-@on(RULES, rf"{I}(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<v>.+)")
-@on(RULES, rf"{I}(?:got|was)\s+(?:fired|laid\s+off)\s+(?:from\s+)?(?P<v>.+)")
+@on(RULES, rf"{I_}(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<v>.+)")
+@on(RULES, rf"{I_}(?:got|was)\s+(?:fired|laid\s+off)\s+(?:from\s+)?(?P<v>.+)")
 def _left(m: re.Match[str]) -> list[Draft] | None:
     found = _employer(m)
     for d in found or []:
@@ -217,7 +217,7 @@ def _left(m: re.Match[str]) -> list[Draft] | None:
     return found
 
 
-@on(RULES, rf"(?:{I}study|{IM}studying)\s+(?:[a-z][\w ]*?\s+)?(?:at|in)\s+(?P<v>.+)")
+@on(RULES, rf"(?:{I_}study|{IM}studying)\s+(?:[a-z][\w ]*?\s+)?(?:at|in)\s+(?P<v>.+)")
 def _school(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
     return [draft(T.USER_PROFILE, "school", org)] if org and fold(org) not in lex.PLACES else None
@@ -245,7 +245,7 @@ def _family(m: re.Match[str]) -> list[Draft] | None:
     return family(m["n"], m["noun"], m["rest"], "en")
 
 
-@on(RULES, rf"(?:{HAVE}|{I}(?:adopted|rescued|got)\s+)(?P<n>{NUM})\s+{_ADJ}(?P<sp>{_PET})\b(?P<rest>.*)")
+@on(RULES, rf"(?:{HAVE}|{I_}(?:adopted|rescued|got)\s+)(?P<n>{NUM})\s+{_ADJ}(?P<sp>{_PET})\b(?P<rest>.*)")
 def _pets(m: re.Match[str]) -> list[Draft] | None:
     found = pet(m["n"], m["sp"], m["rest"], "en")
     more = re.match(rf"\s*(?:,|and)\s+(?:{HAVE})?(?P<n>{NUM})\s+{_ADJ}(?P<sp>{_PET})\b(?P<rest>.*)", m["rest"], re.I)

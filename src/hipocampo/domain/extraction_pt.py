@@ -15,7 +15,7 @@ from . import extraction_pt_profile as profile
 from .extraction_base import (
     Language,
     Person,
-    name_at,
+    leading_name,
 )
 from .extraction_pt_profile import REL
 from .extraction_roles import pt_feminine
@@ -26,7 +26,9 @@ _FEMININE_WORDS = frozenset(
     for w in (*lex.OCCUPATIONS_PT, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico",
               "diabético", "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido")
 ) - {"estudanta", "dentista", "artista"}  # fmt: skip
-_FEMININE = re.compile(r"\b(?:obrigada|grávida|gravida)\b|\b(?:sou|estou|tô|to|fico|ando)\s+(?:muito\s+|bem\s+|super\s+)?(\w+)\b", re.I)  # noqa: E501
+_FEMININE = re.compile(
+    r"\b(?:obrigada|grávida|gravida)\b|\b(?:sou|estou|tô|to|fico|ando)\s+(?:(?:muito|bem|super|mais|já)\s+)?(\w+)\b", re.I
+)
 
 
 def feminine(text: str) -> bool:
@@ -55,13 +57,13 @@ _THIRD = {
     "gosta": "gosto", "adora": "adoro", "ama": "amo", "odeia": "odeio", "detesta": "detesto",
     "prefere": "prefiro", "toma": "tomo", "quer": "quero", "pretende": "pretendo", "está": "estou",
     "estuda": "estudo", "come": "como", "bebe": "bebo", "segue": "sigo", "curte": "curto", "sofre": "sofro",
-    "usa": "uso", "nasceu": "nasci", "mudou": "mudei", "não": "não", "nao": "não", "também": "também",
-    "ainda": "ainda", "já": "já", "se": "me",
+    "usa": "uso", "nasceu": "nasci", "mudou": "mudei", "se": "me",
 }  # fmt: skip
-_LEADS = {"não", "nao", "também", "ainda", "já"}
-_LEADS_FOLDED = {fold(w) for w in _LEADS}
-_THIRD_FOLDED = {fold(w) for w in _THIRD} - {"se", "e"}
-_OTHER = re.compile(rf"(?:[oa]\s+)?(?:meu|minha|nosso|nossa)\s+(?P<rel>{REL})\b(?:\s+mais\s+(?:velh[oa]|nov[oa]))?\s*,?\s*", re.I)  # noqa: E501
+_LEADS = {"nao", "tambem", "ainda", "ja"}  # folded: words that may come between subject and verb
+_THIRD_FOLDED = {fold(w) for w in _THIRD} - {"se"}
+_OTHER = re.compile(
+    rf"(?:[oa]\s+)?(?:meu|minha|nosso|nossa)\s+(?P<rel>{REL})\b(?:\s+mais\s+(?:velh[oa]|nov[oa]))?\s*,?\s*", re.I
+)
 
 
 _PRONOUN = re.compile(r"(?:ele|ela)\s+", re.I)
@@ -72,7 +74,7 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
     after a clause about her, -> (irmã Maria, "adoro jazz")."""
     rel = _OTHER.match(clause)
     rest = clause[rel.end() :] if rel else re.sub(r"^[oa]\s+(?=[A-ZÀ-Ý])", "", clause)
-    name = name_at(rest) if name_at(rest) and rest.startswith(name_at(rest) or "") else None
+    name = leading_name(rest)
     pronoun = _PRONOUN.match(clause) if previous else None
     if pronoun:
         rest = clause[pronoun.end() :]
@@ -82,9 +84,9 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
         return None
     words = rest.split()
     out = []
-    while words and fold(words[0]) in _LEADS_FOLDED:
-        out.append(_THIRD[words.pop(0).lower()])
-    if not words or words[0].lower() not in _THIRD or fold(words[0]) in _LEADS_FOLDED:
+    while words and fold(words[0]) in _LEADS:
+        out.append(words.pop(0).lower())
+    if not words or words[0].lower() not in _THIRD:
         return None
     if words[0].lower() == "se":  # "se chama", "se mudou"
         if len(words) < 2 or words[1].lower() not in ("chama", "mudou"):
@@ -93,12 +95,14 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
     else:
         words[0] = _THIRD[words[0].lower()]
     word = rel["rel"].lower() if rel else None
-    if rel or name:
-        feminine = bool(word) and fold(word or "") in lex.PT_FEMININE_RELATIONS
-        person = Person(lex.RELATIONS_PT[fold(word)] if word else None, word, name, feminine)
-    else:
-        assert previous is not None
+    if word:
+        person = Person(lex.RELATIONS_PT[fold(word)], word, name, fold(word) in lex.PT_FEMININE_RELATIONS)
+    elif name:
+        person = Person(None, None, name)
+    elif previous is not None:
         person = previous
+    else:
+        return None
     return person, " ".join([*out, *words])
 
 
@@ -145,7 +149,9 @@ TEMPLATES = {
     "marital": ("{S} é {adj}.", "{S} não é mais {adj}.", None),
     "occupation": ("{S} trabalha como {v}.", "{S} não trabalha mais como {v}.", "{S} trabalha como {v} (antes: {p})."),
     "status": ("{S} {verb} {adj}.", "{S} não {verb} mais {adj}.", None),
-    "employer": ("{S} trabalha {prep} {v}.", "{S} não trabalha mais {prep} {v}.", "{S} trabalha {prep} {v} (antes: {p})."),  # noqa: E501
+    "employer": (
+        "{S} trabalha {prep} {v}.", "{S} não trabalha mais {prep} {v}.", "{S} trabalha {prep} {v} (antes: {p})."
+    ),
     "work_city": ("{S} trabalha em {v}.", "{S} não trabalha mais em {v}.", None),
     "work_field": ("{S} trabalha com {v}.", "{S} não trabalha mais com {v}.", None),
     "work_mode": ("{S} trabalha remotamente.", "{S} não trabalha mais remotamente.", None),
@@ -158,7 +164,9 @@ TEMPLATES = {
     "saving": ("{S} está economizando {prep} {v}.", "{S} não está mais economizando {prep} {v}.", None),
     "learning": ("{S} está aprendendo {v}.", "{S} não está mais aprendendo {v}.", None),
     "budget": ("O orçamento {P} é de {v}.", "O orçamento {P} não é de {v}.", "O orçamento {P} é de {v} (antes: {p})."),
-    "budget_for": ("O orçamento {P} para {purpose} é de {v}.", "O orçamento {P} para {purpose} não é de {v}.", None),  # noqa: E501
+    "budget_for": (
+        "O orçamento {P} para {purpose} é de {v}.", "O orçamento {P} para {purpose} não é de {v}.", None
+    ),
     "diet": ("{S} é {adj}.", "{S} não é mais {adj}.", None),
     "diet_plan": ("{S} segue uma dieta {v}.", "{S} não segue mais uma dieta {v}.", None),
     "avoids": ("{S} {verb} {v}.", "{S} voltou a consumir {v}.", None),

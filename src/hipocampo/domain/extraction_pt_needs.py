@@ -144,7 +144,9 @@ on(RULES, rf"{EU}(?:só|so|somente|apenas)\s+(?:posso|consigo|tenho\s+tempo|esto
     rf"fico\s+livre)\s+{_DO}(?P<v>{TIME}.*)")(
     _when("available", "available_only")
 )
-on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?:só\s+|somente\s+|apenas\s+)(?P<v>{TIME}.*)")(_when("available", "available_only"))  # noqa: E501
+on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?:só\s+|somente\s+|apenas\s+)(?P<v>{TIME}.*)")(
+    _when("available", "available_only")
+)
 on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?P<v>{TIME}.*)")(_when("available", "available"))
 
 

@@ -51,7 +51,10 @@ def _home(value: str, prep: str = "em", previous: str | None = None) -> list[Dra
     return [d]
 
 
-def adjective(key: str, word: str, known: frozenset[str] | dict[str, str], memory_type: T, template: str) -> list[Draft] | None:  # noqa: E501
+def adjective(
+    key: str, word: str, known: frozenset[str] | dict[str, str], memory_type: T, template: str
+) -> list[Draft] | None:
+    """A gendered adjective from a closed list, stored in the masculine ("vegana" -> "vegano")."""
     lemma = pt_masculine(word.lower(), known)
     return [draft(memory_type, key, lemma, template, lemma=lemma)] if lemma else None
 

@@ -119,7 +119,9 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     if names:
         joiner = " e " if lang == "pt" else " and "
         called = ("chamada" if feminine else "chamado") + ("s" if len(names) > 1 else "")
-        d = draft(T.ENTITY, f"pet:{slug(kind)}", joiner.join(names), "pet_named", art=number.lower(), sp=species, called=called)  # noqa: E501
+        d = draft(
+            T.ENTITY, f"pet:{slug(kind)}", joiner.join(names), "pet_named", art=number.lower(), sp=species, called=called
+        )
         d.people = tuple(names)
         return [d]
     value = species if n == 1 else f"{n} {species}"
@@ -129,7 +131,9 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
 # --- tastes, plans, health, work ----------------------------------------------------------------
 
 
-def likes(value: str, verb: str, lang: str, *, negated_verb: str | None = None, key: str = "likes", other: str = "") -> list[Draft]:  # noqa: E501
+def likes(
+    value: str, verb: str, lang: str, *, negated_verb: str | None = None, key: str = "likes", other: str = ""
+) -> list[Draft]:
     """One preference per listed item; deictic objects ("I love it") are not tastes."""
     to = ""
     if lang == "en" and re.match(r"to\s+", value, re.IGNORECASE):
@@ -149,7 +153,7 @@ def likes(value: str, verb: str, lang: str, *, negated_verb: str | None = None, 
     return out
 
 
-_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or|ôr|pôr)(?:-\w+)?$")
+_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
 
 
 def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
@@ -173,7 +177,16 @@ _FOR = re.compile(
 )
 
 
-_FOR_CONDITION = re.compile(r"\s+(?:for|para|pra|contra)\s+(?:my\s+|a\s+minha\s+|minha\s+|o\s+meu\s+|meu\s+|a\s+|o\s+)?(?P<v>.+)", re.I)  # noqa: E501
+_FOR_CONDITION = re.compile(
+    r"\s+(?:for|para|pra|contra)\s+(?:my\s+|a\s+minha\s+|minha\s+|o\s+meu\s+|meu\s+|a\s+|o\s+)?(?P<v>.+)", re.I
+)
+
+
+def _is_drug(words: str, *, single_word: bool) -> bool:
+    f = fold(words)
+    return f in lex.MEDICATIONS or fold(without_article(words)) in lex.MEDICATIONS or (
+        single_word and f.endswith(lex.DRUG_SUFFIXES)
+    )
 
 
 def medication(text: str, verb: str) -> list[Draft] | None:
@@ -185,11 +198,11 @@ def medication(text: str, verb: str) -> list[Draft] | None:
         ws = v.split()
         for n in (3, 2, 1):
             cand = " ".join(ws[:n])
-            f = fold(cand)
-            if not value and len(ws) >= n and (f in lex.MEDICATIONS or fold(without_article(cand)) in lex.MEDICATIONS or (n == 1 and f.endswith(lex.DRUG_SUFFIXES))):  # noqa: E501
+            if not value and len(ws) >= n and _is_drug(cand, single_word=n == 1):
                 value = cand
         if value:
-            drugs.append(draft(T.CRITICAL_INFO, f"medication:{canon(value, lex.MEDICATIONS)}", value, "medication", verb=verb))  # noqa: E501
+            key = f"medication:{canon(value, lex.MEDICATIONS)}"
+            drugs.append(draft(T.CRITICAL_INFO, key, value, "medication", verb=verb))
     cause = _FOR_CONDITION.search(text)
     if drugs and cause and fold(clean(cause["v"])) in lex.CONDITIONS:
         condition = clean(cause["v"])
@@ -201,7 +214,9 @@ _TITLE_EN = re.compile(
     r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
     re.IGNORECASE,
 )
-_COMPLEMENT_PT = re.compile(r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)")  # noqa: E501
+_COMPLEMENT_PT = re.compile(  # "engenheira [de software]", "professora [de matemática]"
+    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)"
+)
 
 
 def job_title(text: str, lang: str) -> str | None:

@@ -36,12 +36,30 @@ def locomo(
         typer.Option("--limit-conversations", min=1, help="Only the first N conversations."),
     ] = None,
     embedder: EmbedderOpt = None,
+    layers: Annotated[
+        str,
+        typer.Option(
+            "--layers",
+            metavar="LAYER,LAYER",
+            help="Memory layers to compare, each in its own store: turns (turns only), "
+            "full (facts, summaries and consolidation).",
+        ),
+    ] = "turns,full",
 ) -> None:
     """Measure recall quality on the LoCoMo long-conversation benchmark."""
     from ..bench.locomo import render_locomo, run_locomo
+    from ..bench.locomo_layers import parse_layers
 
+    try:
+        names = parse_layers(layers)
+    except ValueError as exc:
+        raise InvalidInput(f"--layers: {exc}") from None
     result = run_locomo(
-        str(data), embedder=embedder, limit=limit_conversations, progress=not json_out
+        str(data),
+        embedder=embedder,
+        limit=limit_conversations,
+        progress=not json_out,
+        layers=names,
     )
     if json_out:
         print_json(result)

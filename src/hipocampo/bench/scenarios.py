@@ -1,0 +1,272 @@
+"""Fact lifecycle scenarios: scripted multi-session conversations played through the real API,
+then the facts left in memory compared with what each scenario expects.
+
+Every scenario (:mod:`.scenario_data`, :mod:`.scenario_data_pt`) runs on a fresh SQLite file with
+the heuristics only (no LLM, no nightly consolidation): its sessions are written with ``add`` in
+order, with ``flush`` after each (the worker catches up between conversations weeks apart, as in
+use), and then read back with ``list``, ``history`` and the stored event dates. Extraction does not
+depend on the embedder, so the fast hashing one is the default.
+
+What is measured, per scenario, per language and overall:
+
+- **facts**: precision and recall of the current facts (``valid_to`` unset) as
+  ``(memory type, key, value)``, values compared after case and accent folding;
+- **updates**: expected supersessions where the old fact was closed and its history has an
+  ``UPDATE`` entry pointing at the new, current one;
+- **retractions**: retracted facts still stored, closed, with a ``DELETE`` entry, none current;
+- **mentions**: restated facts kept as one current memory with the expected mention count;
+- **events**: dated facts or turns whose event start is the expected day.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..adapters.embedders.fake import FakeEmbedder
+from ..bootstrap import build_embedder
+from ..client import Memory
+from ..domain.model import HistoryEvent, MemoryItem
+from ..domain.reconcile import FACT_VALUE, normalise_value
+from ..ports import Embedder
+from ..settings import Settings
+from .scenario_data import ENGLISH, MIXED, Change, Event, Mention, Retraction, Scenario
+from .scenario_data_pt import PORTUGUESE
+
+__all__ = ["LANGUAGES", "SCENARIOS", "USER", "open_memory", "play", "render_scenarios", "run_scenarios", "score"]
+
+SCENARIOS: tuple[Scenario, ...] = (*ENGLISH, *PORTUGUESE, *MIXED)
+LANGUAGES = ("en", "pt", "mixed")
+USER = "scenario-user"
+CHECKS = ("updates", "retractions", "mentions", "events")
+OVERRIDES: dict[str, Any] = {"extraction": True, "llm": None, "consolidation": False, "worker": "inprocess"}
+"""The rule-based path, whatever HIPOCAMPO_* says, and nothing scheduled on the wall clock."""
+
+
+def open_memory(path: str | Path, embedder: Embedder | None = None) -> Memory:
+    """A memory on ``path`` set up as the scenarios run it (the fake embedder unless given one)."""
+    return Memory.open(str(path), embedder=embedder or FakeEmbedder(), **OVERRIDES)
+
+
+def play(mem: Memory, scenario: Scenario, user_id: str = USER) -> None:
+    """Write the scenario's sessions in order, waiting for the worker after each."""
+    for s in scenario.sessions:
+        mem.add(user_id, s.thread_id, [{"role": t.role, "content": t.content, "created_at": t.at} for t in s.turns])
+        mem.flush()
+
+
+def run_scenarios(*, embedder: str = "fake", scenarios: Sequence[Scenario] = SCENARIOS) -> dict[str, Any]:
+    """Play every scenario on its own temporary store and score it; see the module docstring."""
+    started = time.perf_counter()
+    model = FakeEmbedder() if embedder == "fake" else build_embedder(Settings(embedder=embedder))  # type: ignore[arg-type]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hipocampo-scenarios-") as tmp:
+        for scenario in scenarios:
+            t0 = time.perf_counter()
+            mem = open_memory(Path(tmp) / f"{scenario.name}.db", model)
+            try:
+                play(mem, scenario)
+                row = score(mem, scenario)
+            finally:
+                mem.close()
+            row["seconds"] = round(time.perf_counter() - t0, 3)
+            rows.append(row)
+    return {
+        "embedder": embedder,
+        "scenarios": rows,
+        "overall": _aggregate(rows),
+        "by_language": {lang: _aggregate([r for r in rows if r["language"] == lang]) for lang in LANGUAGES},
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+
+def _value(item: MemoryItem) -> str:
+    return normalise_value(str(item.metadata.get(FACT_VALUE) or ""))
+
+
+def _is(item: MemoryItem, key: str, value: str | None = None) -> bool:
+    return item.key == key and (value is None or _value(item) == normalise_value(value))
+
+
+def _triple(memory_type: str, key: str, value: str) -> tuple[str, str, str]:
+    return memory_type, key, normalise_value(value)
+
+
+def _shown(t: tuple[str, str, str]) -> str:
+    return f"{t[0]} {t[1]}={t[2]}"
+
+
+def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any]:
+    """Compare what ``mem`` holds for ``user_id`` with the scenario's expectations."""
+    facts: list[MemoryItem] = mem.list(user_id, kind="fact", limit=1000)
+    current = [f for f in facts if f.valid_to is None]
+    expected = {_triple(f.memory_type, f.key, f.value) for f in scenario.facts}
+    got = [_triple(f.memory_type.value if f.memory_type else "", f.key or "", _value(f)) for f in current]
+    hits = expected & set(got)
+    checks: dict[str, list[str | None]] = {
+        "updates": [_update(mem, user_id, facts, current, c) for c in scenario.superseded],
+        "retractions": [_retraction(mem, user_id, facts, current, r) for r in scenario.retracted],
+        "mentions": [_mention(current, m) for m in scenario.mentions],
+        "events": [_event(mem, user_id, current, e) for e in scenario.events] if scenario.events else [],
+    }
+    return {
+        "name": scenario.name,
+        "language": scenario.language,
+        "summary": scenario.summary,
+        "facts": {
+            "expected": len(expected),
+            "extracted": len(got),
+            "correct": len(hits),
+            "precision": _rate(len(hits), len(got)),
+            "recall": _rate(len(hits), len(expected)),
+            "missing": sorted(_shown(t) for t in expected - hits),
+            "unexpected": sorted(_shown(t) for t in got if t not in expected),
+        },
+        **{
+            name: {
+                "expected": len(results),
+                "correct": sum(r is None for r in results),
+                "failures": [r for r in results if r is not None],
+            }
+            for name, results in checks.items()
+        },
+    }
+
+
+def _update(mem: Memory, user_id: str, facts: list[MemoryItem], current: list[MemoryItem], c: Change) -> str | None:
+    label = f"{c.key}: {c.old} -> {c.new}"
+    olds = [f for f in facts if _is(f, c.key, c.old)]
+    news = {f.id for f in current if _is(f, c.key, c.new)}
+    if not olds:
+        return f"{label}: the old value was never stored"
+    if not news:
+        return f"{label}: the new value is not current"
+    closed = [o for o in olds if o.valid_to is not None]
+    if not closed:
+        return f"{label}: the old value is still current"
+    for old in closed:
+        if any(h.event is HistoryEvent.UPDATE and h.related_id in news for h in mem.history(user_id, old.id)):
+            return None
+    return f"{label}: no UPDATE entry links the old memory to the new one"
+
+
+def _retraction(
+    mem: Memory, user_id: str, facts: list[MemoryItem], current: list[MemoryItem], r: Retraction
+) -> str | None:
+    label = f"{r.key}={r.value}"
+    stored = [f for f in facts if _is(f, r.key, r.value)]
+    if not stored:
+        return f"{label}: never stored"
+    if any(_is(f, r.key, r.value) for f in current):
+        return f"{label}: still current"
+    if not any(any(h.event is HistoryEvent.DELETE for h in mem.history(user_id, f.id)) for f in stored):
+        return f"{label}: closed without a DELETE entry"
+    return None
+
+
+def _mention(current: list[MemoryItem], m: Mention) -> str | None:
+    label = f"{m.key}={m.value} x{m.count}"
+    found = [f for f in current if _is(f, m.key, m.value)]
+    if len(found) != 1:
+        return f"{label}: {len(found)} current memories"
+    if found[0].mention_count != m.count:
+        return f"{label}: mention_count is {found[0].mention_count}"
+    return None
+
+
+def _event(mem: Memory, user_id: str, current: list[MemoryItem], e: Event) -> str | None:
+    if e.key is not None:
+        found = [f for f in current if _is(f, e.key, e.value)]
+        what = "no current fact"
+    else:
+        turns: list[MemoryItem] = mem.list(user_id, kind="turn", limit=1000)
+        needle = (e.text or "").casefold()
+        found = [t for t in turns if needle in t.content.casefold()]
+        what = "no turn says it"
+    if not found:
+        return f"{e.label} @ {e.day}: {what}"
+    days = sorted({f.event_start.date().isoformat() if f.event_start else "none" for f in found})
+    return None if e.day in days else f"{e.label} @ {e.day}: event start {', '.join(days)}"
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    expected = sum(r["facts"]["expected"] for r in rows)
+    extracted = sum(r["facts"]["extracted"] for r in rows)
+    correct = sum(r["facts"]["correct"] for r in rows)
+    precision, recall = _rate(correct, extracted), _rate(correct, expected)
+    f1 = round(2 * precision * recall / (precision + recall), 4) if precision and recall else None
+    out: dict[str, Any] = {
+        "scenarios": len(rows),
+        "facts": {"expected": expected, "extracted": extracted, "correct": correct,
+                  "precision": precision, "recall": recall, "f1": f1},
+    }  # fmt: skip
+    for name in CHECKS:
+        want, ok = sum(r[name]["expected"] for r in rows), sum(r[name]["correct"] for r in rows)
+        out[name] = {"expected": want, "correct": ok, "rate": _rate(ok, want)}
+    return out
+
+
+# --- rendering ----------------------------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _ratio(check: dict[str, Any]) -> str:
+    return f"{check['correct']}/{check['expected']}" if check["expected"] else "-"
+
+
+def render_scenarios(result: dict[str, Any], console: Console) -> None:
+    """Per-scenario and per-language tables, then every miss with its reason."""
+    table = Table(title=f"Fact lifecycle scenarios (embedder: {result['embedder']})")
+    for col in ("scenario", "lang", "fact P", "fact R", *CHECKS, "s"):
+        table.add_column(col, justify="left" if col in ("scenario", "lang") else "right")
+    for r in result["scenarios"]:
+        f = r["facts"]
+        table.add_row(r["name"], r["language"], _pct(f["precision"]), _pct(f["recall"]),
+                      *(_ratio(r[c]) for c in CHECKS), f"{r['seconds']:.2f}")  # fmt: skip
+    console.print(table)
+
+    summary = Table(title="By language")
+    for col in ("", "scenarios", "fact P", "fact R", "fact F1", *CHECKS):
+        summary.add_column(col, justify="left" if not col else "right")
+    groups = [*((lang, result["by_language"][lang]) for lang in LANGUAGES), ("overall", result["overall"])]
+    for name, agg in groups:
+        if not agg["scenarios"]:
+            continue
+        f = agg["facts"]
+        summary.add_row(
+            name, str(agg["scenarios"]), _pct(f["precision"]), _pct(f["recall"]), _pct(f["f1"]),
+            *(f"{_pct(agg[c]['rate'])} ({_ratio(agg[c])})" for c in CHECKS),
+            style="bold" if name == "overall" else None,
+        )  # fmt: skip
+    console.print(summary)
+
+    misses = Table(title="Misses", show_lines=False)
+    for col in ("scenario", "kind", "detail"):
+        misses.add_column(col)
+    for r in result["scenarios"]:
+        for detail in r["facts"]["missing"]:
+            misses.add_row(r["name"], "missing fact", detail)
+        for detail in r["facts"]["unexpected"]:
+            misses.add_row(r["name"], "unexpected fact", detail)
+        for c in CHECKS:
+            for detail in r[c]["failures"]:
+                misses.add_row(r["name"], c, detail)
+    if misses.row_count:
+        console.print(misses)
+    console.print(f"[dim]{len(result['scenarios'])} scenarios in {result['seconds']:.1f}s[/dim]")
