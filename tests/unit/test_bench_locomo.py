@@ -251,6 +251,8 @@ def test_the_headline_is_the_full_layer_and_each_layer_is_scored_apart(layered):
             assert 0 <= layer[key] <= 1
         assert layer["context_recall_derived"] >= layer["context_recall"]
         assert layer["context_tokens_median"] > 0
+        assert set(layer["derived_hit_sources_median"]) == {"fact", "summary", "consolidated"}
+        assert layer["turn_recall_at_20_plus_summary"] >= layer["turn_recall_at_20"]
         assert layer["timings"]["index_seconds"] > 0
 
     turns, full = layers["turns"], layers["full"]
@@ -338,6 +340,8 @@ def test_question_measures_tell_derived_hits_from_turns():
     context = f"- (fact) {fact.content}\n- turn one"
     out = question_measures(["D1:2", "D1:3"], top, [fact, summary], context, contents, dia, (1, 2, 3))
     assert out["turn_recall_at_3"] == 0.0  # only the derived hits cover the evidence
+    assert out["turn_recall_at_3_plus_fact"] == out["turn_recall_at_3_plus_summary"] == 0.5
+    assert out["turn_recall_at_1_plus_summary"] == 0.0 and out["turn_recall_at_3_plus_consolidated"] == 0.0
     assert recall_at_k(["D1:2", "D1:3"], [hit_turns(m, dia) for m in top], 3) == 1.0
     assert (out["derived_hits_at_1"], out["derived_hits_at_2"], out["derived_hits_at_3"]) == (1, 1, 2)
     assert out["context_recall_derived"] == 0.5  # the fact is in the context, the summary is not

@@ -107,6 +107,7 @@ LAYER_KEYS = (
     *PRODUCT_KEYS,
     "context_recall_derived",
     *(f"turn_recall_at_{k}" for k in RECALL_KS),
+    *(f"turn_recall_at_{k}_plus_{kind.value}" for kind in DERIVED_KINDS for k in RECALL_KS),
     *(f"derived_hits_at_{k}" for k in RECALL_KS),
     "adaptive_derived",
 )
@@ -178,6 +179,9 @@ def question_measures(
     }
     shown = [e in behind or (e in contents and contents[e] in adaptive_context) for e in evidence]
     out: dict[str, Any] = {f"turn_recall_at_{k}": recall_at_k(evidence, turn_hits, k) for k in ks}
+    for kind in DERIVED_KINDS:  # what each kind of derived memory adds to the turn hits
+        with_kind = [h if m.kind in (kind, MemoryKind.TURN) else set() for m, h in zip(top, hits, strict=True)]
+        out |= {f"turn_recall_at_{k}_plus_{kind.value}": recall_at_k(evidence, with_kind, k) for k in ks}
     out |= {f"derived_hits_at_{k}": sum(is_derived(m) for m in top[:k]) for k in ks}
     out["context_recall_derived"] = sum(shown) / len(evidence)
     out["adaptive_derived"] = sum(is_derived(m) for m in adaptive)
@@ -315,6 +319,11 @@ def layer_result(
     def column(key: str) -> list[float]:
         return [r[key] for r in rows if r.get(key) is not None]
 
+    sizes: dict[str, list[int]] = {kind.value: [] for kind in DERIVED_KINDS}
+    for r in rows:  # top_kinds and derived_hit_sources list the derived hits in the same order
+        derived_kinds = [kind for kind in r["top_kinds"] if kind != MemoryKind.TURN.value]
+        for kind, n in zip(derived_kinds, r["derived_hit_sources"], strict=True):
+            sizes.setdefault(kind, []).append(n)
     derived: dict[str, int] = {}
     for run in runs:
         for key, value in run["derived"].items():
@@ -331,9 +340,9 @@ def layer_result(
         "context_tokens_k20_median": percentile(column("context_tokens_k20"), 50),
         "context_tokens_k20_p95": percentile(column("context_tokens_k20"), 95),
         "adaptive_k_median": percentile(column("adaptive_k"), 50),
-        "derived_hit_sources_median": percentile(
-            [n for r in rows for n in r["derived_hit_sources"]], 50
-        ),
+        "derived_hit_sources_median": {
+            kind.value: percentile(sizes[kind.value], 50) for kind in DERIVED_KINDS
+        },
         "hit_kinds_at_10": kind_shares((r["top_kinds"] for r in rows), 10),
         "derived": derived,
         "timings": {
@@ -385,6 +394,10 @@ def render_layers(result: Mapping[str, Any], console: Console) -> None:
         ("recall_at_10", "R@10"),
         ("recall_at_20", "R@20"),
         ("turn_recall_at_10", "R@10 counting turn hits only"),
+        ("turn_recall_at_10_plus_fact", "  turn hits + facts"),
+        ("turn_recall_at_10_plus_summary", "  turn hits + summaries"),
+        ("turn_recall_at_10_plus_consolidated", "  turn hits + consolidated"),
+        ("turn_recall_at_20", "R@20 counting turn hits only"),
         ("context_recall", "context recall (turn text verbatim)"),
         ("context_recall_derived", "  + evidence behind derived hits in it"),
         ("context_recall_k20", "context recall, k=20"),
@@ -396,7 +409,10 @@ def render_layers(result: Mapping[str, Any], console: Console) -> None:
         lambda v: " / ".join(_num(v[f"derived_hits_at_{k}"]) for k in RECALL_KS),
     )
     row("derived hits in adaptive k", lambda v: _num(v["adaptive_derived"]))
-    row("sources per derived hit (median)", lambda v: _num(v["derived_hit_sources_median"], 0))
+    row(
+        "sources per hit, median: fact / summary / consolidated",
+        lambda v: " / ".join(_num(n, 0) for n in v["derived_hit_sources_median"].values()),
+    )
     row("context tokens (median)", lambda v: _num(v["context_tokens_median"], 0))
     row("adaptive k (median)", lambda v: _num(v["adaptive_k_median"], 0))
     table.add_section()

@@ -244,6 +244,7 @@ PRIYA = Scenario(
             ("08:31", "a", "Congrats on the new job!"),
             ("08:32", "u", "Honestly I don't want to learn to climb anymore, my shoulder hates it."),
             ("08:33", "u", "I'm training for a 10k instead."),
+            ("08:34", "u", "Last weekend I adopted a cat named Pixel."),
             ("08:35", "u", "I had an asthma attack last Friday, so I'm taking it easy."),
             ("08:35", "a", "Take care. Short, easy runs only until you feel better."),
         ),
@@ -259,11 +260,16 @@ PRIYA = Scenario(
         Fact(CRITICAL, "medication:inhaler", "inhaler"),
         Fact(CONSTRAINT, "available:tuesday_thursday", "on Tuesdays and Thursdays after 6pm"),
         Fact(CONSTRAINT, "unavailable:friday", "Fridays"),
+        Fact(ENTITY, "pet:cat", "Pixel"),
     ),
     superseded=(Change("employer", "Monzo", "Wise"),),
     retracted=(Retraction("goal:learn_to_climb", "learn to climb"),),
     mentions=(Mention("intolerance:lactose", "lactose", 2),),
-    events=(Event("2024-03-19", key="employer"), Event("2024-03-15", text="asthma attack")),
+    events=(
+        Event("2024-03-19", key="employer"),
+        Event("2024-03-16", key="pet:cat"),  # "last weekend", said on Wednesday 20 March
+        Event("2024-03-15", text="asthma attack"),
+    ),
 )
 
 DAN = Scenario(

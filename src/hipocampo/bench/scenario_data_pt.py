@@ -152,6 +152,7 @@ CARLA = Scenario(
             ("19:00", "u", "Agora sou coordenadora na escola."),
             ("19:00", "a", "Parabéns pela promoção!"),
             ("19:01", "u", "Ainda moro em Belo Horizonte, claro."),
+            ("19:01", "u", "Ontem adotamos uma cachorra, a Pipoca!"),
             ("19:02", "u", "Meu objetivo é fazer um mestrado em educação."),
             ("19:03", "u", "Você sabe quais universidades têm mestrado noturno?"),
         ),
@@ -166,13 +167,14 @@ CARLA = Scenario(
         Fact(ENTITY, "person:daughter", "Laura"),
         Fact(ENTITY, "person:husband", "Marcos"),
         Fact(CONSTRAINT, "available:morning", "de manhã"),
+        Fact(ENTITY, "pet:dog", "Pipoca"),
         Fact(CRITICAL, "condition:migraine", "enxaqueca"),
         Fact(GOAL, "goal:fazer_um_mestrado_em_educacao", "fazer um mestrado em educação"),
     ),
     superseded=(Change("occupation", "professora de matemática", "coordenadora"),),
     retracted=(Retraction("pet:cat", "Frajola"),),
     mentions=(Mention("home_city", "Belo Horizonte", 2),),
-    events=(Event("2024-03-09", text="fui ao médico"),),
+    events=(Event("2024-03-09", text="fui ao médico"), Event("2024-04-07", key="pet:dog")),
 )
 
 PEDRO = Scenario(

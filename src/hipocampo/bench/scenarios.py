@@ -233,8 +233,9 @@ def _ratio(check: dict[str, Any]) -> str:
 def render_scenarios(result: dict[str, Any], console: Console) -> None:
     """Per-scenario and per-language tables, then every miss with its reason."""
     table = Table(title=f"Fact lifecycle scenarios (embedder: {result['embedder']})")
-    for col in ("scenario", "lang", "fact P", "fact R", *CHECKS, "s"):
-        table.add_column(col, justify="left" if col in ("scenario", "lang") else "right")
+    table.add_column("scenario", no_wrap=True)
+    for col in ("lang", "fact P", "fact R", *CHECKS, "s"):
+        table.add_column(col, justify="left" if col == "lang" else "right")
     for r in result["scenarios"]:
         f = r["facts"]
         table.add_row(r["name"], r["language"], _pct(f["precision"]), _pct(f["recall"]),
@@ -242,8 +243,9 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
     console.print(table)
 
     summary = Table(title="By language")
-    for col in ("", "scenarios", "fact P", "fact R", "fact F1", *CHECKS):
-        summary.add_column(col, justify="left" if not col else "right")
+    summary.add_column("", no_wrap=True)
+    for col in ("n", "fact P", "fact R", "fact F1", *CHECKS):
+        summary.add_column(col, justify="right", no_wrap=True)
     groups = [*((lang, result["by_language"][lang]) for lang in LANGUAGES), ("overall", result["overall"])]
     for name, agg in groups:
         if not agg["scenarios"]:
@@ -251,14 +253,15 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
         f = agg["facts"]
         summary.add_row(
             name, str(agg["scenarios"]), _pct(f["precision"]), _pct(f["recall"]), _pct(f["f1"]),
-            *(f"{_pct(agg[c]['rate'])} ({_ratio(agg[c])})" for c in CHECKS),
+            *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in CHECKS),
             style="bold" if name == "overall" else None,
         )  # fmt: skip
     console.print(summary)
 
-    misses = Table(title="Misses", show_lines=False)
-    for col in ("scenario", "kind", "detail"):
-        misses.add_column(col)
+    misses = Table(title="Misses")
+    misses.add_column("scenario", no_wrap=True)
+    misses.add_column("kind", no_wrap=True)
+    misses.add_column("detail", overflow="fold")
     for r in result["scenarios"]:
         for detail in r["facts"]["missing"]:
             misses.add_row(r["name"], "missing fact", detail)

@@ -78,7 +78,9 @@ def recency_tier(created_at: datetime, now: datetime) -> str:
     return "recent" if days <= 30 else "medium" if days <= 90 else "old"
 
 
-def person_boost(query_names: set[str], speaker: str | None, content: str) -> tuple[float, list[str]]:
+def person_boost(
+    query_names: set[str], speaker: str | None, content: str, people: Sequence[str] = ()
+) -> tuple[float, list[str]]:
     """1.5 when a name in the query is the speaker (seed 003's person boost), 1.05 when the name is
     only mentioned: in dialogue a mention is mostly the other speaker addressing that person."""
     if not query_names:
@@ -86,6 +88,9 @@ def person_boost(query_names: set[str], speaker: str | None, content: str) -> tu
     folded = {fold(n) for n in query_names}
     if speaker and fold(speaker) in folded:
         return 1.5, [speaker]
+    about = sorted(p for p in people if fold(p) in folded)
+    if about:  # a fact about a person named in the query
+        return 1.5, about
     folded_content = fold(content)
     candidates = [n for n in query_names if fold(n) in folded_content]  # cheap substring test first
     if not candidates:
@@ -100,6 +105,14 @@ def topic_boost(matched_terms: Sequence[str], query_terms: Sequence[str]) -> flo
     if not query_terms:
         return 1.0
     return 1.0 + 0.2 * min(len(set(matched_terms)) / max(len(set(query_terms)) / 2, 1), 1.0)
+
+
+KIND_BOOSTS = {"consolidated": 1.2, "fact": 1.1}
+"""Distilled memories first when relevant (seed 003: consolidated memories shown first)."""
+
+
+def kind_boost(kind: str) -> float:
+    return KIND_BOOSTS.get(kind, 1.0)
 
 
 def temporal_boost(asks_when: bool, has_event_date: bool) -> float:

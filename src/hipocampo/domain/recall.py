@@ -119,11 +119,13 @@ class RecallResult:
     token_budget: int
     degraded: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    enrichment: list[str] = field(default_factory=list)  # how the query was enriched, if it was
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "thread_id": self.thread_id,
+            "enrichment": list(self.enrichment),
             "recent": [
                 {
                     "id": m.id,

@@ -5,7 +5,7 @@ The decision follows the fact's *key* (its slot):
 - a key without ``:`` (``home_city``, ``name``, ``employer``, ``budget``) holds one value at a
   time: a different value supersedes the current one (UPDATE), never coexists with it;
 - a key with ``:`` (``likes:jazz``, ``allergy:peanuts``, ``pet:cat``) names one item of a set:
-  restating it is a mention, and the set grows with new keys (ADD);
+  restating it is a mention (in whatever words or language), and the set grows with new keys (ADD);
 - a negated fact ("I don't live in Porto anymore", "não gosto mais de jazz") retracts the
   matching current memory (DELETE: it stays, with ``valid_to`` set and a history entry);
 - the same value again is a mention (NONE): the count goes up, nothing is duplicated.
@@ -51,9 +51,39 @@ def is_single_valued(key: str) -> bool:
 
 
 def decide(
-    key: str, value: str | None, negated: bool, current: Sequence[MemoryItem], previous_value: str | None = None
+    key: str,
+    value: str | None,
+    negated: bool,
+    current: Sequence[MemoryItem],
+    previous_value: str | None = None,
+    *,
+    keeps_negative: bool = False,
 ) -> Decision:
-    """What to do with a fact stated now, given the current (valid) memories with the same key."""
+    """What to do with a fact stated now, given the current (valid) memories with the same key.
+
+    ``keeps_negative``: a negated fact that retracts nothing is itself worth keeping (a dislike:
+    "I hate airports"), stored with negative polarity.
+    """
+    if is_single_valued(key):
+        return _decide_slot(key, value, negated, current, previous_value)
+    # A key with ':' names the item ("allergy:peanuts"): whatever words said it ("amendoim",
+    # "peanuts"), the same key is the same fact, and only its polarity can change.
+    agree = [m for m in current if is_negative(m) == negated]
+    disagree = [m for m in current if is_negative(m) != negated]
+    if agree:
+        return Decision(Action.NONE, agree[:1], reason="already known: counted as a mention")
+    if disagree:
+        if negated:  # "I don't like jazz anymore": the like is retracted, not turned into a dislike
+            return Decision(Action.DELETE, disagree, reason="the user retracted it")
+        return Decision(Action.UPDATE, disagree, reason="the user changed their mind")
+    if negated and not keeps_negative:
+        return Decision(Action.NONE, reason="retracts nothing the memory holds")
+    return Decision(Action.ADD, reason="new")
+
+
+def _decide_slot(
+    key: str, value: str | None, negated: bool, current: Sequence[MemoryItem], previous_value: str | None
+) -> Decision:
     wanted = normalise_value(value)
     same = [m for m in current if normalise_value(m.metadata.get(FACT_VALUE)) == wanted]
     if negated:
@@ -63,7 +93,15 @@ def decide(
         return Decision(Action.DELETE, targets, reason="the user retracted it")
     if same:
         return Decision(Action.NONE, same[:1], reason="already known: counted as a mention")
-    if is_single_valued(key) and current:
+    if current:
         why = f"changed from {previous_value!r}" if previous_value else "a newer value for the same slot"
         return Decision(Action.UPDATE, list(current), reason=why)
     return Decision(Action.ADD, reason="new")
+
+
+NEGATIVE = "negative"
+"""Metadata flag of a fact kept with negative polarity (a dislike, something avoided)."""
+
+
+def is_negative(m: MemoryItem) -> bool:
+    return bool(m.metadata.get(NEGATIVE))

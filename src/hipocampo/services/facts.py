@@ -28,7 +28,7 @@ from ..domain.model import (
     day_start,
     new_id,
 )
-from ..domain.reconcile import FACT_VALUE, Action, Decision, decide
+from ..domain.reconcile import FACT_VALUE, NEGATIVE, Action, Decision, decide, normalise_value
 from .deps import Deps
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
@@ -114,9 +114,14 @@ async def _llm_facts(deps: Deps, message: Message) -> list[ExtractedFact]:
 async def _apply(deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR) -> Applied | None:
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     current = await deps.memories.current_by_key(scope, fact.key)
-    if any(message.id in m.source_message_ids for m in current):
+    wanted = normalise_value(fact.value)
+    if any(message.id in m.source_message_ids and normalise_value(m.metadata.get(FACT_VALUE)) == wanted
+           for m in current):
         return None  # this message was mined before (a retried job): nothing new
-    decision = decide(fact.key, fact.value, fact.negated, current, fact.previous_value)
+    keeps_negative = fact.memory_type in (MemoryType.PREFERENCE, MemoryType.CONSTRAINT)
+    decision = decide(
+        fact.key, fact.value, fact.negated, current, fact.previous_value, keeps_negative=keeps_negative
+    )
     when = message.created_at
     if decision.action is Action.NONE:
         if not decision.targets:
@@ -181,7 +186,12 @@ def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact) -> MemoryI
         memory_type=fact.memory_type,
         importance=IMPORTANCE.get(fact.memory_type, 0.5),
         source_message_ids=[message.id],
-        metadata={**message.metadata, FACT_VALUE: fact.value},
+        metadata={
+            **message.metadata,
+            FACT_VALUE: fact.value,
+            **({"people": list(fact.people)} if fact.people else {}),
+            **({NEGATIVE: True} if fact.negated else {}),
+        },
         key=fact.key,
         confidence=fact.confidence,
         updated_at=message.created_at,

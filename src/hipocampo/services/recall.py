@@ -13,6 +13,7 @@ from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_
 from ..domain.ranking import adaptive_k
 from ..domain.recall import RecallResult, ScoredMemory
 from .deps import Deps
+from .enrichment import enrich
 from .ingest import recent_cache_key
 from .retrieval import SearchOptions, rank_candidates
 from .summaries import summary_memory_id
@@ -56,12 +57,11 @@ async def recall(
     async def nothing() -> None:
         return None
 
-    recent_task = recent_messages(deps, scope, thread_id) if thread_id else nothing()
+    recent = await recent_messages(deps, scope, thread_id) if thread_id else []  # usually cached
+    enrichment = await enrich(deps, query, recent)
+    opts.keyword_extra, opts.dense_text = enrichment.keyword_extra, enrichment.dense_text
     summary_task = deps.summaries.get(scope, thread_id) if thread_id else nothing()
-    ranked, recent, summary = await asyncio.gather(
-        rank_candidates(deps, scope, query, opts), recent_task, summary_task
-    )
-    recent = recent or []
+    ranked, summary = await asyncio.gather(rank_candidates(deps, scope, query, opts), summary_task)
     if summary is not None and thread_id is not None:  # already its own section: not twice
         own = summary_memory_id(scope, thread_id)
         ranked.hits = [h for h in ranked.hits if h.memory.id != own]
@@ -96,6 +96,7 @@ async def recall(
         token_budget=budget,
         degraded=ranked.degraded,
         timings_ms=timings,
+        enrichment=enrichment.notes,
     )
 
 

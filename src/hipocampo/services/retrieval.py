@@ -34,6 +34,8 @@ class SearchOptions:
     since: datetime | None = None
     until: datetime | None = None
     pool: int | None = None  # stage-1 candidates per index
+    keyword_extra: str | None = None  # enrichment: more words for the keyword search
+    dense_text: str | None = None  # enrichment: a passage to embed instead of the query (HyDE)
 
 
 async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | None = None) -> SearchResult:
@@ -51,9 +53,10 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     degraded: list[str] = []
 
     t0 = time.perf_counter()
-    dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings))
+    dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings, opts.dense_text))
+    keyword_query = f"{query} {opts.keyword_extra}" if opts.keyword_extra else query
     try:
-        keyword_hits = await deps.keywords.search(scope, query, pool, exclude_thread=exclude)
+        keyword_hits = await deps.keywords.search(scope, keyword_query, pool, exclude_thread=exclude)
     except Exception as exc:  # a damaged keyword index must not break recall: dense still works
         keyword_hits = []
         degraded.append(f"keyword index unavailable ({type(exc).__name__}: {exc}); run `hipocampo reindex`")
@@ -92,11 +95,20 @@ async def rank_candidates(deps: Deps, scope: Scope, query: str, options: SearchO
 
 
 async def _dense(
-    deps: Deps, scope: Scope, query: str, pool: int, exclude: str | None, timings: dict[str, float]
+    deps: Deps,
+    scope: Scope,
+    query: str,
+    pool: int,
+    exclude: str | None,
+    timings: dict[str, float],
+    passage: str | None = None,
 ) -> tuple[list[VectorHit], str | None]:
     t = time.perf_counter()
     try:
-        qvec: np.ndarray = await asyncio.to_thread(deps.embedder.embed_query, query)
+        if passage is None:
+            qvec: np.ndarray = await asyncio.to_thread(deps.embedder.embed_query, query)
+        else:  # HyDE: a hypothetical answer is embedded like the memories it should find
+            qvec = (await asyncio.to_thread(deps.embedder.embed_documents, [passage]))[0]
     except Exception as exc:  # a broken embedder must not break recall: keyword search still works
         return [], f"embedder failed ({type(exc).__name__}: {exc}); keyword search only"
     timings["query_embed_ms"] = (time.perf_counter() - t) * 1000
@@ -107,6 +119,12 @@ async def _dense(
         return [], f"vector index unavailable ({exc}); keyword search only"
     timings["vector_ms"] = (time.perf_counter() - t) * 1000
     return hits, None
+
+
+def _people(item: MemoryItem) -> list[str]:
+    """People a fact is about (set by extraction; ignore anything else callers put there)."""
+    people = item.metadata.get("people") if item.kind is MemoryKind.FACT else None
+    return [p for p in people if isinstance(p, str)] if isinstance(people, list) else []
 
 
 def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
@@ -148,13 +166,14 @@ def _rerank(
         d = dense.get(memory_id)
         kw = keyword.get(memory_id)
         matched = list(kw[1].matched_terms) if kw else []
-        person, matched_names = ranking.person_boost(names, item.name, item.content)
+        person, matched_names = ranking.person_boost(names, item.name, item.content, _people(item))
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
             "person": person,
             "topic": ranking.topic_boost(matched, terms),
             "importance": ranking.importance_boost(item.importance),
             "temporal": ranking.temporal_boost(asks_when, item.event_start is not None),
+            "kind": ranking.kind_boost(item.kind.value),
         }
         relevance = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
         score = relevance

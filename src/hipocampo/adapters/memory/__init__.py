@@ -9,7 +9,7 @@ everything in this process: nothing is written to disk and the state is lost on 
 
 from __future__ import annotations
 
-from ...ports import Clock, Embedder, Tokenizer
+from ...ports import ChatModel, Clock, Embedder, Tokenizer
 from ...services.deps import Deps
 from ...settings import Settings
 from ..clock import SystemClock
@@ -43,6 +43,7 @@ def build_memory_deps(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     tokenizer: Tokenizer | None = None,
+    chat: ChatModel | None = None,
 ) -> Deps:
     """Every port wired to in-memory adapters on one fresh :class:`InMemoryDatabase`.
 
@@ -65,4 +66,5 @@ def build_memory_deps(
         embedder=CachingEmbedder(embedder or FakeEmbedder()),
         tokenizer=tokenizer or CharTokenizer(),
         clock=clock,
+        chat=chat,
     )

@@ -1,0 +1,154 @@
+"""The fact lifecycle scenarios end to end: the suite's scores stay above floors, and two scenarios
+(one English, one Portuguese) are checked exactly: current facts, a correction's full history, a
+retraction, mentions and dated events."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from hipocampo.bench.scenario_data import SARAH
+from hipocampo.bench.scenario_data_pt import HELENA
+from hipocampo.bench.scenarios import LANGUAGES, SCENARIOS, USER, open_memory, play, run_scenarios
+from hipocampo.domain.model import HistoryEvent, MemoryItem
+from hipocampo.domain.reconcile import FACT_VALUE, normalise_value
+
+ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
+
+# Measured with the rule-based extractor (10 scenarios, 99 expected facts) minus about 0.05: precision
+# 0.876, recall 0.859, updates 11/13, retractions 6/9, mentions 11/12, events 16/18.
+OVERALL_FLOORS = {"precision": 0.82, "recall": 0.80, "updates": 0.80, "retractions": 0.60, "mentions": 0.85,
+                  "events": 0.83}  # fmt: skip
+# (precision, recall) measured: en 0.868 / 0.868, pt 0.875 / 0.824, mixed 0.909 / 1.0.
+LANGUAGE_FLOORS = {"en": (0.81, 0.81), "pt": (0.82, 0.77), "mixed": (0.85, 0.95)}
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def result() -> dict[str, Any]:
+    return run_scenarios()
+
+
+def test_scenarios_are_well_formed() -> None:
+    assert 8 <= len(SCENARIOS) <= 12
+    assert len({s.name for s in SCENARIOS}) == len(SCENARIOS)
+    assert {s.language for s in SCENARIOS} == set(LANGUAGES)
+    for s in SCENARIOS:
+        assert 2 <= len(s.sessions) <= 4, s.name
+        assert len({x.thread_id for x in s.sessions}) == len(s.sessions), s.name
+        times = [t.at for x in s.sessions for t in x.turns]
+        assert times == sorted(times), s.name
+        starts = [at(x.turns[0].at[:-1]) for x in s.sessions]
+        assert all((b - a).days >= 1 for a, b in pairwise(starts)), s.name
+        roles = {t.role for x in s.sessions for t in x.turns}
+        assert roles == {"user", "assistant"}, s.name
+        assert s.facts and (s.superseded or s.retracted), s.name
+
+
+def test_the_suite_stays_above_its_floors(result: dict[str, Any]) -> None:
+    overall = result["overall"]
+    assert overall["scenarios"] == len(SCENARIOS)
+    assert overall["facts"]["precision"] >= OVERALL_FLOORS["precision"]
+    assert overall["facts"]["recall"] >= OVERALL_FLOORS["recall"]
+    for check in ("updates", "retractions", "mentions", "events"):
+        assert overall[check]["rate"] >= OVERALL_FLOORS[check], check
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_stays_above_its_floors(result: dict[str, Any], language: str) -> None:
+    facts = result["by_language"][language]["facts"]
+    precision, recall = LANGUAGE_FLOORS[language]
+    assert facts["precision"] >= precision
+    assert facts["recall"] >= recall
+
+
+def test_every_scenario_reports_its_misses(result: dict[str, Any]) -> None:
+    for row in result["scenarios"]:
+        f = row["facts"]
+        assert len(f["missing"]) == f["expected"] - f["correct"], row["name"]
+        assert len(f["unexpected"]) == f["extracted"] - f["correct"], row["name"]
+        for check in ("updates", "retractions", "mentions", "events"):
+            assert len(row[check]["failures"]) == row[check]["expected"] - row[check]["correct"]
+
+
+# --- exact end-to-end checks ----------------------------------------------------------------------
+
+
+def triple(f: MemoryItem) -> tuple[str, str, str]:
+    return (f.memory_type.value if f.memory_type else "", f.key or "", normalise_value(f.metadata[FACT_VALUE]))
+
+
+def one(facts: list[MemoryItem], key: str, value: str) -> MemoryItem:
+    found = [f for f in facts if f.key == key and f.metadata[FACT_VALUE] == value]
+    assert len(found) == 1, (key, value, found)
+    return found[0]
+
+
+def test_english_scenario_end_to_end(tmp_path) -> None:
+    mem = open_memory(tmp_path / "sarah.db")
+    try:
+        play(mem, SARAH)
+        facts = mem.list(USER, kind="fact", limit=1000)
+        current = {triple(f) for f in facts if f.valid_to is None}
+        expected = {(f.memory_type, f.key, normalise_value(f.value)) for f in SARAH.facts}
+        # pet:cat aside: "I don't have a cat anymore" does not retract the cat named Miso (a known miss).
+        assert {t for t in current if t[1] != "pet:cat"} == expected
+
+        boston, denver = one(facts, "home_city", "Boston"), one(facts, "home_city", "Denver")
+        assert boston.valid_to == at("2024-04-17T20:10:00") and denver.valid_to is None
+        history = mem.history(USER, boston.id)
+        assert [(h.event, h.created_at, h.related_id) for h in history] == [
+            (ADD, at("2024-03-04T19:02:00"), None),
+            (UPDATE, at("2024-04-17T20:10:00"), denver.id),
+        ]
+        assert history[1].old_content == "The user lives in Boston."
+        assert history[1].new_content == "The user lives in Denver."
+        assert [h.event for h in mem.history(USER, denver.id)] == [ADD]
+
+        shellfish = one(facts, "allergy:shellfish", "shellfish")
+        assert shellfish.mention_count == 2
+        assert [h.event for h in mem.history(USER, shellfish.id)] == [ADD, MENTION]
+
+        assert one(facts, "pet:dog", "Biscuit").event_start == at("2024-05-01T00:00:00")  # "yesterday"
+        assert denver.event_start == at("2024-04-08T00:00:00")  # "last week", said on 17 April
+        assert one(facts, "employer", "Denver Health").event_start == at("2024-04-15T00:00:00")  # "on Monday"
+    finally:
+        mem.close()
+
+
+def test_portuguese_scenario_end_to_end(tmp_path) -> None:
+    mem = open_memory(tmp_path / "helena.db")
+    try:
+        play(mem, HELENA)
+        facts = mem.list(USER, kind="fact", limit=1000)
+        current = {triple(f) for f in facts if f.valid_to is None}
+        expected = {(f.memory_type, f.key, normalise_value(f.value)) for f in HELENA.facts}
+        # Known misses: pt-PT "reformada", and "quero voltar a nadar" read as a request ("voltar").
+        known_misses = {("user_profile", "occupation", "reformado"), ("goal", "goal:voltar_a_nadar", "voltar a nadar")}
+        assert current <= expected
+        assert expected - current <= known_misses
+
+        old_diet, new_diet = one(facts, "diet", "mediterrânica"), one(facts, "diet", "low carb")
+        assert old_diet.valid_to == at("2024-04-02T09:46:00") and new_diet.valid_to is None
+        assert [(h.event, h.created_at, h.related_id) for h in mem.history(USER, old_diet.id)] == [
+            (ADD, at("2024-01-15T09:04:00"), None),
+            (UPDATE, at("2024-04-02T09:46:00"), new_diet.id),
+        ]
+
+        metformin = one(facts, "medication:metformin", "metformina")
+        assert metformin.valid_to == at("2024-04-02T09:45:00")
+        assert [h.event for h in mem.history(USER, metformin.id)] == [ADD, DELETE]
+
+        home = one(facts, "home_city", "Coimbra")
+        assert home.mention_count == 2 and home.valid_to is None
+
+        turns = [t for t in mem.list(USER, kind="turn", limit=1000) if t.content.startswith("Anteontem")]
+        assert [t.event_start for t in turns] == [at("2024-02-24T00:00:00")]  # "anteontem" on 26 February
+    finally:
+        mem.close()
