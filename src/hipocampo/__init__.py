@@ -16,7 +16,17 @@ from .domain.errors import (
     InvalidInput,
     NotFound,
 )
-from .domain.model import MemoryItem, MemoryKind, MemoryType, Message, NewMessage, Role, Scope
+from .domain.model import (
+    HistoryEntry,
+    HistoryEvent,
+    MemoryItem,
+    MemoryKind,
+    MemoryType,
+    Message,
+    NewMessage,
+    Role,
+    Scope,
+)
 from .domain.recall import Explanation, RecallResult, RecencyMode, ScoredMemory, SearchResult
 from .settings import Settings
 
@@ -27,6 +37,8 @@ __all__ = [
     "ConfigurationError",
     "DimensionMismatch",
     "Explanation",
+    "HistoryEntry",
+    "HistoryEvent",
     "HipocampoError",
     "IndexUnavailable",
     "InvalidInput",

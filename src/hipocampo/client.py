@@ -136,11 +136,14 @@ class AsyncMemory:
         agent_id: str | None = None,
         thread_id: str | None = None,
         metadata: dict[str, Any] | None = None,
+        expires_at: datetime | str | None = None,
     ) -> MemoryItem:
-        """Save a fact directly (what an agent's ``save_memory`` tool does)."""
+        """Save a fact directly (what an agent's ``save_memory`` tool does); ``expires_at`` takes it
+        out of recall after that time (it stays in history)."""
         item = await curation.remember(
             self._deps, _scope(tenant_id, user_id, agent_id), content,
             memory_type=memory_type, importance=importance, thread_id=thread_id, metadata=metadata,
+            expires_at=expires_at,
         )
         if self._worker is not None:
             self._worker.wake()

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from ..domain.errors import InvalidInput, NotFound
 from ..domain.model import (
     MAX_CONTENT_CHARS,
+    HistoryEntry,
+    HistoryEvent,
     Job,
     MemoryItem,
     MemoryKind,
     MemoryType,
     Scope,
     new_id,
+    parse_time,
 )
 from .deps import Deps
 from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
@@ -47,11 +51,17 @@ async def remember(
     importance: float = 0.5,
     thread_id: str | None = None,
     metadata: dict[str, Any] | None = None,
+    expires_at: datetime | str | None = None,
 ) -> MemoryItem:
-    """Store a fact directly (not derived from a turn); it is indexed in the background."""
+    """Store a fact directly (not derived from a turn); it is indexed in the background.
+
+    ``expires_at``: after it the memory leaves recall (e.g. "in hospital until Friday"); it stays
+    stored, with its history.
+    """
     if not 0.0 <= importance <= 1.0:
         raise InvalidInput("importance must be between 0 and 1")
     now = deps.clock.now()
+    expiry = parse_time(expires_at) if expires_at is not None else None
     item = MemoryItem(
         id=new_id("mem"),
         scope=scope,
@@ -63,9 +73,12 @@ async def remember(
         importance=importance,
         metadata=dict(metadata or {}),
         updated_at=now,
+        expires_at=expiry,
     )
     async with deps.uow.transaction():
         await deps.memories.upsert([item])
+        added = HistoryEntry(item.id, HistoryEvent.ADD, now, None, item.content, "api")
+        await deps.memories.add_history(scope, [added])
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
     return item
 
@@ -91,6 +104,7 @@ async def update_memory(
         raise InvalidInput(
             "this memory is a conversation turn, which mirrors the log: delete it, or save a corrected fact"
         )
+    old_content = item.content
     if content is not None:
         item.content = _content(content)
     if memory_type is not None:
@@ -100,8 +114,10 @@ async def update_memory(
             raise InvalidInput("importance must be between 0 and 1")
         item.importance = importance
     item.updated_at = deps.clock.now()
+    edit = HistoryEntry(item.id, HistoryEvent.UPDATE, item.updated_at, old_content, item.content, "api", "edited")
     async with deps.uow.transaction():
         await deps.memories.upsert([item])
+        await deps.memories.add_history(scope, [edit])
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
     return item
 

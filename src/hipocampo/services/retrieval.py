@@ -128,7 +128,7 @@ def _people(item: MemoryItem) -> list[str]:
 
 
 def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
-    if m.valid_to is not None and m.valid_to <= now:  # superseded or expired
+    if not m.is_current(now):  # superseded, retracted or expired
         return False
     if opts.kinds and m.kind not in opts.kinds:
         return False
