@@ -257,9 +257,10 @@ def test_the_headline_is_the_full_layer_and_each_layer_is_scored_apart(layered):
 
     turns, full = layers["turns"], layers["full"]
     assert turns["extraction"] is False and turns["both_speakers_user"] is False
-    assert all(n == 0 for n in turns["derived"].values())
+    assert all(n == 0 for n in turns["derived"].values())  # dead_jobs too
     assert turns["derived_hits_at_20"] == 0 and turns["turn_recall_at_10"] == turns["recall_at_10"]
     assert full["extraction"] and full["summaries"] and full["consolidate"]
+    assert turns["derived"]["dead_jobs"] == full["derived"]["dead_jobs"] == 0
     assert full["derived"]["facts"] >= 2  # Ana's puppy and her love of painting
     assert full["derived"]["summaries"] == 1  # only the 30-turn session is long enough
     assert full["derived"]["memories_seen"] > 30  # consolidation saw the 2023 turns: long lookback

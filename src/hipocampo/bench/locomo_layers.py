@@ -243,13 +243,13 @@ async def run_layer(
                 dia_of_message[message.id] = turn.dia_id
                 index_texts.append(turn_memory(message).index_text)
                 text_dia.append(turn.dia_id)
-        await mem.flush(timeout=3600)
+        queue = await mem.flush(timeout=3600)
         ingest_seconds = time.perf_counter() - started
         consolidation: dict[str, Any] = {"clusters": 0, "merged_duplicates": 0, "memories_seen": 0}
         if layer.consolidate:
             t0 = time.perf_counter()
             report = (await mem.consolidate(conv.id))[f"default/{conv.id}"]
-            await mem.flush(timeout=3600)
+            queue = await mem.flush(timeout=3600)
             consolidation = {
                 "consolidate_seconds": time.perf_counter() - t0,
                 "clusters": report.clusters,
@@ -257,7 +257,8 @@ async def run_layer(
                 "memories_seen": report.memories_seen,
             }
         index_seconds = time.perf_counter() - started
-        derived = await derived_counts(mem, conv.id)
+        # A failed job (say, extraction) would quietly shrink a layer: count the dead letters.
+        derived = await derived_counts(mem, conv.id) | {"dead_jobs": queue.get("dead", 0)}
 
         for q, record in asked:
             t0 = time.perf_counter()  # the product default first, so it pays for the query embedding
@@ -386,6 +387,7 @@ def render_layers(result: Mapping[str, Any], console: Console) -> None:
         lambda v: f"{v['derived']['consolidated']} / {v['derived']['consolidated_written']}",
     )
     row("merged duplicate facts", lambda v: str(v["derived"]["merged_duplicates"]))
+    row("failed (dead) background jobs", lambda v: str(v["derived"].get("dead_jobs", 0)))
     row("ingest + indexing, s", lambda v: _num(v["timings"]["index_seconds"]))
     row("  of which consolidate + its indexing, s", lambda v: _num(v["timings"]["consolidate_seconds"]))
     table.add_section()
