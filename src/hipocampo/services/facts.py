@@ -69,20 +69,25 @@ class Applied:
     targets: list[MemoryItem]
 
 
-async def mine_messages(deps: Deps, scope: Scope, message_ids: list[str]) -> list[Applied]:
-    """Extract, reconcile and write the facts stated in these messages (user turns only).
+async def mine_messages(
+    deps: Deps,
+    scope: Scope,
+    message_ids: list[str],
+    *,
+    rules: bool = True,
+    llm_facts: dict[str, list[ExtractedFact]] | None = None,
+) -> list[Applied]:
+    """Reconcile and write the facts stated in these messages (user turns only): the rule-based
+    ones when ``rules``, and those an LLM found (see :func:`ask_llm`).
 
     Call inside a transaction: the facts, their history and the indexing job commit together.
     """
-    messages = [m for m in await deps.log.get_many(scope, message_ids) if m.role is Role.USER]
+    messages = await _user_turns(deps, scope, message_ids)
     applied: list[Applied] = []
     new_items: list[str] = []
-    for message in sorted(messages, key=lambda m: (m.created_at, m.seq)):
-        stated = [(f, ACTOR) for f in extract_facts(message.content, speaker=message.name)]
-        if deps.chat is not None:
-            # The heuristic facts above are written whatever happens here: an LLM failure makes the job
-            # retry (mined messages are skipped, so nothing doubles) while its facts stand.
-            stated += [(f, LLM_ACTOR) for f in await _llm_facts(deps, message)]
+    for message in messages:
+        stated = [(f, ACTOR) for f in extract_facts(message.content, speaker=message.name)] if rules else []
+        stated += [(f, LLM_ACTOR) for f in (llm_facts or {}).get(message.id, [])]
         for fact, actor in stated:
             result = await _apply(deps, message, fact, actor)
             if result is not None:
@@ -92,6 +97,19 @@ async def mine_messages(deps: Deps, scope: Scope, message_ids: list[str]) -> lis
     if new_items:
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": new_items}, scope.tenant_id, scope.user_id)])
     return applied
+
+
+async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> dict[str, list[ExtractedFact]]:
+    """The facts the configured LLM finds in these messages. Call outside any transaction: no
+    write lock may be held while a model thinks. Raises ``LLMError`` (the job then retries)."""
+    if deps.chat is None:
+        return {}
+    return {m.id: await _llm_facts(deps, m) for m in await _user_turns(deps, scope, message_ids)}
+
+
+async def _user_turns(deps: Deps, scope: Scope, message_ids: list[str]) -> list[Message]:
+    messages = [m for m in await deps.log.get_many(scope, message_ids) if m.role is Role.USER]
+    return sorted(messages, key=lambda m: (m.created_at, m.seq))
 
 
 async def _llm_facts(deps: Deps, message: Message) -> list[ExtractedFact]:

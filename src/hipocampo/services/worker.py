@@ -26,9 +26,16 @@ BATCHED = (INDEX_JOB, INDEX_MEMORIES_JOB)
 async def _extract(deps: Deps, job: Job) -> None:
     from . import facts
 
-    async with deps.uow.transaction():
-        await facts.mine_messages(deps, Scope(job.tenant_id, job.user_id), job.payload.get("message_ids") or [])
-        await deps.jobs.complete([job.id])  # type: ignore[list-item]
+    scope, ids = Scope(job.tenant_id, job.user_id), job.payload.get("message_ids") or []
+    async with deps.uow.transaction():  # the rules' facts commit first: they stand whatever the LLM does
+        await facts.mine_messages(deps, scope, ids)
+        if deps.chat is None:
+            await deps.jobs.complete([job.id])  # type: ignore[list-item]
+    if deps.chat is not None:
+        found = await facts.ask_llm(deps, scope, ids)  # no transaction open while the model thinks
+        async with deps.uow.transaction():
+            await facts.mine_messages(deps, scope, ids, rules=False, llm_facts=found)
+            await deps.jobs.complete([job.id])  # type: ignore[list-item]
 
 
 async def _summarize(deps: Deps, job: Job) -> None:
@@ -36,7 +43,9 @@ async def _summarize(deps: Deps, job: Job) -> None:
 
     policy = summaries.SummaryPolicy.from_settings(deps.settings)
     # Re-running is harmless (nothing new to fold), so the summary and the completion need not share a transaction.
-    await summaries.maybe_summarize(deps, Scope(job.tenant_id, job.user_id), job.payload["thread_id"], policy)
+    await summaries.maybe_summarize(
+        deps, Scope(job.tenant_id, job.user_id), job.payload["thread_id"], policy, llm=deps.chat
+    )
     await deps.jobs.complete([job.id])  # type: ignore[list-item]
 
 

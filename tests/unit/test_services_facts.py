@@ -1,0 +1,84 @@
+"""Facts from user turns: rules offline, an LLM when configured, and retries that double nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+
+from hipocampo.adapters.clock import FakeClock
+from hipocampo.adapters.llm.scripted import ScriptedChatModel
+from hipocampo.adapters.memory import build_memory_deps
+from hipocampo.domain.errors import LLMError
+from hipocampo.domain.model import HistoryEvent, MemoryKind, Scope
+from hipocampo.services.deps import Deps
+from hipocampo.services.facts import ask_llm, mine_messages
+from hipocampo.services.ingest import EXTRACT_JOB, add_messages
+from hipocampo.settings import Settings
+
+T0 = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
+ANA = Scope("t", "ana")
+SETTINGS = Settings(embedder="fake", tokenizer="chars", summaries=False)
+
+
+def run(scenario, chat=None) -> None:  # noqa: ANN001
+    deps = build_memory_deps(SETTINGS, clock=FakeClock(T0), chat=chat)
+    asyncio.run(scenario(deps))
+
+
+async def facts(deps: Deps) -> dict[str, str]:
+    items = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+    return {m.key: m.content for m in items if m.valid_to is None and m.key}
+
+
+def test_rules_extract_and_a_rerun_doubles_nothing() -> None:
+    async def scenario(deps: Deps) -> None:
+        (m,) = await add_messages(deps, ANA, "t1", [{"role": "user", "name": "Ana", "content": "I live in Porto"}])
+        await mine_messages(deps, ANA, [m.id])
+        await mine_messages(deps, ANA, [m.id])  # a retried job
+        (fact,) = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        assert fact.key == "home_city" and fact.mention_count == 1
+        assert [e.event for e in await deps.memories.history(ANA, fact.id)] == [HistoryEvent.ADD]
+
+    run(scenario)
+
+
+def test_an_llm_adds_what_the_rules_miss_and_history_says_who() -> None:
+    chat = ScriptedChatModel([{"facts": [{
+        "memory_type": "preference", "key": "likes:jazz", "value": "jazz",
+        "content": "Ana enjoys jazz.", "confidence": 0.9, "negated": False,
+    }]}])
+
+    async def scenario(deps: Deps) -> None:
+        text = "Jazz on Sunday mornings is my thing"
+        (m,) = await add_messages(deps, ANA, "t1", [{"role": "user", "name": "Ana", "content": text}])
+        found = await ask_llm(deps, ANA, [m.id])
+        await mine_messages(deps, ANA, [m.id], llm_facts=found)
+        assert (await facts(deps)) == {"likes:jazz": "Ana enjoys jazz."}
+        (fact,) = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        assert (await deps.memories.history(ANA, fact.id))[0].actor == "llm"
+        assert "Ana" in chat.calls[0][1]  # the speaker is in the prompt
+
+    run(scenario, chat)
+
+
+def test_an_llm_failure_keeps_the_rule_facts_and_the_job_retries() -> None:
+    async def scenario(deps: Deps) -> None:
+        (m,) = await add_messages(deps, ANA, "t1", [{"role": "user", "name": "Ana", "content": "I live in Porto"}])
+        (job,) = [j for j in await deps.jobs.claim(10, 60.0) if j.kind == EXTRACT_JOB]
+        assert await run_once_for(deps, job) is False  # the LLM failed: the job is to be retried
+        assert set(await facts(deps)) == {"home_city"}  # ...but the rules' fact was written
+        (again,) = [j for j in await deps.jobs.claim(10, 60.0) if j.kind == EXTRACT_JOB] or [None]
+        assert again is None  # backing off
+
+    run(scenario, ScriptedChatModel([LLMError("model down")] * 5))
+
+
+async def run_once_for(deps: Deps, job) -> bool:  # noqa: ANN001
+    from hipocampo.services.worker import SINGLE, _fail
+
+    try:
+        await SINGLE[job.kind](deps, job)
+    except LLMError as exc:
+        await _fail(deps, job, exc)
+        return False
+    return True
