@@ -14,7 +14,6 @@ from hipocampo.domain.ranking import (
     neighbour_support,
     person_boost,
     recency_boost,
-    recency_tier,
     rrf,
     topic_boost,
 )
@@ -106,14 +105,6 @@ class TestRecencyBoost:
             assert 0.7 <= recency_boost(days_ago(age), NOW, mode) <= 1.5
         assert recency_boost(NOW + timedelta(days=3), NOW, mode) == recency_boost(NOW, NOW, mode)
 
-    def test_tiers(self) -> None:
-        assert [recency_tier(days_ago(d), NOW) for d in (0, 30, 31, 90, 91)] == [
-            "recent",
-            "recent",
-            "medium",
-            "medium",
-            "old",
-        ]
 
 
 class TestPersonBoost:

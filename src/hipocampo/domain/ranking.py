@@ -73,11 +73,6 @@ def recency_boost(created_at: datetime, now: datetime, mode: RecencyMode) -> flo
     return 1.2 if days <= 30 else 1.0 if days <= 90 else 0.9
 
 
-def recency_tier(created_at: datetime, now: datetime) -> str:
-    days = (now - created_at).total_seconds() / 86400
-    return "recent" if days <= 30 else "medium" if days <= 90 else "old"
-
-
 def person_boost(
     query_names: set[str], speaker: str | None, content: str, people: Sequence[str] = ()
 ) -> tuple[float, list[str]]:

@@ -7,6 +7,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from .dates import temporal_buckets
 from .model import MemoryItem, Message, Summary
 
 
@@ -80,6 +81,7 @@ def memory_to_dict(m: MemoryItem) -> dict[str, Any]:
         "expires_at": m.expires_at.isoformat() if m.expires_at else None,
         "event_start": m.event_start.date().isoformat() if m.event_start else None,
         "event_end": m.event_end.date().isoformat() if m.event_end else None,
+        "time_buckets": temporal_buckets(m.event_start or m.created_at),
         "provenance": {
             "thread_id": m.thread_id,
             "source_message_ids": list(m.source_message_ids),
