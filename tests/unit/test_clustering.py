@@ -98,3 +98,14 @@ def test_no_duplicates_below_the_threshold() -> None:
     rows = np.stack([unit(1, 0), unit(1, 1), unit(0, 1)])
     assert near_duplicates(rows, [None] * 3) == []
     assert near_duplicates(np.zeros((0, 2), dtype=np.float32), []) == []
+
+
+def test_centring_separates_what_a_narrow_cone_lumps_together() -> None:
+    from hipocampo.domain.clustering import centre
+
+    rng = np.random.default_rng(7)
+    common = rng.normal(size=32) * 5  # every vector shares a large common part, as e5's do
+    topics = [rng.normal(size=32) for _ in range(3)]
+    rows = np.stack([common + topics[i % 3] + rng.normal(size=32) * 0.2 for i in range(60)])
+    assert len(cluster(rows, threshold=0.75, min_size=3)) == 1  # raw cosine: one lump
+    assert len(cluster(centre(rows), threshold=0.5, min_size=3)) == 3  # centred: the three topics

@@ -233,6 +233,9 @@ async def _run_conversation(
     folder: Path,
     console: Console,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Ingest and question ``conv`` once per layer; baselines once, over the first layer's turns."""
+    from .locomo_layers import LAYERS, headline, run_layer
+
     records: list[dict[str, Any]] = []
     asked: list[tuple[Question, dict[str, Any]]] = []
     for q in conv.questions:
@@ -249,8 +252,6 @@ async def _run_conversation(
             asked.append((q, record))
         else:
             record["skipped"] = True
-    from .locomo_layers import LAYERS, headline, run_layer
-
     contents = {t.dia_id: t.content for t in conv.turns}
     per_layer: dict[str, dict[str, Any]] = {}
     index_texts: list[str] = []
@@ -259,7 +260,7 @@ async def _run_conversation(
         per_layer[name], texts, text_dia = await run_layer(
             conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console
         )
-        if index_texts:
+        if name != layers[0]:
             continue
         index_texts = texts  # the same texts whatever the layer: baselines run once
         baselines = build_baselines(index_texts, embedder)  # reuses this layer's cached vectors

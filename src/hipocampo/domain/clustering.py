@@ -22,6 +22,14 @@ def _unit_rows(vectors: np.ndarray) -> np.ndarray:
     return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
 
 
+def centre(vectors: np.ndarray) -> np.ndarray:
+    """Subtract the set's mean vector. Sentence embedders put every text in a narrow cone (e5:
+    mean pairwise cosine 0.90 over one LoCoMo conversation), so raw cosine thresholds lump
+    everything together; centred, the same pairs average 0.0 and a threshold means something."""
+    matrix = np.asarray(vectors, dtype=np.float32)
+    return matrix - matrix.mean(axis=0, keepdims=True) if len(matrix) > 1 else matrix
+
+
 def cluster(vectors: np.ndarray, *, threshold: float = 0.75, min_size: int = 2) -> list[list[int]]:
     """Single-pass greedy clustering by cosine similarity to cluster centroids.
 

@@ -23,7 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..domain.clustering import cluster, near_duplicates
+import numpy as np
+
+from ..domain.clustering import centre, cluster, near_duplicates
 from ..domain.model import (
     HistoryEntry,
     HistoryEvent,
@@ -61,7 +63,8 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 @dataclass
 class ConsolidationPolicy:
     lookback_days: int = 30
-    threshold: float = 0.75  # cosine to a cluster's centroid needed to join it
+    threshold: float = 0.75  # cosine to a cluster's centroid needed to join it (few memories)
+    centred_threshold: float = 0.5  # the same, on centred vectors, once there are enough of them
     min_cluster: int = 3  # smaller clusters are left alone
     duplicate_threshold: float = 0.95  # cosine at which two facts of the same slot are one
 
@@ -91,7 +94,7 @@ async def consolidate(
     keep = [i for i, m in enumerate(items) if m.valid_to is None]
     groups = [
         [items[keep[i]] for i in c]
-        for c in cluster(vectors[keep], threshold=policy.threshold, min_size=max(policy.min_cluster, 1))
+        for c in _clusters(vectors[keep], policy)
     ]
     evolution = await _evolution(deps, scope, [m for g in groups for m in g])
     drafts = [_draft(scope, g, evolution, now) for g in groups]
@@ -147,6 +150,18 @@ async def run_job(deps: Deps, job: Job, policy: ConsolidationPolicy) -> Consolid
 
 
 # --- reading -------------------------------------------------------------------------------
+
+
+CENTRE_MIN = 50
+"""Centring needs a varied set: on a handful of memories about one topic, their mean *is* the
+topic, and subtracting it would scatter them."""
+
+
+def _clusters(vectors: np.ndarray, policy: ConsolidationPolicy) -> list[list[int]]:
+    min_size = max(policy.min_cluster, 1)
+    if len(vectors) >= CENTRE_MIN:
+        return cluster(centre(vectors), threshold=policy.centred_threshold, min_size=min_size)
+    return cluster(vectors, threshold=policy.threshold, min_size=min_size)
 
 
 async def _candidates(deps: Deps, scope: Scope, since: datetime, now: datetime) -> list[MemoryItem]:
