@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     llm_max_calls_per_job: int | None = Field(
         8, ge=1, description="Budget of chat model calls per background job (retries included)."
     )
+    memory_types: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="Memory types per agent, injected into the LLM extraction prompt: JSON "
+        '{"<agent_id or *>": {"<type>": "<description>"}}; types are user_profile, preference, goal, '
+        "constraint, critical_info, entity. Unset: all six with built-in descriptions.",
+    )
     consolidation: bool = Field(
         True,
         description="Nightly, workers cluster each user's recent memories into consolidated memories and merge "

@@ -9,6 +9,7 @@ from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
 from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import LLMError
+from hipocampo.domain.llm_schemas import FactsOut
 from hipocampo.domain.model import HistoryEvent, MemoryKind, Scope
 from hipocampo.services.deps import Deps
 from hipocampo.services.facts import ask_llm, mine_messages
@@ -82,3 +83,41 @@ async def run_once_for(deps: Deps, job) -> bool:  # noqa: ANN001
         await _fail(deps, job, exc)
         return False
     return True
+
+
+def test_the_llm_reconciles_what_it_found_with_the_slot_it_updates() -> None:
+    def answer(system: str, prompt: str, schema: type) -> dict:
+        if schema is FactsOut:
+            return {"facts": [{"memory_type": "user_profile", "key": "employer", "value": "Acme",
+                               "content": "Ana works at Acme.", "confidence": 0.9}]}
+        target = prompt.split("- [", 1)[1].split("]", 1)[0]  # the one existing memory listed
+        return {"action": "UPDATE", "target_id": target, "content": "Ana left Globex and now works at Acme.",
+                "reason": "new job"}
+
+    async def scenario(deps: Deps) -> None:
+        (m1,) = await add_messages(deps, ANA, "t1", [{"role": "user", "name": "Ana", "content": "I work at Globex"}])
+        await mine_messages(deps, ANA, [m1.id])  # the rules: employer = Globex
+        (old,) = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        (m2,) = await add_messages(deps, ANA, "t2", [{"role": "user", "name": "Ana", "content": "Started at Acme!"}])
+        found = await ask_llm(deps, ANA, [m2.id])
+        await mine_messages(deps, ANA, [m2.id], rules=False, llm_facts=found)
+        assert (await facts(deps)) == {"employer": "Ana left Globex and now works at Acme."}
+        (closed,) = [e for e in await deps.memories.history(ANA, old.id) if e.event is HistoryEvent.UPDATE]
+        assert closed.actor == "llm" and "new job" in (closed.reason or "")
+
+    run(scenario, ScriptedChatModel(answer))
+
+
+def test_memory_types_are_configured_per_agent_and_injected_into_the_prompt() -> None:
+    from hipocampo.services.facts import memory_types_for
+
+    settings = Settings(embedder="fake", memory_types={
+        "travel-bot": {"preference": "travel likes: seats, airlines, food on board", "constraint": ""},
+        "*": {"critical_info": "allergies and health"},
+    })
+    deps = build_memory_deps(settings)
+    travel = memory_types_for(deps, Scope("t", "ana", "travel-bot"))
+    assert travel["preference"].startswith("travel likes") and set(travel) == {"preference", "constraint"}
+    assert travel["constraint"]  # an empty description falls back to the built-in one
+    assert set(memory_types_for(deps, Scope("t", "ana", "other"))) == {"critical_info"}
+    assert len(memory_types_for(build_memory_deps(Settings(embedder="fake")), ANA)) == 6

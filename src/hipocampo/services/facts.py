@@ -9,12 +9,12 @@ changes nothing.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..domain.dates import resolve_dates
 from ..domain.extraction import ExtractedFact, extract_facts
-from ..domain.llm_schemas import FactsOut, extraction_prompt
+from ..domain.llm_schemas import FactsOut, ReconcileOut, extraction_prompt, reconcile_prompt
 from ..domain.model import (
     HistoryEntry,
     HistoryEvent,
@@ -75,7 +75,7 @@ async def mine_messages(
     message_ids: list[str],
     *,
     rules: bool = True,
-    llm_facts: dict[str, list[ExtractedFact]] | None = None,
+    llm_facts: dict[str, list[LlmFact]] | None = None,
 ) -> list[Applied]:
     """Reconcile and write the facts stated in these messages (user turns only): the rule-based
     ones when ``rules``, and those an LLM found (see :func:`ask_llm`).
@@ -86,10 +86,10 @@ async def mine_messages(
     applied: list[Applied] = []
     new_items: list[str] = []
     for message in messages:
-        stated = [(f, ACTOR) for f in extract_facts(message.content, speaker=message.name)] if rules else []
-        stated += [(f, LLM_ACTOR) for f in (llm_facts or {}).get(message.id, [])]
-        for fact, actor in stated:
-            result = await _apply(deps, message, fact, actor)
+        stated = [LlmFact(f) for f in extract_facts(message.content, speaker=message.name)] if rules else []
+        from_llm = (llm_facts or {}).get(message.id, [])
+        for item, actor in [*((f, ACTOR) for f in stated), *((f, LLM_ACTOR) for f in from_llm)]:
+            result = await _apply(deps, message, item.fact, actor, item.verdict)
             if result is not None:
                 applied.append(result)
                 if result.action in (Action.ADD, Action.UPDATE):
@@ -99,12 +99,44 @@ async def mine_messages(
     return applied
 
 
-async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> dict[str, list[ExtractedFact]]:
-    """The facts the configured LLM finds in these messages. Call outside any transaction: no
-    write lock may be held while a model thinks. Raises ``LLMError`` (the job then retries)."""
+@dataclass
+class LlmFact:
+    """A fact, with the LLM's verdict on the memories already in its slot (when it gave one)."""
+
+    fact: ExtractedFact
+    verdict: ReconcileOut | None = None
+
+
+async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> dict[str, list[LlmFact]]:
+    """The facts the configured LLM finds in these messages and, where the slot already holds
+    memories, its reconciliation verdict. Call outside any transaction: no write lock may be held
+    while a model thinks. Raises ``LLMError`` (the job then retries)."""
     if deps.chat is None:
         return {}
-    return {m.id: await _llm_facts(deps, m) for m in await _user_turns(deps, scope, message_ids)}
+    found: dict[str, list[LlmFact]] = {}
+    for message in await _user_turns(deps, scope, message_ids):
+        found[message.id] = []
+        for fact in await _llm_facts(deps, message):
+            current = await deps.memories.current_by_key(scope, fact.key)
+            verdict = None
+            if current:
+                prompt = reconcile_prompt(fact.content, [(m.id, m.content, m.created_at) for m in current])
+                with deps.chat.job():
+                    verdict = await deps.chat.complete(*prompt, schema=ReconcileOut)
+            found[message.id].append(LlmFact(fact, verdict))
+    return found
+
+
+def _verdict(out: ReconcileOut, current: list[MemoryItem]) -> Decision | None:
+    """The LLM's reconciliation as a :class:`Decision`; None (the rules decide) when it names
+    no current memory."""
+    action = Action(out.action)
+    if action is Action.ADD:
+        return Decision(Action.ADD, reason=f"llm: {out.reason}")
+    targets = [m for m in current if m.id == out.target_id]
+    if not targets:
+        return None if action is not Action.NONE else Decision(Action.NONE, reason=f"llm: {out.reason}")
+    return Decision(action, targets, reason=f"llm: {out.reason}")
 
 
 async def _user_turns(deps: Deps, scope: Scope, message_ids: list[str]) -> list[Message]:
@@ -115,21 +147,35 @@ async def _user_turns(deps: Deps, scope: Scope, message_ids: list[str]) -> list[
 async def _llm_facts(deps: Deps, message: Message) -> list[ExtractedFact]:
     assert deps.chat is not None
     system, prompt = extraction_prompt(
-        message.content, message.name or "the user", message.created_at, MEMORY_TYPE_DESCRIPTIONS
+        message.content, message.name or "the user", message.created_at, memory_types_for(deps, message.scope)
     )
     with deps.chat.job():
         out: FactsOut = await deps.chat.complete(system, prompt, schema=FactsOut)
+    allowed = memory_types_for(deps, message.scope)
     return [
         ExtractedFact(
             memory_type=MemoryType(f.memory_type), key=f.key.strip().lower(), value=f.value, content=f.content,
             confidence=f.confidence, negated=f.negated, previous_value=f.previous_value, people=tuple(f.people),
         )
         for f in out.facts
-        if f.key.strip()
+        if f.key.strip() and f.memory_type in allowed
     ]
 
 
-async def _apply(deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR) -> Applied | None:
+def memory_types_for(deps: Deps, scope: Scope) -> dict[str, str]:
+    """The memory types (names and descriptions) of the agent that wrote, else the "*" entry,
+    else all built-in types. Types not listed are not asked for."""
+    configured = deps.settings.memory_types
+    chosen = configured.get(scope.agent_id or "*") or configured.get("*")
+    if not chosen:
+        return MEMORY_TYPE_DESCRIPTIONS
+    return {name: desc or MEMORY_TYPE_DESCRIPTIONS.get(name, "") for name, desc in chosen.items()
+            if name in MEMORY_TYPE_DESCRIPTIONS}
+
+
+async def _apply(
+    deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR, verdict: ReconcileOut | None = None
+) -> Applied | None:
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     current = await deps.memories.current_by_key(scope, fact.key)
     wanted = normalise_value(fact.value)
@@ -137,9 +183,11 @@ async def _apply(deps: Deps, message: Message, fact: ExtractedFact, actor: str =
            for m in current):
         return None  # this message was mined before (a retried job): nothing new
     keeps_negative = fact.memory_type in (MemoryType.PREFERENCE, MemoryType.CONSTRAINT)
-    decision = decide(
+    decision = (_verdict(verdict, current) if verdict is not None else None) or decide(
         fact.key, fact.value, fact.negated, current, fact.previous_value, keeps_negative=keeps_negative
     )
+    if decision.action is Action.UPDATE and verdict is not None and verdict.content:
+        fact = replace(fact, content=verdict.content)  # the model's merged sentence
     when = message.created_at
     if decision.action is Action.NONE:
         if not decision.targets:
