@@ -256,7 +256,10 @@ async def _indexing_round(
 ) -> tuple[float, float, int]:
     """Seconds for the bare embedder and for the worker on the same fresh turns."""
     _clean(db)
-    s = Settings.model_validate(settings.model_dump() | {"db": str(db), "worker": "external"})
+    # Indexing alone: fact extraction and summaries are other jobs, with work of their own.
+    s = Settings.model_validate(
+        settings.model_dump() | {"db": str(db), "worker": "external", "extraction": False, "summaries": False}
+    )
     res = await bootstrap(s, embedder=real)
     mem = AsyncMemory(res)
     try:

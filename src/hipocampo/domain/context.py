@@ -28,6 +28,7 @@ MIN_LINE_TOKENS = 6  # below this no memory line fits: stop looking
 class ContextPiece:
     memory: MemoryItem
     rank: int  # rank of the hit that brought it in; neighbours share their hit's rank
+    date_notes: bool = True  # resolve its relative dates in the text (costly: the top hits only)
 
 
 def _when(item: MemoryItem | Message) -> str:
@@ -42,14 +43,16 @@ def date_notes(content: str, said: datetime) -> str:
     return f" [{'; '.join(notes)}]" if notes else ""
 
 
-def memory_line(item: MemoryItem) -> str:
+def memory_line(item: MemoryItem, notes: bool = True) -> str:
     """One memory, without its date: the group header above it carries the day."""
     who = f"{item.name}: " if item.name else (f"{item.role.value}: " if item.role else "")
     label = ""
     if item.kind.value != "turn":
         kind = item.kind.value + (f"/{item.memory_type.value}" if item.memory_type else "")
         label = f"({kind}) "
-    return f"- {label}{who}{item.content}{date_notes(item.content, item.created_at)}"
+    # Only memories whose indexing found a date mention are re-read for their notes (cached).
+    dates = date_notes(item.content, item.created_at) if notes and item.event_start is not None else ""
+    return f"- {label}{who}{item.content}{dates}"
 
 
 def group_key(item: MemoryItem) -> tuple[str, str]:
@@ -117,7 +120,7 @@ def render_context(
             continue
         key = group_key(piece.memory)
         is_fact = key[0] == FACTS_GROUP
-        c = count(memory_line(piece.memory)) + 1
+        c = count(memory_line(piece.memory, piece.date_notes)) + 1
         if key not in groups:  # the first line of its section or of its conversation group
             c += count(FACTS_HEAD) + 2 if is_fact else count(group_header(piece.memory)) + 1
             if not is_fact and not any(g[0] != FACTS_GROUP for g in groups):
@@ -147,7 +150,8 @@ def _memory_sections(pieces: Sequence[ContextPiece]) -> list[str]:
     episodes = [p for p in pieces if group_key(p.memory)[0] != FACTS_GROUP]
     out = []
     if facts:
-        out.append(FACTS_HEAD + "\n" + "\n".join(memory_line(p.memory) for p in sorted(facts, key=lambda p: p.rank)))
+        lines = [memory_line(p.memory, p.date_notes) for p in sorted(facts, key=lambda p: p.rank)]
+        out.append(FACTS_HEAD + "\n" + "\n".join(lines))
     if episodes:
         out.append(MEMORIES_HEAD + "\n" + _grouped(episodes))
     return out
@@ -162,5 +166,5 @@ def _grouped(pieces: Sequence[ContextPiece]) -> str:
     for group in groups.values():
         group.sort(key=lambda p: (p.memory.created_at, p.memory.seq or 0))
         out.append(group_header(group[0].memory))
-        out.extend(memory_line(p.memory) for p in group)
+        out.extend(memory_line(p.memory, p.date_notes) for p in group)
     return "\n".join(out)

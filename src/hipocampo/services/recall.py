@@ -161,6 +161,6 @@ async def _pieces(
             ]
         for item in group:
             if item is not None and not (set(item.source_message_ids) & skip_messages):
-                pieces.append(ContextPiece(item, rank))
+                pieces.append(ContextPiece(item, rank, date_notes=rank < k))
     return pieces
 
