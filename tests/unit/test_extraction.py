@@ -574,3 +574,16 @@ def test_extraction_quality() -> None:
         print(f"\nextraction quality, {name} ({len(turns)} turns): precision {precision:.3f}, recall {recall:.3f}")
     assert precision >= 0.9
     assert recall >= 0.75
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("Yesterday I adopted a dog named Biscuit.", "pet:dog", "Biscuit"),
+        ("Ontem adotei um cachorro chamado Pipoca.", "pet:dog", "Pipoca"),
+        ("Last weekend, I adopted a cat named Pixel.", "pet:cat", "Pixel"),
+        ("I live in Porto. Yesterday I moved to Lisbon.", "home_city", "Lisbon"),
+    ],
+)
+def test_a_date_opening_the_sentence_does_not_hide_the_statement(text: str, key: str, value: str) -> None:
+    assert (key, value) in [(f.key, f.value) for f in extract_facts(text)]

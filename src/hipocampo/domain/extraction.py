@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from . import extraction_lexicon as lex
+from .dates import resolve_dates
 from .errors import InvalidInput
 from .extraction_base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
 from .extraction_en import ENGLISH
@@ -72,7 +74,7 @@ def extract_facts(text: str, *, speaker: str | None = None, language: str | None
     if not isinstance(text, str):
         raise InvalidInput("text must be a string")
     langs = _languages(text, language)
-    masked = _mask(text)
+    masked = _blank_leading_dates(_mask(text))
     found: list[tuple[Draft, Language, tuple[int, int]]] = []
     for start, end in _segments(masked):
         found += _sentence_facts(masked, start, end, langs, speaker)
@@ -224,6 +226,24 @@ def _mask(text: str) -> str:
             pieces += [text[at : m.start()], " " * (m.end() - m.start())]
             at = m.end()
     return "".join(pieces) + text[at:]
+
+
+_DATE_REFERENCE = date(2000, 1, 3)  # any day: only where the date words are matters here
+
+
+def _blank_leading_dates(text: str) -> str:
+    """Blank out a date that opens a sentence ("Yesterday I adopted a dog", "Ontem, adotei..."),
+    keeping the length so spans still point into the turn: the rules read the statement after it,
+    and the fact's date is resolved from the turn itself."""
+    starts = {s + len(text[s:e]) - len(text[s:e].lstrip()) for s, e in _segments(text)}
+    chars = list(text)
+    for m in resolve_dates(text, _DATE_REFERENCE):
+        if m.span[0] in starts:
+            end = m.span[1]
+            while end < len(text) and text[end] in " ,":
+                end += 1
+            chars[m.span[0] : end] = " " * (end - m.span[0])
+    return "".join(chars)
 
 
 def _segments(text: str) -> list[tuple[int, int]]:

@@ -269,7 +269,10 @@ def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact) -> MemoryI
 def _event_dates(message: Message, fact: ExtractedFact) -> tuple[datetime | None, datetime | None]:
     """The first date the fact's own words mention, resolved against the message time."""
     lo, hi = fact.span
-    for mention in resolve_dates(message.content, message.created_at):
-        if hi <= lo or (mention.span[0] < hi and mention.span[1] > lo):
+    text = message.content
+    for mention in resolve_dates(text, message.created_at):
+        inside = hi <= lo or (mention.span[0] < hi and mention.span[1] > lo)
+        opening = mention.span[1] <= lo and not text[mention.span[1] : lo].strip(" ,")  # "Yesterday, I ..."
+        if inside or opening:
             return day_start(mention.start), day_start(mention.end)
     return None, None
