@@ -105,8 +105,8 @@ def _condition_adjective(m: re.Match[str]) -> list[Draft]:
 
 
 @on(RULES,
-    r"my\s+(?:total\s+|max(?:imum)?\s+|monthly\s+|overall\s+)?budget\s+(?:for\s+(?P<p>.+?)\s+)?(?:is|'s|"
-    r"will\s+be|would\s+be|of|:)\s+(?P<v>.+)")
+    r"my\s+(?:total\s+|max(?:imum)?\s+|monthly\s+|overall\s+)?budget\s+(?:for\s+(?P<p>.+?)\s+)?"
+    r"(?:(?:now|still)\s+)?(?:is|'s|will\s+be|would\s+be|of|:)\s+(?:(?:now|still|only|just)\s+)?(?P<v>.+)")
 @on(RULES, rf"{HAVE}(?:an?\s+)?(?:budget|max(?:imum)?)\s+of\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:can|could)\s+(?:only\s+)?(?:spend|afford)\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:can'?t|cannot|can\s+not|don'?t\s+want\s+to|do\s+not\s+want\s+to|won'?t)\s+(?:spend|"

@@ -107,7 +107,8 @@ def _condition_adjective(m: re.Match[str]) -> list[Draft] | None:
 
 @on(RULES,
     r"(?:o\s+)?meu\s+(?:orçamento|orcamento|limite)\s+(?:(?:total|máximo|maximo|mensal)\s+)?(?:(?:para|pra|pro|"
-    r"de|do|da)\s+(?P<p>.+?)\s+)?(?:é|e|será|seria|fica|está)\s+(?:de\s+)?(?P<v>.+)")
+    r"de|do|da)\s+(?P<p>.+?)\s+)?(?:(?:agora|ainda|só|so)\s+)?(?:é|e|será|seria|fica|está)\s+"
+    r"(?:(?:agora|ainda|só|so)\s+)?(?:de\s+)?(?P<v>.+)")
 @on(RULES, rf"{TENHO}(?:um\s+)?(?:orçamento|orcamento)\s+(?:de\s+)?(?P<v>.+)")
 @on(RULES, rf"{EU}(?:só\s+|so\s+)?(?:posso|consigo)\s+gastar\s+(?P<v>.+)")
 @on(RULES, rf"{EU}não\s+(?:posso|quero|consigo)\s+gastar\s+mais\s+(?:do\s+)?(?:que|de)\s+(?P<v>.+)")
