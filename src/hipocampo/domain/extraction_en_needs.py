@@ -7,7 +7,6 @@ import re
 from . import extraction_lexicon as lex
 from .extraction_base import (
     Draft,
-    Handler,
     Rule,
     canon,
     clean,
@@ -17,12 +16,11 @@ from .extraction_base import (
     money_at,
     on,
     slug,
-    times,
     without_article,
     word_count,
 )
 from .extraction_en_profile import ADV, HAVE, I_, IM
-from .extraction_roles import goal, likes, medication
+from .extraction_roles import goal, likes, medication, schedule
 from .model import MemoryType as T
 from .text import fold
 
@@ -125,29 +123,19 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
     return [draft(T.CONSTRAINT, "budget", value)]
 
 
-def _when(prefix: str, template: str) -> Handler:
-    def handler(m: re.Match[str]) -> list[Draft] | None:
-        v = clean(m["v"])
-        if not v or word_count(v) > 8:
-            return None
-        return [draft(T.CONSTRAINT, f"{prefix}:{times(v, lex.TIMES)}", v, template)]
-
-    return handler
-
-
 _DO = r"(?:(?:do|make\s+it|meet|come|work|go|train|talk|be\s+there|make)\s+)?"
 on(RULES, rf"{I_}(?:can'?t|cannot|can\s+not|won'?t\s+be\s+able\s+to)\s+{_DO}(?P<v>{TIME}.*)")(
-    _when("unavailable", "unavailable")
+    schedule("unavailable", "unavailable")
 )
-on(RULES, rf"{I_}(?:don'?t|do\s+not)\s+have\s+(?:any\s+)?time\s+(?P<v>{TIME}.*)")(_when("unavailable", "unavailable"))
+on(RULES, rf"{I_}(?:don'?t|do\s+not)\s+have\s+(?:any\s+)?time\s+(?P<v>{TIME}.*)")(schedule("unavailable", "unavailable"))
 on(RULES, rf"{IM}(?:not\s+available|unavailable|busy|not\s+free|never\s+free|never\s+available|away)\s+(?P<v>{TIME}.*)")(
-    _when("unavailable", "unavailable")
+    schedule("unavailable", "unavailable")
 )
 on(RULES, rf"(?:{I_}(?:can\s+only|only\s+can)\s+{_DO}|{IM}only\s+(?:available|free)\s+|{I_}only\s+have\s+time\s+|"
     rf"{IM}(?:available|free)\s+only\s+)(?P<v>{TIME}.*)")(
-    _when("available", "available_only")
+    schedule("available", "available_only")
 )
-on(RULES, rf"{IM}(?:available|free)\s+(?P<v>{TIME}.*)")(_when("available", "available"))
+on(RULES, rf"{IM}(?:available|free)\s+(?P<v>{TIME}.*)")(schedule("available", "available"))
 
 
 @on(RULES, rf"{I_}(?P<verb>have|have\s+got|got|suffer\s+from|live\s+with|was\s+diagnosed\s+with|got\s+diagnosed\s+with|"

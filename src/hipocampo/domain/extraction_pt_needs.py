@@ -7,7 +7,6 @@ import re
 from . import extraction_lexicon as lex
 from .extraction_base import (
     Draft,
-    Handler,
     Rule,
     canon,
     clean,
@@ -17,11 +16,10 @@ from .extraction_base import (
     money_at,
     on,
     slug,
-    times,
     word_count,
 )
 from .extraction_pt_profile import ADV, ESTOU, EU, SOU, TENHO, adjective
-from .extraction_roles import goal, likes, medication
+from .extraction_roles import goal, likes, medication, schedule
 from .model import MemoryType as T
 from .text import fold
 
@@ -127,28 +125,18 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
     return [draft(T.CONSTRAINT, "budget", value)]
 
 
-def _when(prefix: str, template: str) -> Handler:
-    def handler(m: re.Match[str]) -> list[Draft] | None:
-        v = clean(m["v"])
-        if not v or word_count(v) > 8:
-            return None
-        return [draft(T.CONSTRAINT, f"{prefix}:{times(v, lex.TIMES)}", v, template)]
-
-    return handler
-
-
 _DO = r"(?:(?:ir|vir|falar|treinar|trabalhar|me\s+encontrar|marcar)\s+)?"
 on(RULES, rf"{EU}não\s+(?:posso|consigo|tenho\s+tempo|estou\s+disponível|tô\s+disponível|fico\s+disponível)\s+{_DO}(?P<v>{TIME}.*)")(
-    _when("unavailable", "unavailable")
+    schedule("unavailable", "unavailable")
 )
 on(RULES, rf"{EU}(?:só|so|somente|apenas)\s+(?:posso|consigo|tenho\s+tempo|estou\s+(?:disponível|livre)|tô\s+livre|"
     rf"fico\s+livre)\s+{_DO}(?P<v>{TIME}.*)")(
-    _when("available", "available_only")
+    schedule("available", "available_only")
 )
 on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?:só\s+|somente\s+|apenas\s+)(?P<v>{TIME}.*)")(
-    _when("available", "available_only")
+    schedule("available", "available_only")
 )
-on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?P<v>{TIME}.*)")(_when("available", "available"))
+on(RULES, rf"{ESTOU}(?:disponível|livre)\s+(?P<v>{TIME}.*)")(schedule("available", "available"))
 
 
 @on(RULES, rf"{EU}{ADV}(?P<verb>tenho|sofro\s+de|convivo\s+com|fui\s+diagnosticad[oa]\s+com|descobri\s+que\s+tenho|"

@@ -11,6 +11,7 @@ import re
 from . import extraction_lexicon as lex
 from .extraction_base import (
     Draft,
+    Handler,
     canon,
     clean,
     draft,
@@ -18,6 +19,7 @@ from .extraction_base import (
     items,
     name_at,
     slug,
+    times,
     without_article,
     word_count,
 )
@@ -236,3 +238,15 @@ def job_title(text: str, lang: str) -> str | None:
             comp = _COMPLEMENT_PT.match(text[len(cand) :])
             return cand + (comp.group(0) if comp else "")
     return None
+
+
+def schedule(prefix: str, template: str) -> Handler:
+    """A rule handler for times the user is (un)available: "I can't on Mondays" -> unavailable:monday."""
+
+    def handler(m: re.Match[str]) -> list[Draft] | None:
+        v = clean(m["v"])
+        if not v or word_count(v) > 8:
+            return None
+        return [draft(T.CONSTRAINT, f"{prefix}:{times(v, lex.TIMES)}", v, template)]
+
+    return handler

@@ -200,6 +200,21 @@ class NewMessage:
         msg.validate()
         return msg
 
+    def stored(self, scope: Scope, thread_id: str, seq: int, now: datetime) -> Message:
+        """The message as the log stores it: a new id, its position, and ``now`` if it had no time."""
+        return Message(
+            id=new_id("msg"),
+            scope=scope,
+            thread_id=thread_id,
+            role=self.role,
+            content=self.content,
+            created_at=self.created_at or now,
+            seq=seq,
+            name=self.name,
+            metadata=self.metadata,
+            external_id=self.id,
+        )
+
     def validate(self) -> None:
         if not isinstance(self.content, str):
             raise InvalidInput("message content must be a string")

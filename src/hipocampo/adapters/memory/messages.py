@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ...domain.model import Job, Message, NewMessage, Role, Scope, as_utc, new_id
+from ...domain.model import Job, Message, NewMessage, Role, Scope, as_utc
 from ...ports import Clock
 from .jobs import insert_jobs, job_rows
 from .rows import MessageRow, ThreadRow
@@ -64,18 +64,7 @@ class InMemoryMessageLog:
                         continue
                 seq += 1
                 rid += 1
-                msg = Message(
-                    id=new_id("msg"),
-                    scope=scope,
-                    thread_id=thread_id,
-                    role=m.role,
-                    content=m.content,
-                    created_at=m.created_at or now,
-                    seq=seq,
-                    name=m.name,
-                    metadata=m.metadata,
-                    external_id=m.id,
-                )
+                msg = m.stored(scope, thread_id, seq, now)
                 row = MessageRow(
                     rid,
                     msg.id,

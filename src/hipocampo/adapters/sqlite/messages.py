@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from ...domain.model import Job, Message, NewMessage, Scope, new_id
+from ...domain.model import Job, Message, NewMessage, Scope
 from ...ports import Clock
 from .db import SqliteDatabase
 from .jobs import insert_jobs
@@ -41,18 +41,7 @@ class SqliteMessageLog:
                         stored.append(message_from_row(existing))
                         continue
                 seq += 1
-                msg = Message(
-                    id=new_id("msg"),
-                    scope=scope,
-                    thread_id=thread_id,
-                    role=m.role,
-                    content=m.content,
-                    created_at=m.created_at or now,
-                    seq=seq,
-                    name=m.name,
-                    metadata=m.metadata,
-                    external_id=m.id,
-                )
+                msg = m.stored(scope, thread_id, seq, now)
                 conn.execute(
                     "INSERT INTO messages (id, external_id, tenant_id, user_id, agent_id, thread_id, seq,"
                     " role, name, content, created_at, ingested_at, metadata)"
