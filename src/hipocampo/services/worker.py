@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from ..domain.model import Job, Scope
-from . import consolidation
+from . import consolidation, facts, summaries
 from .deps import Deps
 from .indexing import process_jobs
 from .ingest import EXTRACT_JOB, INDEX_JOB, INDEX_MEMORIES_JOB, SUMMARIZE_JOB
@@ -24,8 +24,6 @@ BATCHED = (INDEX_JOB, INDEX_MEMORIES_JOB)
 
 
 async def _extract(deps: Deps, job: Job) -> None:
-    from . import facts
-
     scope, ids = Scope(job.tenant_id, job.user_id), job.payload.get("message_ids") or []
     async with deps.uow.transaction():  # the rules' facts commit first: they stand whatever the LLM does
         await facts.mine_messages(deps, scope, ids)
@@ -39,8 +37,6 @@ async def _extract(deps: Deps, job: Job) -> None:
 
 
 async def _summarize(deps: Deps, job: Job) -> None:
-    from . import summaries
-
     policy = summaries.SummaryPolicy.from_settings(deps.settings)
     # Re-running is harmless (nothing new to fold), so the summary and the completion need not share a transaction.
     await summaries.maybe_summarize(
