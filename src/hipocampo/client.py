@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from .bootstrap import Resources, bootstrap
+from .domain.errors import InvalidInput
 from .domain.model import (
     HistoryEntry,
     MemoryItem,
@@ -28,6 +29,7 @@ from .domain.model import (
 from .domain.recall import RecallResult, RecencyMode, SearchResult
 from .ports import ChatModel, Clock, Embedder, Tokenizer
 from .services import admin, consolidation, curation, ingest, recall, retrieval, worker
+from .services.deps import Deps
 from .settings import Settings
 
 T = TypeVar("T")
@@ -37,13 +39,22 @@ def _scope(tenant_id: str, user_id: str, agent_id: str | None = None, agent_only
     return Scope(tenant_id, user_id, agent_id, agent_only)
 
 
+def _kind(value: MemoryKind | str | None) -> MemoryKind | None:
+    if value is None or isinstance(value, MemoryKind):
+        return value
+    try:
+        return MemoryKind(value)
+    except ValueError:
+        raise InvalidInput(f"kind must be one of {', '.join(k.value for k in MemoryKind)}, got {value!r}") from None
+
+
 def _options(**kw: Any) -> retrieval.SearchOptions:
     recency = kw.pop("recency", None)
     kinds = kw.pop("kinds", None)
     since, until = kw.pop("since", None), kw.pop("until", None)
     return retrieval.SearchOptions(
         recency=RecencyMode(recency) if recency is not None else None,
-        kinds=tuple(MemoryKind(k) for k in kinds) if kinds else None,
+        kinds=tuple(_kind(k) for k in kinds) if kinds else None,  # type: ignore[misc]
         since=parse_time(since) if since is not None else None,
         until=parse_time(until) if until is not None else None,
         **kw,
@@ -89,6 +100,11 @@ class AsyncMemory:
     @property
     def settings(self) -> Settings:
         return self._deps.settings
+
+    @property
+    def deps(self) -> Deps:
+        """The wired ports, for entry points (HTTP, MCP) that call services directly."""
+        return self._deps
 
     def start_worker(self) -> None:
         if self._worker_task is None:
@@ -228,11 +244,18 @@ class AsyncMemory:
 
     async def list(
         self, user_id: str, *, tenant_id: str = "default", kind: MemoryKind | str | None = None,
-        thread_id: str | None = None, limit: int = 100, offset: int = 0,
+        thread_id: str | None = None, memory_type: MemoryType | str | None = None,
+        since: datetime | str | None = None, until: datetime | str | None = None,
+        limit: int = 100, offset: int = 0,
     ) -> list[MemoryItem]:
+        """The user's memories, newest first, filtered by kind, thread, type and date (``since``
+        inclusive, ``until`` exclusive)."""
         return await self._deps.memories.list(
-            _scope(tenant_id, user_id), kind=MemoryKind(kind) if kind else None,
-            thread_id=thread_id, limit=min(max(limit, 1), 1000), offset=max(offset, 0),
+            _scope(tenant_id, user_id), kind=_kind(kind),
+            thread_id=thread_id, memory_type=curation.parse_memory_type(memory_type),
+            since=parse_time(since) if since is not None else None,
+            until=parse_time(until) if until is not None else None,
+            limit=min(max(limit, 1), 1000), offset=max(offset, 0),
         )
 
     async def history(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:

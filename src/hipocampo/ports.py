@@ -18,7 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .domain.model import HistoryEntry, Job, MemoryItem, MemoryKind, Message, NewMessage, Scope, Summary
+from .domain.model import HistoryEntry, Job, MemoryItem, MemoryKind, MemoryType, Message, NewMessage, Scope, Summary
+from .domain.tenancy import ApiKey, Tenant
 
 
 class UnitOfWork(Protocol):
@@ -92,6 +93,7 @@ class MemoryStore(Protocol):
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
+        memory_type: MemoryType | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -285,4 +287,63 @@ class ChatModel(Protocol):
 
     def job(self) -> AbstractContextManager[None]:
         """Count the calls made inside the block against one job's call budget."""
+        ...
+
+
+@dataclass
+class StoredResponse:
+    """What an idempotent write answered the first time, replayed for a retried request."""
+
+    request_hash: str
+    status_code: int
+    body: Any
+    created_at: datetime
+
+
+class TenantStore(Protocol):
+    """Tenants and their API keys (hashed). Ids are global: one key id, one tenant."""
+
+    async def create_tenant(self, tenant: Tenant) -> None:
+        """Raises :class:`~hipocampo.domain.errors.Conflict` when the id is taken."""
+        ...
+
+    async def get_tenant(self, tenant_id: str) -> Tenant | None:
+        ...
+
+    async def list_tenants(self) -> list[Tenant]:
+        ...
+
+    async def update_tenant(self, tenant: Tenant) -> None:
+        """Replace plan, quotas, name and disabled flag; NotFound when missing."""
+        ...
+
+    async def add_key(self, key: ApiKey) -> None:
+        ...
+
+    async def get_key(self, key_id: str) -> ApiKey | None:
+        ...
+
+    async def list_keys(self, tenant_id: str | None = None) -> list[ApiKey]:
+        ...
+
+    async def revoke_key(self, key_id: str, when: datetime) -> bool:
+        """False when no such key or already revoked."""
+        ...
+
+    async def touch_key(self, key_id: str, when: datetime) -> None:
+        """Record the key's last use (best effort; callers throttle it)."""
+        ...
+
+
+class IdempotencyStore(Protocol):
+    """First answers of idempotent writes, per tenant and client key, kept for a while."""
+
+    async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
+        ...
+
+    async def put(self, tenant_id: str, key: str, response: StoredResponse) -> bool:
+        """Store unless present; returns False when another request stored one first."""
+        ...
+
+    async def purge(self, before: datetime) -> int:
         ...

@@ -31,3 +31,24 @@ class LLMError(HipocampoError):
 
 class LLMBudgetExceeded(LLMError):
     """A job made more model calls than ``max_calls_per_job`` allows; it is not retried."""
+
+
+class Conflict(HipocampoError):
+    """The request clashes with what is stored (an existing tenant, an idempotency key reused with
+    another body)."""
+
+
+class Unauthorized(HipocampoError):
+    """No credentials, or credentials that are unknown or revoked."""
+
+
+class Forbidden(HipocampoError):
+    """Valid credentials that may not do this (a user key on an admin route)."""
+
+
+class QuotaExceeded(HipocampoError):
+    """A tenant went over its plan: requests per minute or stored memories."""
+
+    def __init__(self, message: str, retry_after_seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_seconds = retry_after_seconds

@@ -19,7 +19,7 @@ from ..client import AsyncMemory
 from ..domain.errors import InvalidInput
 from ..domain.model import MemoryKind, Message, Role
 from ..domain.recall import RecencyMode, memory_to_dict
-from . import cli_admin, cli_facts, cli_import
+from . import cli_admin, cli_chat, cli_facts, cli_import, cli_mcp, cli_serve, cli_tenants
 from .cli_bench import bench_app
 from .cli_render import memories_table, message_dict, show_recall, show_search
 from .cli_support import (
@@ -336,6 +336,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)
 app.add_typer(bench_app, name="bench")
+for _module in (cli_serve, cli_tenants, cli_mcp, cli_chat):
+    _module.register(app)
 
 
 def main() -> None:

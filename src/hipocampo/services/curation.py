@@ -31,7 +31,7 @@ def _content(content: Any) -> str:
     return content.strip()
 
 
-def _memory_type(value: MemoryType | str | None) -> MemoryType | None:
+def parse_memory_type(value: MemoryType | str | None) -> MemoryType | None:
     if value is None or isinstance(value, MemoryType):
         return value
     try:
@@ -69,7 +69,7 @@ async def remember(
         content=_content(content),
         created_at=now,
         thread_id=thread_id,
-        memory_type=_memory_type(memory_type),
+        memory_type=parse_memory_type(memory_type),
         importance=importance,
         metadata=dict(metadata or {}),
         updated_at=now,
@@ -108,7 +108,7 @@ async def update_memory(
     if content is not None:
         item.content = _content(content)
     if memory_type is not None:
-        item.memory_type = _memory_type(memory_type)
+        item.memory_type = parse_memory_type(memory_type)
     if importance is not None:
         if not 0.0 <= importance <= 1.0:
             raise InvalidInput("importance must be between 0 and 1")

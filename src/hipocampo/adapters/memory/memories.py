@@ -136,6 +136,7 @@ class InMemoryMemoryStore:
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
+        memory_type: MemoryType | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -149,6 +150,7 @@ class InMemoryMemoryStore:
             if visible(scope, r.tenant_id, r.user_id, r.agent_id)
             and (kind is None or r.kind == kind.value)
             and (thread_id is None or r.thread_id == thread_id)
+            and (memory_type is None or r.memory_type == memory_type.value)
             and (since_utc is None or r.created_at >= since_utc)
             and (until_utc is None or r.created_at < until_utc)
         ]

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from ...domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Scope
+from ...domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Scope
 from .db import SqliteDatabase
 from .rows import from_epoch, memory_from_row, placeholders, scope_filter, to_epoch
 
@@ -79,6 +79,7 @@ class SqliteMemoryStore:
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
+        memory_type: MemoryType | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -88,6 +89,7 @@ class SqliteMemoryStore:
         for column, op, value in (
             ("kind", "=", kind.value if kind else None),
             ("thread_id", "=", thread_id),
+            ("memory_type", "=", memory_type.value if memory_type else None),
             ("created_at", ">=", to_epoch(since)),
             ("created_at", "<", to_epoch(until)),
         ):

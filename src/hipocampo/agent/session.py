@@ -1,0 +1,61 @@
+"""What an agent session knows about its memory: whose it is and how the tools behave (seed 002)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..domain.model import MemoryType, check_id
+from ..services.facts import MEMORY_TYPE_DESCRIPTIONS
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a helpful assistant with long-term memory. Use what you remember about the user when it "
+    "helps; save new durable facts with save_memory, fix wrong ones with update_memory and remove "
+    "ones the user asks you to forget with delete_memory. Never invent memories."
+)
+
+
+class SessionConfig(BaseModel):
+    """One agent session: the user and thread it serves, and how its memory tools behave.
+
+    ``memory_types`` maps each type the agent may save to a description; the descriptions are
+    injected into the system prompt so the model knows what each type is for.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str
+    thread_id: str
+    tenant_id: str = "default"
+    agent_id: str | None = None
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    memory_limit: int = Field(20, ge=1, le=200, description="Most memories get_memory returns.")
+    memory_min_relevance: float = Field(
+        0.6, ge=0.0, le=1.0, description="Semantic hits below this normalised relevance are dropped."
+    )
+    use_pre_memory_load: bool = Field(True, description="Inject recalled memory before the model's first turn.")
+    memory_types: dict[str, str] = Field(default_factory=lambda: dict(MEMORY_TYPE_DESCRIPTIONS))
+
+    @field_validator("user_id", "thread_id", "tenant_id")
+    @classmethod
+    def _ids(cls, value: str, info) -> str:  # noqa: ANN001 - pydantic's ValidationInfo
+        check_id(info.field_name, value)
+        return value
+
+    @field_validator("memory_types")
+    @classmethod
+    def _types(cls, value: dict[str, str]) -> dict[str, str]:
+        known = {t.value for t in MemoryType}
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise ValueError(f"unknown memory type(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        if not value:
+            raise ValueError("memory_types must name at least one type")
+        return {name: desc or MEMORY_TYPE_DESCRIPTIONS[name] for name, desc in value.items()}
+
+    def render_system_prompt(self, memory_context: str | None = None) -> str:
+        """The system prompt with the memory types described and, if given, recalled memory appended."""
+        types = "\n".join(f"- {name}: {desc}" for name, desc in self.memory_types.items())
+        parts = [self.system_prompt.strip(), f"Memory types you can save:\n{types}"]
+        if memory_context:
+            parts.append(f"What you remember (from hipocampo):\n{memory_context.strip()}")
+        return "\n\n".join(parts)

@@ -1,0 +1,9 @@
+"""CLI commands for the MCP server (`hipocampo mcp`)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""

@@ -1,0 +1,97 @@
+"""The seed-002 memory tools over a real SQLite store: structured results, ownership, access times."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from pydantic import ValidationError
+
+from hipocampo.adapters.embedders.fake import FakeEmbedder
+from hipocampo.agent import MemoryTools, SessionConfig
+from hipocampo.client import AsyncMemory
+
+
+def run(db_path, scenario):
+    async def main():
+        mem = await AsyncMemory.open(db_path, embedder=FakeEmbedder(), extraction=False, summaries=False)
+        try:
+            await scenario(mem)
+        finally:
+            await mem.close()
+
+    asyncio.run(main())
+
+
+def tools(mem, user="ana", tenant="acme", **config):
+    return MemoryTools(mem, SessionConfig(user_id=user, thread_id="t1", tenant_id=tenant, **config))
+
+
+def test_save_get_update_delete_round_trip(db_path):
+    async def scenario(mem):
+        ana = tools(mem, memory_min_relevance=0.0)
+        saved = await ana.save_memory("Ana is allergic to peanuts", "critical_info")
+        assert saved.success and saved.memory.memory_type == "critical_info"
+        await mem.flush()
+
+        found = await ana.get_memory("semantic", query="peanuts allergy")
+        assert found.success
+        assert found.memories[0].memory_id == saved.memory_id
+        assert found.memories[0].relevance_score is not None
+        await asyncio.sleep(0)
+        item = await mem.get("ana", saved.memory_id, tenant_id="acme")
+        assert item.last_accessed is not None
+
+        listed = await ana.get_memory("chronological", memory_type="critical_info")
+        assert [m.memory_id for m in listed.memories] == [saved.memory_id]
+        assert (await ana.get_memory("chronological", memory_type="goal")).memories == []
+
+        updated = await ana.update_memory(saved.memory_id, "Ana is allergic to peanuts and cashews")
+        assert updated.success and "cashews" in updated.memory.content
+        history = await mem.history("ana", saved.memory_id, tenant_id="acme")
+        assert [e.event.value for e in history] == ["ADD", "UPDATE"]
+
+        deleted = await ana.delete_memory(saved.memory_id)
+        assert deleted.success
+        again = await ana.delete_memory(saved.memory_id)
+        assert not again.success and "no memory" in again.error_message
+
+    run(db_path, scenario)
+
+
+def test_tools_never_reach_another_users_or_tenants_memory(db_path):
+    async def scenario(mem):
+        ana = tools(mem)
+        secret = await ana.save_memory("Ana's PIN is 4321", "critical_info")
+        for other in (tools(mem, user="bob"), tools(mem, tenant="globex")):
+            assert not (await other.update_memory(secret.memory_id, "hacked")).success
+            assert not (await other.delete_memory(secret.memory_id)).success
+            listed = await other.get_memory("chronological")
+            assert listed.memories == []
+        assert (await mem.get("ana", secret.memory_id, tenant_id="acme")).content == "Ana's PIN is 4321"
+
+    run(db_path, scenario)
+
+
+def test_model_mistakes_come_back_as_error_messages(db_path):
+    async def scenario(mem):
+        ana = tools(mem, memory_types={"preference": "likes and dislikes"})
+        assert "memory_type must be one of preference" in (await ana.save_memory("x", "goal")).error_message
+        assert not (await ana.save_memory("   ", "preference")).success
+        assert "needs a query" in (await ana.get_memory("semantic")).error_message
+        assert not (await ana.get_memory("sideways")).success  # type: ignore[arg-type]
+        assert "memory_type must be one of" in (await ana.get_memory("chronological", memory_type="x")).error_message
+        assert not (await ana.update_memory("mem_nope", "y")).success
+
+    run(db_path, scenario)
+
+
+def test_session_config_defaults_and_prompt():
+    s = SessionConfig(user_id="ana", thread_id="t1")
+    assert (s.memory_limit, s.memory_min_relevance, s.use_pre_memory_load) == (20, 0.6, True)
+    prompt = s.render_system_prompt("- Ana lives in Lisbon")
+    assert "critical_info:" in prompt and "Ana lives in Lisbon" in prompt
+    with pytest.raises(ValidationError):
+        SessionConfig(user_id="ana", thread_id="t1", memory_types={"hobby": "x"})
+    with pytest.raises(ValidationError):
+        SessionConfig(user_id="", thread_id="t1")
