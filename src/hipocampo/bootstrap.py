@@ -11,11 +11,13 @@ from .adapters.clock import SystemClock
 from .adapters.embedders.cached import CachingEmbedder
 from .adapters.memory_cache import InMemoryCache
 from .adapters.sqlite.db import SqliteDatabase
+from .adapters.sqlite.idempotency import SqliteIdempotencyStore
 from .adapters.sqlite.jobs import SqliteJobQueue
 from .adapters.sqlite.keywords import SqliteKeywordIndex
 from .adapters.sqlite.memories import SqliteMemoryStore
 from .adapters.sqlite.messages import SqliteMessageLog
 from .adapters.sqlite.summaries import SqliteSummaryStore
+from .adapters.sqlite.tenants import SqliteTenantStore
 from .adapters.sqlite.vectors import SqliteVectorIndex
 from .adapters.tokenizers import CharTokenizer, TiktokenTokenizer
 from .domain.errors import ConfigurationError
@@ -151,6 +153,8 @@ async def bootstrap(
             embedder=CachingEmbedder(raw_embedder),
             tokenizer=tokenizer or build_tokenizer(settings),
             clock=clock,
+            tenants=SqliteTenantStore(db),
+            idempotency=SqliteIdempotencyStore(db),
             chat=chat or build_chat_model(settings),
         )
     except BaseException:

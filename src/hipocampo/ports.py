@@ -118,6 +118,10 @@ class MemoryStore(Protocol):
     async def count(self, scope: Scope | None = None) -> int:
         ...
 
+    async def count_tenant(self, tenant_id: str) -> int:
+        """Memories of every user of the tenant (its stored-memories quota)."""
+        ...
+
     async def scopes(self) -> list[tuple[str, str]]:
         """Every (tenant_id, user_id) that has memories."""
         ...
@@ -160,6 +164,10 @@ class VectorIndex(Protocol):
 
     async def info(self) -> dict[str, Any]:
         """``{"models": {name: dim}, "vectors": n}``; used to detect dimension mismatches."""
+        ...
+
+    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
+        """Vectors in the scope, only of memories of ``kind`` when given (index coverage)."""
         ...
 
     async def reset(self) -> None:
@@ -290,14 +298,26 @@ class ChatModel(Protocol):
         ...
 
 
+PENDING_STATUS = 0
+"""The status code of a reservation: the first request with the key is still running."""
+
+
 @dataclass
 class StoredResponse:
-    """What an idempotent write answered the first time, replayed for a retried request."""
+    """What an idempotent write answered the first time, replayed for a retried request.
+
+    A reservation (``status_code == PENDING_STATUS``, no body) holds the key while the first
+    request runs, so a retry arriving meanwhile is not executed a second time.
+    """
 
     request_hash: str
     status_code: int
     body: Any
     created_at: datetime
+
+    @property
+    def pending(self) -> bool:
+        return self.status_code == PENDING_STATUS
 
 
 class TenantStore(Protocol):
@@ -318,6 +338,8 @@ class TenantStore(Protocol):
         ...
 
     async def add_key(self, key: ApiKey) -> None:
+        """Raises :class:`~hipocampo.domain.errors.Conflict` when the key id is taken and
+        :class:`~hipocampo.domain.errors.NotFound` when the key's tenant does not exist."""
         ...
 
     async def get_key(self, key_id: str) -> ApiKey | None:
@@ -341,9 +363,24 @@ class IdempotencyStore(Protocol):
     async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
         ...
 
-    async def put(self, tenant_id: str, key: str, response: StoredResponse) -> bool:
-        """Store unless present; returns False when another request stored one first."""
+    async def put(
+        self, tenant_id: str, key: str, response: StoredResponse, *, replace_before: datetime | None = None
+    ) -> bool:
+        """Store unless an entry is present; returns False when the present entry stays.
+
+        An entry created before ``replace_before`` counts as absent and is replaced (an expired
+        answer, or the reservation of a request that died). The check and the write are atomic,
+        so of two requests racing for one key exactly one gets True.
+        """
+        ...
+
+    async def replace(self, tenant_id: str, key: str, response: StoredResponse) -> None:
+        """Store, overwriting whatever is there (a reservation becoming the answer)."""
+        ...
+
+    async def delete(self, tenant_id: str, key: str) -> None:
         ...
 
     async def purge(self, before: datetime) -> int:
+        """Delete entries created before ``before``; returns how many."""
         ...

@@ -108,3 +108,21 @@ class Settings(BaseSettings):
     consolidation_lookback_days: int = Field(
         30, ge=1, le=3650, description="Days of memories a consolidation considers."
     )
+    rate_limit_storage: str = Field(
+        "memory://",
+        description="Where the service counts requests per tenant for rate limits: memory:// (one process) or "
+        "redis://host:6379 (shared by every replica; needs `pip install limits[async-redis]`).",
+    )
+    http_host: str = Field("127.0.0.1", description="Interface `hipocampo serve` listens on (0.0.0.0: every one).")
+    http_port: int = Field(8765, ge=1, le=65535, description="Port `hipocampo serve` listens on.")
+    max_request_bytes: int = Field(
+        1_048_576, ge=1024, description="Largest HTTP request body the service accepts; larger ones get 413."
+    )
+    auth: Literal["keys", "none"] = Field(
+        "keys",
+        description="keys: every HTTP request needs a tenant's API key (`hipocampo keys create`); none: no "
+        "authentication, every request acts as an admin of the default tenant (local use only).",
+    )
+    metrics_public: bool = Field(
+        True, description="Serve /metrics without a key (for a Prometheus on a private network); false: admin key."
+    )

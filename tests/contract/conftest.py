@@ -22,27 +22,33 @@ import pytest
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.memory import (
     InMemoryDatabase,
+    InMemoryIdempotencyStore,
     InMemoryJobQueue,
     InMemoryKeywordIndex,
     InMemoryMemoryStore,
     InMemoryMessageLog,
     InMemorySummaryStore,
+    InMemoryTenantStore,
     InMemoryVectorIndex,
 )
 from hipocampo.adapters.sqlite.db import SqliteDatabase
+from hipocampo.adapters.sqlite.idempotency import SqliteIdempotencyStore
 from hipocampo.adapters.sqlite.jobs import SqliteJobQueue
 from hipocampo.adapters.sqlite.keywords import SqliteKeywordIndex
 from hipocampo.adapters.sqlite.memories import SqliteMemoryStore
 from hipocampo.adapters.sqlite.messages import SqliteMessageLog
 from hipocampo.adapters.sqlite.summaries import SqliteSummaryStore
+from hipocampo.adapters.sqlite.tenants import SqliteTenantStore
 from hipocampo.adapters.sqlite.vectors import SqliteVectorIndex
 from hipocampo.domain.model import MemoryItem, MemoryKind, Role, Scope
 from hipocampo.ports import (
+    IdempotencyStore,
     JobQueue,
     KeywordIndex,
     MemoryStore,
     MessageLog,
     SummaryStore,
+    TenantStore,
     UnitOfWork,
     VectorIndex,
 )
@@ -62,6 +68,8 @@ class Stores:
     keywords: KeywordIndex
     jobs: JobQueue
     summaries: SummaryStore
+    tenants: TenantStore
+    idempotency: IdempotencyStore
     clock: FakeClock
     _reopen: Callable[[], AbstractAsyncContextManager[Stores]] = field(repr=False)
 
@@ -90,6 +98,8 @@ class _SqliteBackend:
                 keywords=SqliteKeywordIndex(db),
                 jobs=SqliteJobQueue(db, clock),
                 summaries=SqliteSummaryStore(db),
+                tenants=SqliteTenantStore(db),
+                idempotency=SqliteIdempotencyStore(db),
                 clock=clock,
                 _reopen=lambda: self.open(clock),
             )
@@ -115,6 +125,8 @@ class _MemoryBackend:
             keywords=InMemoryKeywordIndex(db),
             jobs=InMemoryJobQueue(db, clock),
             summaries=InMemorySummaryStore(db),
+            tenants=InMemoryTenantStore(db),
+            idempotency=InMemoryIdempotencyStore(db),
             clock=clock,
             _reopen=lambda: self.open(clock),
         )

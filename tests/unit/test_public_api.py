@@ -20,7 +20,7 @@ def test_everything_in_all_is_importable() -> None:
 
 
 def test_sync_facade_mirrors_every_public_async_method() -> None:
-    lifecycle = {"open", "settings", "start_worker", "run_worker", "stop_worker", "close"}
+    lifecycle = {"open", "settings", "deps", "start_worker", "run_worker", "stop_worker", "close"}
     public_async = {name for name in vars(AsyncMemory) if not name.startswith("_") and name not in lifecycle}
     assert public_async == set(_PUBLIC)
     for name in _PUBLIC:

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
+from typing import Any
 
 from .errors import InvalidInput, Unauthorized
 from .model import check_id
@@ -34,7 +35,7 @@ class Quotas:
     def __post_init__(self) -> None:
         for name in ("requests_per_minute", "max_memories"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise InvalidInput(f"{name} must be a positive integer or unlimited")
 
 
@@ -126,3 +127,30 @@ def secret_matches(key: ApiKey, secret: str) -> bool:
 
 def with_quotas(tenant: Tenant, **overrides: int | None) -> Tenant:
     return replace(tenant, quotas=replace(tenant.quotas, **overrides))
+
+
+def tenant_to_dict(tenant: Tenant) -> dict[str, Any]:
+    """JSON-ready view of a tenant (``None`` quotas mean unlimited)."""
+    return {
+        "id": tenant.id,
+        "name": tenant.name,
+        "plan": tenant.plan,
+        "requests_per_minute": tenant.quotas.requests_per_minute,
+        "max_memories": tenant.quotas.max_memories,
+        "disabled": tenant.disabled,
+        "created_at": tenant.created_at.isoformat(),
+    }
+
+
+def key_to_dict(key: ApiKey) -> dict[str, Any]:
+    """JSON-ready view of a key: never its secret, nor the secret's hash."""
+    return {
+        "id": key.id,
+        "tenant_id": key.tenant_id,
+        "role": key.role.value,
+        "name": key.name,
+        "active": key.active,
+        "created_at": key.created_at.isoformat(),
+        "revoked_at": key.revoked_at.isoformat() if key.revoked_at else None,
+        "last_used_at": key.last_used_at.isoformat() if key.last_used_at else None,
+    }

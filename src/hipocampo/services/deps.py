@@ -9,11 +9,13 @@ from ..ports import (
     ChatModel,
     Clock,
     Embedder,
+    IdempotencyStore,
     JobQueue,
     KeywordIndex,
     MemoryStore,
     MessageLog,
     SummaryStore,
+    TenantStore,
     Tokenizer,
     UnitOfWork,
     VectorIndex,
@@ -35,4 +37,6 @@ class Deps:
     embedder: Embedder
     tokenizer: Tokenizer
     clock: Clock
+    tenants: TenantStore
+    idempotency: IdempotencyStore
     chat: ChatModel | None = None  # an LLM, when configured; every service works without one

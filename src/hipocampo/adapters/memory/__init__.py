@@ -17,21 +17,25 @@ from ..embedders.cached import CachingEmbedder
 from ..embedders.fake import FakeEmbedder
 from ..memory_cache import InMemoryCache
 from ..tokenizers import CharTokenizer
+from .idempotency import InMemoryIdempotencyStore
 from .jobs import InMemoryJobQueue
 from .keywords import InMemoryKeywordIndex
 from .memories import InMemoryMemoryStore
 from .messages import InMemoryMessageLog
 from .state import InMemoryDatabase
 from .summaries import InMemorySummaryStore
+from .tenants import InMemoryTenantStore
 from .vectors import InMemoryVectorIndex
 
 __all__ = [
     "InMemoryDatabase",
+    "InMemoryIdempotencyStore",
     "InMemoryJobQueue",
     "InMemoryKeywordIndex",
     "InMemoryMemoryStore",
     "InMemoryMessageLog",
     "InMemorySummaryStore",
+    "InMemoryTenantStore",
     "InMemoryVectorIndex",
     "build_memory_deps",
 ]
@@ -66,5 +70,7 @@ def build_memory_deps(
         embedder=CachingEmbedder(embedder or FakeEmbedder()),
         tokenizer=tokenizer or CharTokenizer(),
         clock=clock,
+        tenants=InMemoryTenantStore(db),
+        idempotency=InMemoryIdempotencyStore(db),
         chat=chat,
     )

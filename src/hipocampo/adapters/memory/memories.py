@@ -210,6 +210,9 @@ class InMemoryMemoryStore:
             return len(rows)
         return sum(1 for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id))
 
+    async def count_tenant(self, tenant_id: str) -> int:
+        return sum(1 for r in self._db.view().memories.values() if r.tenant_id == tenant_id)
+
     async def scopes(self) -> list[tuple[str, str]]:
         return sorted({(r.tenant_id, r.user_id) for r in self._db.view().memories.values()})
 

@@ -17,6 +17,8 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from ...domain.model import HistoryEntry, Scope
+from ...domain.tenancy import ApiKey, Tenant
+from ...ports import StoredResponse
 from .rows import JobRow, KeywordDoc, MemoryRow, MessageRow, SummaryRow, ThreadRow, VectorRow
 
 T = TypeVar("T")
@@ -38,6 +40,10 @@ class State:
     jobs: dict[int, JobRow] = field(default_factory=dict)
     summaries: dict[tuple[str, str, str], SummaryRow] = field(default_factory=dict)
     history: dict[str, tuple[HistoryEntry, ...]] = field(default_factory=dict)  # memory id -> entries
+    # Private copies of the domain objects, replaced and never mutated, so copies can share them.
+    tenants: dict[str, Tenant] = field(default_factory=dict)
+    api_keys: dict[str, ApiKey] = field(default_factory=dict)
+    idempotency: dict[tuple[str, str], StoredResponse] = field(default_factory=dict)  # body as JSON text
     last_rid: dict[str, int] = field(
         default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0}
     )

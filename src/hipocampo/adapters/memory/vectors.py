@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from ...domain.errors import DimensionMismatch, IndexUnavailable
-from ...domain.model import Scope
+from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
 from .rows import VectorRow
-from .state import InMemoryDatabase, State, bump_vectors
+from .state import InMemoryDatabase, State, bump_vectors, visible
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the SQLite index uses."""
@@ -132,6 +132,15 @@ class InMemoryVectorIndex:
     async def info(self) -> dict[str, Any]:
         rows = self._db.view().vectors.values()
         return {"models": {r.model: r.dim for r in rows}, "vectors": len(rows)}
+
+    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
+        st = self._db.view()
+        return sum(
+            1
+            for r in st.vectors.values()
+            if visible(scope, r.tenant_id, r.user_id, r.agent_id)
+            and (kind is None or ((m := st.memories.get(r.memory_id)) is not None and m.kind == kind.value))
+        )
 
     async def reset(self) -> None:
         def reset(st: State) -> None:

@@ -158,6 +158,11 @@ class SqliteMemoryStore:
             lambda c: c.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0]
         )
 
+    async def count_tenant(self, tenant_id: str) -> int:
+        return await self._db.read(
+            lambda c: c.execute("SELECT count(*) FROM memories WHERE tenant_id = ?", (tenant_id,)).fetchone()[0]
+        )
+
     async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
         where, params = scope_filter(scope)
         rows = await self._db.read(

@@ -89,6 +89,26 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX memory_history_memory ON memory_history (tenant_id, user_id, memory_id, id);
     """,
+    # 3: the service: tenants, their API keys (hashed) and idempotent writes
+    """
+    CREATE TABLE tenants (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, plan TEXT NOT NULL,
+        requests_per_minute INTEGER, max_memories INTEGER,
+        disabled INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL
+    );
+    CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES tenants (id),
+        role TEXT NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL, revoked_at REAL, last_used_at REAL
+    );
+    CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
+    CREATE TABLE idempotency (
+        tenant_id TEXT NOT NULL, key TEXT NOT NULL, request_hash TEXT NOT NULL,
+        status_code INTEGER NOT NULL, body TEXT, created_at REAL NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+    );
+    CREATE INDEX idempotency_created ON idempotency (created_at);
+    """,
 ]
 
 

@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from ...domain.errors import DimensionMismatch, IndexUnavailable
-from ...domain.model import Scope
+from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
 from .db import SqliteDatabase
 from .memories import bump_epoch
-from .rows import placeholders
+from .rows import placeholders, scope_filter
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 
@@ -124,6 +124,15 @@ class SqliteVectorIndex:
             return {"models": models, "vectors": n}
 
         return await self._db.read(read)
+
+    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
+        where, params = scope_filter(scope, "v")
+        if kind is None:
+            sql = f"SELECT count(*) FROM vectors v WHERE {where}"
+        else:
+            sql = f"SELECT count(*) FROM vectors v JOIN memories m ON m.id = v.memory_id WHERE {where} AND m.kind = ?"
+            params.append(kind.value)
+        return await self._db.read(lambda c: c.execute(sql, params).fetchone()[0])
 
     async def reset(self) -> None:
         def reset(conn: sqlite3.Connection) -> None:

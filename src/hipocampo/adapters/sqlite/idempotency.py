@@ -1,0 +1,79 @@
+"""Answers of idempotent writes on SQLite, keyed by tenant and the client's idempotency key."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+
+from ...ports import StoredResponse
+from .db import SqliteDatabase
+from .rows import from_epoch, to_epoch
+
+
+def _response(row: sqlite3.Row) -> StoredResponse:
+    return StoredResponse(
+        request_hash=row["request_hash"],
+        status_code=row["status_code"],
+        body=None if row["body"] is None else json.loads(row["body"]),
+        created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
+    )
+
+
+def _values(tenant_id: str, key: str, r: StoredResponse) -> tuple[object, ...]:
+    body = None if r.body is None else json.dumps(r.body, ensure_ascii=False)
+    return tenant_id, key, r.request_hash, r.status_code, body, to_epoch(r.created_at)
+
+
+_INSERT = "INSERT INTO idempotency (tenant_id, key, request_hash, status_code, body, created_at) VALUES (?,?,?,?,?,?)"
+
+
+class SqliteIdempotencyStore:
+    """The :class:`~hipocampo.ports.IdempotencyStore` port on the shared SQLite database."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
+        row = await self._db.read(
+            lambda c: c.execute(
+                "SELECT * FROM idempotency WHERE tenant_id = ? AND key = ?", (tenant_id, key)
+            ).fetchone()
+        )
+        return None if row is None else _response(row)
+
+    async def put(
+        self, tenant_id: str, key: str, response: StoredResponse, *, replace_before: datetime | None = None
+    ) -> bool:
+        values = _values(tenant_id, key, response)  # a body that is not JSON fails before the write
+        cutoff = to_epoch(replace_before)
+
+        def write(conn: sqlite3.Connection) -> bool:
+            if cutoff is not None:
+                conn.execute(
+                    "DELETE FROM idempotency WHERE tenant_id = ? AND key = ? AND created_at < ?",
+                    (tenant_id, key, cutoff),
+                )
+            return conn.execute(_INSERT + " ON CONFLICT (tenant_id, key) DO NOTHING", values).rowcount == 1
+
+        return await self._db.write(write)
+
+    async def replace(self, tenant_id: str, key: str, response: StoredResponse) -> None:
+        values = _values(tenant_id, key, response)
+        await self._db.write(
+            lambda c: c.execute(
+                _INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
+                " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
+                values,
+            )
+        )
+
+    async def delete(self, tenant_id: str, key: str) -> None:
+        await self._db.write(
+            lambda c: c.execute("DELETE FROM idempotency WHERE tenant_id = ? AND key = ?", (tenant_id, key))
+        )
+
+    async def purge(self, before: datetime) -> int:
+        return await self._db.write(
+            lambda c: c.execute("DELETE FROM idempotency WHERE created_at < ?", (to_epoch(before),)).rowcount
+        )

@@ -1,0 +1,55 @@
+"""Memories under ids the caller chooses: what a key-value store built on hipocampo needs.
+
+Unlike :func:`~hipocampo.services.curation.remember`, a put here overwrites the memory with the same
+id, and indexes it before returning (a key-value store is searched right after a write, so the
+background worker would be too late).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+
+from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem
+from .deps import Deps
+from .indexing import embed_in_batches, index_items
+
+ACTOR = "api"
+
+
+async def put_keyed(deps: Deps, item: MemoryItem, *, index: bool = True) -> MemoryItem:
+    """Insert ``item`` or replace the memory with its id; returns it as stored.
+
+    An existing memory keeps its ``created_at``; ``updated_at`` becomes now. With ``index`` the
+    memory is embedded and written to both indexes in the same transaction; without, it is stored
+    only (found by id and by listing, never by search) and any index entries it had are removed.
+    """
+    now = deps.clock.now()
+    existing = await deps.memories.get_many(item.scope, [item.id])
+    old = existing[0] if existing else None
+    if old is not None:
+        item.created_at = old.created_at
+        item.access_count, item.last_accessed = old.access_count, old.last_accessed
+    item.updated_at = now
+    vectors = np.zeros((0, deps.embedder.dim), dtype=np.float32)
+    if index:
+        vectors = await asyncio.to_thread(embed_in_batches, deps, [item.index_text])
+    event = HistoryEntry(
+        item.id,
+        HistoryEvent.ADD if old is None else HistoryEvent.UPDATE,
+        now,
+        None if old is None else old.content,
+        item.content,
+        ACTOR,
+        None if old is None else "replaced",
+    )
+    async with deps.uow.transaction():
+        if index:
+            await index_items(deps, [item], vectors)
+        else:
+            await deps.memories.upsert([item])
+            await deps.keywords.delete(item.scope, [item.id])
+            await deps.vectors.delete(item.scope, [item.id])
+        await deps.memories.add_history(item.scope, [event])
+    return item
