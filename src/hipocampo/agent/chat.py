@@ -1,0 +1,171 @@
+"""One chat turn with the ready agent: what ``hipocampo chat`` and ``POST /v1/chat`` run.
+
+:func:`run_chat` answers with the configured chat model (``HIPOCAMPO_LLM``...) through the agent
+graph. Without one it still does the memory half: it shows the memory that would have been
+injected, stores the user's turn, and explains how to configure a model.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from ..domain.errors import ConfigurationError, InvalidInput, LLMError
+from ..domain.model import new_id
+from ..settings import Settings
+from .session import SessionConfig
+
+try:
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage, convert_to_openai_messages
+
+    from ..adapters.llm.langchain import _build_chat
+    from .langgraph.graph import build_agent_graph
+    from .langgraph.nodes import MemoryFlags, load_context, persist_turns, system_update
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ConfigurationError("The chat agent needs langgraph: pip install 'hipocampo[langgraph]'") from exc
+
+if TYPE_CHECKING:
+    from ..client import AsyncMemory
+
+log = logging.getLogger(__name__)
+
+HOW_TO_CONFIGURE = (
+    "To chat, set HIPOCAMPO_LLM to provider:model, e.g. HIPOCAMPO_LLM=openai:gpt-4o-mini (key in "
+    "OPENAI_API_KEY or HIPOCAMPO_LLM_API_KEY), google_genai:gemini-2.0-flash or "
+    "anthropic:claude-3-5-haiku-latest, and install its extra: pip install 'hipocampo[llm]' "
+    "(or [google], [anthropic]). For a local OpenAI-compatible server (Ollama, vLLM, llama.cpp) use "
+    "HIPOCAMPO_LLM=openai:<model> with HIPOCAMPO_LLM_BASE_URL=http://localhost:11434/v1."
+)
+
+
+class ChatReply(BaseModel):
+    """The outcome of one chat turn, JSON-ready."""
+
+    answer: str | None
+    llm_configured: bool
+    notice: str | None = None  # without a usable model: why, and how to configure one
+    memory_context: str = ""  # the memory injected into the system prompt (or that would have been)
+    system_prompt: str
+    messages: list[dict[str, Any]]  # the full trace, in OpenAI's message format
+    tool_calls: list[dict[str, Any]] = []  # {"id", "name", "args", "result"}
+    memory_errors: list[str] = []
+
+
+def chat_model_from_config(settings: Settings) -> tuple[Any | None, str | None]:
+    """The agent's LangChain chat model built from ``HIPOCAMPO_LLM`` and friends, or ``(None,
+    notice)`` when none is configured or it cannot be built."""
+    if not settings.llm:
+        return None, "No chat model is configured (HIPOCAMPO_LLM is unset). " + HOW_TO_CONFIGURE
+    provider, _, model = settings.llm.partition(":")
+    try:
+        if not provider.strip() or not model.strip():
+            raise ConfigurationError(f"HIPOCAMPO_LLM={settings.llm!r} must be provider:model")
+        options: dict[str, Any] = {"max_retries": settings.llm_max_retries, "timeout": settings.llm_timeout_seconds}
+        if settings.llm_base_url:
+            options["base_url"] = settings.llm_base_url
+        if settings.llm_api_key is not None:
+            options["api_key"] = settings.llm_api_key.get_secret_value()
+        return _build_chat(provider.strip(), model.strip(), options), None
+    except ConfigurationError as exc:
+        return None, f"The chat model HIPOCAMPO_LLM={settings.llm} cannot be used: {exc} " + HOW_TO_CONFIGURE
+
+
+async def run_chat(
+    memory: AsyncMemory,
+    session: SessionConfig,
+    message: str,
+    *,
+    chat_model: Any = None,
+    flags: MemoryFlags | None = None,
+) -> ChatReply:
+    """Answer ``message`` in ``session`` with memory: recall, the model (and its memory tools), persist.
+
+    ``chat_model`` is a LangChain chat model with ``bind_tools``; by default the one the memory's
+    settings configure. Without one the reply has no answer but a ``notice``, the memory context
+    that would have been injected, and the user's turn is stored all the same. Memory failures
+    are reported in ``memory_errors``; a failing model raises :class:`LLMError`.
+    """
+    if not isinstance(message, str) or not message.strip():
+        raise InvalidInput("message must not be empty")
+    notice = None
+    if chat_model is None:
+        chat_model, notice = chat_model_from_config(memory.settings)
+    if chat_model is None:
+        return await _without_model(memory, session, message, flags or MemoryFlags(), notice)
+    graph = build_agent_graph(memory, session, chat_model, flags=flags)
+    try:
+        state = await graph.ainvoke({"messages": [HumanMessage(content=message)]})
+    except Exception as exc:
+        raise LLMError(f"the chat model failed: {type(exc).__name__}: {exc}") from exc
+    messages: list[BaseMessage] = state["messages"]
+    last = messages[-1] if messages else None
+    return ChatReply(
+        answer=last.text if isinstance(last, AIMessage) else None,
+        llm_configured=True,
+        memory_context=state.get("memory_context", ""),
+        system_prompt=messages[0].text if messages and messages[0].type == "system" else "",
+        messages=trace(messages),
+        tool_calls=tool_calls(messages),
+        memory_errors=list(state.get("memory_errors") or []),
+    )
+
+
+async def _without_model(
+    memory: AsyncMemory, session: SessionConfig, message: str, flags: MemoryFlags, notice: str | None
+) -> ChatReply:
+    errors: list[str] = []
+    context = ""
+    if session.use_pre_memory_load:
+        try:
+            context = await load_context(memory, session, message, flags)
+        except Exception as exc:
+            log.warning("recall failed", exc_info=True)
+            errors.append(f"load_memory: {type(exc).__name__}: {exc}")
+    human = HumanMessage(content=message, id=new_id("chat"))
+    try:
+        await persist_turns(memory, session, [human])
+    except Exception as exc:
+        log.warning("could not store the user's turn", exc_info=True)
+        errors.append(f"persist_memory: {type(exc).__name__}: {exc}")
+    messages = system_update(session, [human], context or None)[1:]
+    return ChatReply(
+        answer=None,
+        llm_configured=False,
+        notice=notice,
+        memory_context=context,
+        system_prompt=messages[0].text,
+        messages=trace(messages),
+        memory_errors=errors,
+    )
+
+
+def trace(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+    """The messages as JSON-ready dicts in OpenAI's chat format."""
+    return list(convert_to_openai_messages(messages))  # type: ignore[arg-type]
+
+
+def tool_calls(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+    """Every tool call of the trace with its result (the tool's structured output)."""
+    results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
+    out = []
+    for m in messages:
+        if not isinstance(m, AIMessage):
+            continue
+        for call in m.tool_calls:
+            reply = results.get(call["id"] or "")
+            out.append({"id": call["id"], "name": call["name"], "args": call["args"], "result": _result(reply)})
+    return out
+
+
+def _result(reply: ToolMessage | None) -> Any:
+    if reply is None:
+        return None
+    if reply.artifact is not None:
+        return reply.artifact
+    try:
+        return json.loads(reply.text)
+    except ValueError:
+        return reply.text

@@ -1,0 +1,278 @@
+"""A LangGraph ``BaseStore`` kept in hipocampo, so LangGraph and LangMem apps can switch to it.
+
+Each item is one hipocampo memory (kind ``fact``) with a deterministic id derived from its scope,
+namespace and key, so a put overwrites. The memory's metadata holds the namespace, key and JSON
+value; its content is the text that is embedded: the fields named by the index configuration
+(default: the whole value as JSON). Items are indexed as they are put, so a search right after a
+put finds them; ``index=False`` stores an item that searches by query never score (it can still
+fill a page, unscored, as with LangGraph's own stores).
+
+Namespaces map onto hipocampo scopes: by default every item lives in one user scope
+(``tenant_id``/``user_id``); with ``user_from_namespace=i``, ``namespace[i]`` is the hipocampo user,
+so each end user's items are isolated, and appear in that user's recall as facts. Searches must
+then name that element in their prefix.
+
+Searches by query use hipocampo's hybrid search (dense + keyword, with its boosts); ``score`` is
+its final score. Filtering and listing scan the scope's facts: fine for thousands of items.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ...domain.errors import ConfigurationError, InvalidInput
+from ...domain.model import MAX_CONTENT_CHARS, MemoryItem, MemoryKind, Scope, content_hash
+from ...services import retrieval
+from ...services.keyed import put_keyed
+from . import store_query as q
+
+try:
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        IndexConfig,
+        InvalidNamespaceError,
+        Item,
+        ListNamespacesOp,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+        get_text_at_path,
+        tokenize_path,
+        validate_op_namespace,
+    )
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ConfigurationError("HipocampoStore needs langgraph: pip install 'hipocampo[langgraph]'") from exc
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory, Memory
+    from ...services.deps import Deps
+
+SOURCE = "langgraph_store"
+PAGE = 500
+
+
+class HipocampoStore(BaseStore):
+    """LangGraph's ``BaseStore`` on hipocampo memories (see the module docs).
+
+    ``index`` takes LangGraph's ``IndexConfig``; only ``fields`` is used (hipocampo's own embedder
+    embeds, so ``dims`` and ``embed`` are ignored). TTLs are not supported.
+    """
+
+    supports_ttl = False
+
+    def __init__(
+        self,
+        memory: AsyncMemory | Memory,
+        *,
+        tenant_id: str = "default",
+        user_id: str = "langgraph",
+        user_from_namespace: int | None = None,
+        index: IndexConfig | None = None,
+    ) -> None:
+        if user_from_namespace is not None and user_from_namespace < 0:
+            raise ConfigurationError("user_from_namespace must be a namespace position (0 or more)")
+        Scope(tenant_id, user_id)  # validates the ids now rather than on first use
+        self._runner = getattr(memory, "_runner", None)
+        self._memory: AsyncMemory = memory._inner if self._runner is not None else memory  # type: ignore[union-attr,assignment]
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+        self.user_from_namespace = user_from_namespace
+        self.fields: list[str] = list((index or {}).get("fields") or ["$"])
+        try:  # an AsyncMemory belongs to the loop that opened it: sync calls are sent there
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+
+    @property
+    def deps(self) -> Deps:
+        return self._memory.deps
+
+    # -- the two abstract methods ----------------------------------------------------------------
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` synchronously: on a sync ``Memory``'s loop, or on the loop of the
+        ``AsyncMemory`` (the store must then have been made on that loop, and called off it)."""
+        ops = list(ops)
+        if self._runner is not None:
+            return self._runner.run(self._abatch(ops))
+        loop = self._loop
+        if loop is None or not loop.is_running() or _on_loop_thread(loop):
+            raise ConfigurationError(
+                "HipocampoStore over an AsyncMemory is async: use abatch/aput/asearch (or a sync Memory)"
+            )
+        return asyncio.run_coroutine_threadsafe(self._abatch(ops), loop).result()
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        if self._runner is None:
+            return await self._abatch(ops)
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._abatch(ops), self._runner.loop))
+
+    async def _abatch(self, ops: list[Op]) -> list[Result]:
+        """Reads first, then the puts (the last put of a key wins), as LangGraph's stores do."""
+        results: list[Result] = [None] * len(ops)
+        puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        for op in ops:
+            validate_op_namespace(op)
+        for i, op in enumerate(ops):
+            if isinstance(op, GetOp):
+                results[i] = await self._get(op)
+            elif isinstance(op, SearchOp):
+                results[i] = await self._search(op)
+            elif isinstance(op, ListNamespacesOp):
+                results[i] = await self._list_namespaces(op)
+            elif isinstance(op, PutOp):
+                puts.pop((tuple(op.namespace), op.key), None)
+                puts[(tuple(op.namespace), op.key)] = op
+            else:
+                raise ValueError(f"Unknown operation type: {type(op)}")
+        for op in puts.values():
+            await self._put(op)
+        return results
+
+    # -- operations ------------------------------------------------------------------------------
+    async def _get(self, op: GetOp) -> Item | None:
+        scope = self._scope(op.namespace)
+        found = await self.deps.memories.get_many(scope, [self._id(scope, op.namespace, op.key)])
+        return _item(found[0]) if found and _is_item(found[0]) else None
+
+    async def _put(self, op: PutOp) -> None:
+        if op.ttl is not None:
+            raise NotImplementedError("TTL is not supported by HipocampoStore; use ttl=None")
+        namespace = tuple(op.namespace)
+        if not namespace:
+            raise InvalidNamespaceError("Namespace cannot be empty.")
+        scope = self._scope(namespace)
+        memory_id = self._id(scope, namespace, op.key)
+        if op.value is None:
+            async with self.deps.uow.transaction():
+                await self.deps.memories.delete(scope, [memory_id])
+            return
+        value = dict(op.value)
+        try:
+            as_json = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"a store value must be JSON-serialisable: {exc}") from None
+        fields = [] if op.index is False else (op.index if op.index is not None else self.fields)
+        texts = [t for f in fields for t in get_text_at_path(value, tokenize_path(f) if f != "$" else f) if t.strip()]
+        indexed = bool(texts)
+        item = MemoryItem(
+            id=memory_id,
+            scope=scope,
+            kind=MemoryKind.FACT,
+            content=("\n".join(texts) if indexed else as_json)[:MAX_CONTENT_CHARS],
+            created_at=self.deps.clock.now(),
+            metadata={"source": SOURCE, "namespace": list(namespace), "key": op.key, "value": value,
+                      "indexed": indexed},
+            key=f"{SOURCE}:{memory_id}",  # its own fact slot: fact reconciliation leaves it alone
+        )
+        await put_keyed(self.deps, item, index=indexed)
+
+    async def _search(self, op: SearchOp) -> list[SearchItem]:
+        if op.limit < 0 or op.offset < 0:
+            raise InvalidInput("search limit and offset must not be negative")
+        prefix = tuple(op.namespace_prefix)
+        scope = self._search_scope(prefix)
+
+        def wanted(m: MemoryItem) -> bool:
+            return _is_item(m) and q.has_prefix(_namespace(m), prefix) and q.matches(m.metadata["value"], op.filter)
+
+        if not op.query:
+            listed = [m for m in await self._all_items([scope]) if wanted(m)]
+            listed.sort(key=lambda m: m.updated_at or m.created_at, reverse=True)
+            return [_item(m, search=True) for m in listed[op.offset : op.offset + op.limit]]
+        needed = op.offset + op.limit
+        pool = min(max(self.deps.settings.candidate_pool, 5 * needed + 20), 2000)
+        options = retrieval.SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
+        found = await retrieval.search(self.deps, scope, op.query, options)
+        scored = [(h.memory, h.score) for h in found.hits if wanted(h.memory) and h.memory.metadata.get("indexed")]
+        page: list[SearchItem] = [_item(m, score) for m, score in scored[op.offset : needed]]
+        if len(page) < op.limit:  # a short page is filled with unscored matches, as LangGraph's stores do
+            seen = {m.id for m, _ in scored}
+            rest = [m for m in await self._all_items([scope]) if m.id not in seen and wanted(m)]
+            skip = max(op.offset - len(scored), 0)
+            page += [_item(m, search=True) for m in rest[skip : skip + op.limit - len(page)]]
+        return page
+
+    async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        conditions = list(op.match_conditions or ())
+        scopes = await self._scopes_for(conditions)
+        namespaces = {_namespace(m) for m in await self._all_items(scopes) if _is_item(m)}
+        kept = [ns for ns in namespaces if all(q.condition_matches(c, ns) for c in conditions)]
+        if op.max_depth is not None:
+            kept = list({ns[: op.max_depth] for ns in kept})
+        return sorted(kept)[op.offset : op.offset + op.limit]
+
+    # -- scopes and ids --------------------------------------------------------------------------
+    def _scope(self, namespace: tuple[str, ...]) -> Scope:
+        i = self.user_from_namespace
+        if i is None:
+            return Scope(self.tenant_id, self.user_id)
+        if len(namespace) <= i:
+            raise InvalidInput(
+                f"namespace {namespace} has no element {i}, which names the hipocampo user (user_from_namespace={i})"
+            )
+        return Scope(self.tenant_id, namespace[i])
+
+    def _search_scope(self, prefix: tuple[str, ...]) -> Scope:
+        i = self.user_from_namespace
+        if i is not None and len(prefix) <= i:
+            raise InvalidInput(
+                f"a search needs the user in its namespace prefix: element {i} (user_from_namespace={i}); got {prefix}"
+            )
+        return self._scope(prefix)
+
+    async def _scopes_for(self, conditions: list[Any]) -> list[Scope]:
+        i = self.user_from_namespace
+        if i is None:
+            return [Scope(self.tenant_id, self.user_id)]
+        for c in conditions:
+            if c.match_type == "prefix" and len(c.path) > i and c.path[i] != "*":
+                return [Scope(self.tenant_id, c.path[i])]
+        return [Scope(t, u) for t, u in await self.deps.memories.scopes() if t == self.tenant_id]
+
+    def _id(self, scope: Scope, namespace: tuple[str, ...], key: str) -> str:
+        path = json.dumps([scope.tenant_id, scope.user_id, list(namespace), key], ensure_ascii=False)
+        return "lgstore_" + content_hash(path)[:32]
+
+    async def _all_items(self, scopes: list[Scope]) -> list[MemoryItem]:
+        """Every store item of the scopes, newest first (a scan of their facts)."""
+        out: list[MemoryItem] = []
+        for scope in scopes:
+            offset = 0
+            while True:
+                page = await self.deps.memories.list(scope, kind=MemoryKind.FACT, limit=PAGE, offset=offset)
+                out += [m for m in page if _is_item(m)]
+                if len(page) < PAGE:
+                    break
+                offset += PAGE
+        return out
+
+
+def _is_item(m: MemoryItem) -> bool:
+    return m.metadata.get("source") == SOURCE and isinstance(m.metadata.get("namespace"), list)
+
+
+def _namespace(m: MemoryItem) -> tuple[str, ...]:
+    return tuple(m.metadata["namespace"])
+
+
+def _item(m: MemoryItem, score: float | None = None, *, search: bool = False) -> Any:
+    meta = m.metadata
+    updated = m.updated_at or m.created_at
+    if score is None and not search:
+        return Item(value=meta["value"], key=meta["key"], namespace=_namespace(m), created_at=m.created_at,
+                    updated_at=updated)
+    return SearchItem(_namespace(m), meta["key"], meta["value"], m.created_at, updated, score)
+
+
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
