@@ -2,8 +2,93 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
 import typer
+
+from ..client import AsyncMemory
+from .cli_support import out, state
+
+
+async def serve_http(mem: AsyncMemory, *, host: str, port: int, auth: bool, tenant_id: str) -> None:
+    """Serve the HTTP API on ``mem`` until Ctrl-C or SIGTERM (uvicorn's handlers stop it cleanly)."""
+    import uvicorn  # loaded only by the command that needs it
+
+    from .http import create_app
+
+    app = create_app(mem, auth=auth, local_tenant=tenant_id)
+    url = f"http://{_display_host(host)}:{port}"
+    console = out()
+    console.print(f"hipocampo serving {mem.settings.db} on [bold]{url}[/bold]", soft_wrap=True)
+    console.print(f"API docs: {url}/docs   metrics: {url}/metrics", soft_wrap=True)
+    if not auth:
+        console.print(f"[yellow]no authentication:[/yellow] every request acts as an admin of tenant {tenant_id!r}")
+    elif not await mem.deps.tenants.list_keys():
+        console.print(
+            "No API keys yet; create one with:\n"
+            "  hipocampo tenants create acme && hipocampo keys create --tenant acme",
+            soft_wrap=True,
+        )
+    config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on", server_header=False)
+
+    class Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # uvicorn re-raises Ctrl-C / SIGTERM once it has shut down, which would end the process
+            # before the store is closed (worker stopped, SQLite checkpointed): return instead.
+            with super().capture_signals():
+                yield
+                self._captured_signals.clear()
+
+    await Server(config).serve()
+
+
+def _display_host(host: str) -> str:
+    if host in ("0.0.0.0", "::"):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on (default HIPOCAMPO_HTTP_HOST, 127.0.0.1).")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default HIPOCAMPO_HTTP_PORT, 8765).")] = None,
+    no_auth: Annotated[
+        bool, typer.Option("--no-auth", help="Accept requests without an API key, as an admin of --tenant (local use).")
+    ] = False,
+    workers_inprocess: Annotated[
+        bool | None,
+        typer.Option(
+            "--workers-inprocess/--no-workers-inprocess",
+            help="Index in this process (default), or leave it to `hipocampo worker` processes.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Serve the HTTP API: write turns, recall, curate memories, agent tools, metrics.
+
+    Every request needs a tenant's API key (`Authorization: Bearer hk_...`) unless HIPOCAMPO_AUTH=none
+    or --no-auth. Docs at /docs, Prometheus metrics at /metrics.
+    """
+    st = state(ctx)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    overrides = {} if workers_inprocess is None else {"worker": "inprocess" if workers_inprocess else "external"}
+
+    async def work(mem: AsyncMemory) -> None:
+        s = mem.settings
+        await serve_http(
+            mem, host=host or s.http_host, port=port or s.http_port,
+            auth=s.auth == "keys" and not no_auth, tenant_id=st.tenant,
+        )
+
+    st.run(work, **overrides)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("serve")(serve)

@@ -1,0 +1,119 @@
+"""The HTTP service's composition: one FastAPI app over one :class:`~hipocampo.AsyncMemory`.
+
+``create_app(memory)`` serves a memory the caller opened and will close (tests, embedding the
+API in another app). ``create_app(settings=...)`` opens the memory itself when the server starts
+and closes it, worker included, when the server stops (``hipocampo serve``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Depends, FastAPI
+
+from ... import __version__
+from ...client import AsyncMemory
+from ...services import tenancy
+from ...settings import Settings
+from . import errors
+from .errors import CatchAll
+from .limits import BodySizeLimit
+from .metrics import Metrics, RequestTimer
+from .routes import admin, chat, compat, health, memories, search, threads, tools, users
+from .security import ServiceState, admin_principal
+
+DESCRIPTION = """\
+Long-term memory for LLM agents: write conversation turns, recall what matters.
+
+**Authentication.** Every `/v1` and `/api/v1` route needs an API key of a tenant, as
+`Authorization: Bearer hk_...` or `X-API-Key: hk_...` (create one with
+`hipocampo tenants create acme && hipocampo keys create --tenant acme`). The tenant always comes
+from the key: user ids are namespaced inside it, and another tenant's ids answer 404.
+
+**Retries.** Writes accept an `Idempotency-Key` header: a retry with the same key and body
+returns the first answer (header `Idempotent-Replayed: true`). Messages that carry an `id` are
+deduplicated per user even without it.
+
+**Errors** are `{"error": code, "detail": message}` with 400, 401, 403, 404, 409, 413, 422 or
+429 (with `Retry-After`).
+"""
+
+
+def create_app(
+    memory: AsyncMemory | None = None,
+    *,
+    settings: Settings | None = None,
+    auth: bool | None = None,
+    metrics_public: bool | None = None,
+    max_request_bytes: int | None = None,
+    local_tenant: str = "default",
+    chat_model: Any = None,
+) -> FastAPI:
+    """The service over ``memory``, or over a memory opened from ``settings`` at start-up.
+
+    ``auth``, ``metrics_public`` and ``max_request_bytes`` default to the settings' values. Without
+    auth every request acts as an admin of ``local_tenant``. ``chat_model`` (a LangChain chat model)
+    answers ``/v1/chat``; by default the one ``HIPOCAMPO_LLM`` configures.
+    """
+    s = memory.settings if memory is not None else (settings or Settings())
+    metrics = Metrics()
+    state = ServiceState(
+        memory=memory,
+        auth=(s.auth == "keys") if auth is None else auth,
+        metrics=metrics,
+        local_tenant=local_tenant,
+        chat_model=chat_model,
+        limiter=tenancy.RateLimiter(s.rate_limit_storage),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if state.memory is not None:  # the caller's: they close it
+            yield
+            return
+        state.memory = await AsyncMemory.open(settings=s)
+        try:
+            yield
+        finally:
+            opened, state.memory = state.memory, None
+            await opened.close()
+
+    app = FastAPI(
+        title="hipocampo", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+        openapi_tags=[
+            {"name": "threads", "description": "Write and read conversation turns."},
+            {"name": "recall", "description": "What an agent reads before it answers."},
+            {"name": "memories", "description": "Facts: save, list, edit, delete, history."},
+            {"name": "users", "description": "The tenant's users: list, export, forget."},
+            {"name": "agent tools", "description": "get/save/update/delete_memory for remote agents."},
+            {"name": "chat", "description": "One turn with the ready memory-backed agent (extra: langgraph)."},
+            {"name": "seed 001", "description": "The `/api/v1/memory` endpoints of the first design."},
+            {"name": "admin", "description": "Tenant metrics; admin keys only."},
+            {"name": "operations", "description": "Health, readiness and Prometheus metrics."},
+        ],
+    )
+    app.state.hipocampo = state
+    errors.install(app)
+    # Added innermost first: the timer sees every answer, the 500s of CatchAll and the 413s too.
+    app.add_middleware(BodySizeLimit, max_bytes=max_request_bytes or s.max_request_bytes)
+    app.add_middleware(CatchAll)
+    app.add_middleware(RequestTimer, metrics=metrics)
+
+    public = s.metrics_public if metrics_public is None else metrics_public
+    app.include_router(health.router)
+    app.add_api_route(
+        "/metrics", health.metrics, methods=["GET"], tags=["operations"],
+        dependencies=[] if public else [Depends(admin_principal)],
+        responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format."}},
+    )
+    for module in (threads, memories, search, users, tools, chat, compat, admin):
+        app.include_router(module.router)
+    return app
+
+
+def from_environment() -> FastAPI:
+    """For process managers: ``uvicorn --factory hipocampo.entrypoints.http.app:from_environment``.
+    Settings come from ``HIPOCAMPO_*``; the store opens when the server starts."""
+    return create_app(settings=Settings())

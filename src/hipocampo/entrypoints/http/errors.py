@@ -1,0 +1,158 @@
+"""From exceptions to HTTP answers: every client mistake is a 4xx with a readable ``detail``.
+
+Bodies are ``{"error": <code>, "detail": <message>}``. Anything unexpected is logged with its
+traceback and answered with a bare 500: no exception text, no stack, no SQL reaches the client.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ...domain.errors import (
+    Conflict,
+    Forbidden,
+    HipocampoError,
+    InvalidInput,
+    LLMError,
+    NotFound,
+    QuotaExceeded,
+    Unauthorized,
+)
+from .responses import ErrorOut
+from .schemas import ID_PATTERN, ID_RULE
+
+log = logging.getLogger("hipocampo.http")
+
+_STATUS: list[tuple[type[HipocampoError], int, str]] = [
+    (InvalidInput, 422, "invalid_input"),
+    (NotFound, 404, "not_found"),
+    (Conflict, 409, "conflict"),
+    (Unauthorized, 401, "unauthorized"),
+    (Forbidden, 403, "forbidden"),
+    (QuotaExceeded, 429, "quota_exceeded"),
+    (LLMError, 503, "llm_unavailable"),
+]
+
+_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+
+
+def error_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "detail": detail}, status_code=status, headers=headers)
+
+
+def retry_after(seconds: float | None) -> str:
+    return str(max(1, math.ceil(seconds or 1)))
+
+
+async def _hipocampo_error(request: Request, exc: Exception) -> JSONResponse:
+    for cls, status, code in _STATUS:
+        if isinstance(exc, cls):
+            headers = None
+            if isinstance(exc, Unauthorized):
+                headers = {"WWW-Authenticate": 'Bearer realm="hipocampo"'}
+            elif isinstance(exc, QuotaExceeded):
+                headers = {"Retry-After": retry_after(exc.retry_after_seconds)}
+            return error_response(status, code, str(exc), headers)
+    # Operator-side trouble (index built by another embedder, bad configuration): the message is
+    # written for people and holds no internals, but it is not the caller's fault.
+    log.error("%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc)
+    return error_response(503, "unavailable", str(exc))
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    if len(loc) > 1 and loc[0] in ("path", "query", "header", "cookie"):
+        return f"{'.'.join(str(p) for p in loc[1:])} ({loc[0]})"
+    if len(loc) > 1 and loc[0] == "body":
+        return ".".join(str(p) for p in loc[1:])
+    return ".".join(str(p) for p in loc) or "body"
+
+
+def _message(error: dict[str, Any]) -> str:
+    ctx = error.get("ctx") or {}
+    if error.get("type") == "string_pattern_mismatch" and ctx.get("pattern") == ID_PATTERN:
+        return f"must be an id of {ID_RULE}"
+    return str(error.get("msg", "is invalid"))
+
+
+def describe_validation(errors: list[dict[str, Any]]) -> str:
+    """``"messages.0.content: String should have at least 1 character; k: ..."``"""
+    return "; ".join(f"{_where(tuple(e.get('loc', ())))}: {_message(e)}" for e in errors[:10])
+
+
+async def _request_validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(400, "malformed_json", "the request body is not valid JSON")
+    return error_response(422, "invalid_input", describe_validation(errors))
+
+
+async def _pydantic_validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ValidationError)
+    return error_response(422, "invalid_input", describe_validation(list(exc.errors())))
+
+
+async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "error")
+    return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers; :class:`CatchAll` must wrap the app for the rest."""
+    app.add_exception_handler(HipocampoError, _hipocampo_error)
+    app.add_exception_handler(RequestValidationError, _request_validation)
+    app.add_exception_handler(ValidationError, _pydantic_validation)
+    app.add_exception_handler(HTTPException, _http_exception)
+
+
+class CatchAll:
+    """Outermost of our middlewares: a bug becomes a logged, opaque 500 instead of a dropped
+    connection or a framework page that may show internals."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            log.exception("unexpected error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            response = error_response(500, "internal_error", "internal server error; the incident was logged")
+            await response(scope, receive, send)
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": description}
+    for status, description in {
+        400: "Malformed JSON body.",
+        401: "No API key, or an unknown or revoked one.",
+        404: "No such user, thread or memory in the caller's tenant.",
+        413: "Request body larger than the server accepts.",
+        422: "Invalid input: the detail names each bad field.",
+        429: "Rate limit or stored-memories quota exceeded; see Retry-After.",
+    }.items()
+}
+"""Documented on every authenticated route."""

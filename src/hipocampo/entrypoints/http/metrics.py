@@ -1,0 +1,85 @@
+"""Prometheus metrics of one app, in a registry of its own (two apps in a process never clash).
+
+Request latency is labelled by route *template* (``/v1/users/{user_id}/recall``), never by the
+raw path, so user ids cannot blow up the number of series. Queue gauges are read from the job
+queue when Prometheus scrapes, not kept up to date on every write.
+"""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ...services.deps import Deps
+
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    """The app's collectors."""
+
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Histogram(
+            "hipocampo_http_request_duration_seconds", "HTTP request latency by method, route template and status.",
+            ["method", "route", "status"], buckets=_LATENCY_BUCKETS, registry=self.registry,
+        )
+        self.recall = Histogram(
+            "hipocampo_recall_duration_seconds", "Latency of recall and search inside the service.",
+            ["operation"], buckets=_LATENCY_BUCKETS, registry=self.registry,
+        )
+        self.outbox = Gauge(
+            "hipocampo_outbox_depth", "Jobs waiting or running in the durable queue.", registry=self.registry
+        )
+        self.dead = Gauge("hipocampo_jobs_dead", "Jobs that failed for good (dead letters).", registry=self.registry)
+        self.jobs = Gauge("hipocampo_jobs", "Jobs in the queue by status.", ["status"], registry=self.registry)
+        self.rejected = Counter(
+            "hipocampo_http_rejected", "Requests refused by authentication or quotas.", ["reason"],
+            registry=self.registry,
+        )
+
+    async def render(self, deps: Deps) -> bytes:
+        """The text exposition, after reading the queue's current state."""
+        stats = await deps.jobs.stats()
+        for status, n in stats.items():
+            self.jobs.labels(status).set(n)
+        self.outbox.set(stats.get("pending", 0) + stats.get("running", 0))
+        self.dead.set(stats.get("dead", 0))
+        return generate_latest(self.registry)
+
+
+def route_template(scope: Scope) -> str:
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "<unmatched>"
+
+
+class RequestTimer:
+    """ASGI middleware observing every request's latency once its response has started."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def recording_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, recording_send)
+        finally:
+            elapsed = time.perf_counter() - start
+            self.metrics.requests.labels(scope["method"], route_template(scope), str(status)).observe(elapsed)

@@ -1,0 +1,54 @@
+"""One chat turn with the ready agent (seed 001's ``POST /chat``): recall, answer, remember.
+
+The agent needs the ``langgraph`` extra; it is imported on the first chat request, so the rest
+of the API serves without it (a chat request then gets a 503 saying what to install).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ....agent.session import SessionConfig
+from ....services import tenancy
+from ..errors import ERROR_RESPONSES
+from ..idempotent import CONFLICT, IdempotencyKey, respond
+from ..responses import ChatOut, ErrorOut
+from ..schemas import ChatIn
+from ..security import Caller, Mem, service
+from .tools import session_fields
+
+router = APIRouter(tags=["chat"], responses=ERROR_RESPONSES)
+_DOC = {
+    "response_model": ChatOut,
+    "responses": {**CONFLICT, 503: {"model": ErrorOut, "description": "The chat model failed or is not installed."}},
+}
+
+
+@router.post("/v1/chat", **_DOC)
+async def chat(
+    request: Request, body: ChatIn, principal: Caller, mem: Mem, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
+    """Answer ``message`` as the memory-backed agent: recalled memory goes into the system prompt,
+    the model may call the memory tools, and both turns are stored. Without a configured chat
+    model (``HIPOCAMPO_LLM``) the answer is null, ``notice`` says how to configure one, and the
+    user's turn is stored all the same."""
+    from ....agent.chat import run_chat  # the langgraph extra
+
+    fields = session_fields(body.session)
+    if fields.get("system_prompt") is None:
+        fields.pop("system_prompt", None)
+    session = SessionConfig(tenant_id=principal.tenant_id, **fields)
+    chat_model = service(request).chat_model
+
+    async def work() -> tuple[int, Any]:
+        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=2)
+        reply = await run_chat(mem, session, body.message, chat_model=chat_model)
+        return 200, reply.model_dump(mode="json")
+
+    return await respond(request, principal, idempotency_key, work)
+
+
+router.add_api_route("/chat", chat, methods=["POST"], include_in_schema=False, **_DOC)

@@ -1,0 +1,257 @@
+"""Request bodies and path/query parameters of the HTTP API, with the examples the docs show.
+
+Identifiers follow :func:`~hipocampo.domain.model.check_id`: 1 to 200 characters, not blank, no
+control characters. The schema says so too, so generated clients and fuzzers know the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path, Query
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, MemoryType, Role
+from ...domain.recall import RecencyMode
+from ...services.ingest import MAX_MESSAGES_PER_CALL
+from ...services.retrieval import MAX_QUERY_CHARS
+
+ID_PATTERN = r"^[^\x00-\x1f]*[^\s\x00-\x1f][^\x00-\x1f]*$"
+"""Not blank, no control characters (the length is checked separately)."""
+
+ID_RULE = f"1 to {MAX_ID_CHARS} characters, not blank, without control characters"
+
+
+def _id_field(description: str, **kw: Any) -> Any:
+    return Field(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN, description=description, **kw)
+
+
+def _id_path(description: str, example: str) -> Any:
+    return Path(
+        min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN, description=f"{description} ({ID_RULE}).",
+        examples=[example],
+    )
+
+
+UserIdPath = Annotated[str, _id_path("The user, namespaced inside the caller's tenant", "ana")]
+ThreadIdPath = Annotated[str, _id_path("The thread (conversation)", "thread-1")]
+MemoryIdPath = Annotated[str, _id_path("A memory id, as returned by the API", "mem_0f4c...")]
+ConversationIdPath = Annotated[str, _id_path("The conversation (a thread)", "conv-42")]
+
+
+def _id_query(description: str) -> Any:
+    return Query(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN, description=f"{description} ({ID_RULE}).")
+
+
+UserIdQuery = Annotated[str, _id_query("The user who owns the conversation")]
+ThreadIdQuery = Annotated[str | None, _id_query("A thread (conversation) of the user")]
+MAX_SEQ = 2**62
+"""Bound of thread positions in queries: SQLite integers are 64-bit."""
+
+_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
+def _not_a_number(value: Any) -> Any:
+    # Pydantic would read 1714564800 or "0.5" as epoch seconds; the API documents ISO-8601 only.
+    if isinstance(value, (int, float)) or (isinstance(value, str) and _NUMBER.fullmatch(value)):
+        raise ValueError("must be an ISO-8601 time such as 2024-05-01T12:00:00Z")
+    return value
+
+
+IsoTime = Annotated[datetime, BeforeValidator(_not_a_number)]
+"""A time, given as ISO-8601 text; naive times are UTC."""
+
+
+class Strict(BaseModel):
+    """Unknown fields are refused; scalar fields are strict (``0`` is not ``false``) per field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MessageIn(Strict):
+    """One conversation turn. Give it an ``id`` to make retries safe: a message whose id is
+    already stored for this user is returned as stored, not written twice."""
+
+    role: Role = Field(Role.USER, description="Who said it.")
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What was said.")
+    created_at: IsoTime | None = Field(None, description="When it was said (ISO-8601); default: now.")
+    name: str | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Free JSON kept with the message.")
+    id: str | None = _id_field("Your own id for the message (idempotent retries).", default=None)
+
+
+class AddMessagesIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "messages": [
+                        {"role": "user", "content": "Moro em Lisboa desde 2023", "id": "wa-17"},
+                        {"role": "assistant", "content": "Que bom! E o trabalho?"},
+                    ],
+                    "metadata": {"channel": "whatsapp"},
+                }
+            ]
+        },
+    )
+
+    messages: list[MessageIn] = Field(min_length=1, max_length=MAX_MESSAGES_PER_CALL, description="Turns, in order.")
+    agent_id: str | None = _id_field("The agent writing, to tag what is learned from these turns.", default=None)
+    metadata: dict[str, Any] | None = Field(None, description="Merged into every message's own metadata.")
+
+
+class RememberIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"content": "Ana is allergic to peanuts", "memory_type": "critical_info", "importance": 0.9}]
+        },
+    )
+
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The fact, in plain words.")
+    memory_type: MemoryType | None = Field(None, description="What kind of fact it is.")
+    importance: float = Field(0.5, strict=True, ge=0, le=1, description="How much it matters in ranking, 0 to 1.")
+    expires_at: IsoTime | None = Field(None, description="After this time it leaves recall (kept in history).")
+    thread_id: str | None = _id_field("The thread it came from, if any.", default=None)
+    agent_id: str | None = _id_field("The agent saving it.", default=None)
+    metadata: dict[str, Any] | None = Field(None, description="Free JSON kept with the memory.")
+
+
+class UpdateMemoryIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"content": "Ana lives in Porto now"}]}
+    )
+
+    content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="New text.")
+    memory_type: MemoryType | None = Field(None, description="New type.")
+    importance: float | None = Field(None, strict=True, ge=0, le=1, description="New importance, 0 to 1.")
+
+
+class _Filters(Strict):
+    k: int | None = Field(None, strict=True, ge=1, le=200, description="How many memories; default: adaptive.")
+    recency: RecencyMode | None = Field(None, description="How much age matters; default from settings.")
+    min_relevance: float | None = Field(None, strict=True, ge=0, le=1, description="Drop weaker hits (0 to 1).")
+    since: IsoTime | None = Field(None, description="Only memories from this time on (inclusive).")
+    until: IsoTime | None = Field(None, description="Only memories before this time (exclusive).")
+    agent_id: str | None = _id_field("The agent asking.", default=None)
+    agent_only: bool = Field(False, strict=True, description="Only that agent's memories plus the shared ones.")
+
+
+class SearchIn(_Filters):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"query": "what is Ana allergic to?", "k": 5}]}
+    )
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in any language.")
+    thread_id: str | None = _id_field("The current thread.", default=None)
+    exclude_thread: bool = Field(False, strict=True, description="Other threads than `thread_id` only.")
+    kinds: list[MemoryKind] | None = Field(None, description="Only these kinds of memory.")
+
+
+class RecallIn(_Filters):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"thread_id": "thread-2", "query": "what should I avoid cooking for Ana?", "token_budget": 1500}
+            ]
+        },
+    )
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
+    thread_id: str | None = _id_field("The current thread: its recent turns and summary come first.", default=None)
+    token_budget: int | None = Field(None, strict=True, ge=50, le=200_000, description="Size of the rendered context.")
+    exclude_current_thread: bool = Field(False, strict=True, description="Memories from other threads only.")
+
+
+class ToolSession(Strict):
+    """The agent session a tool call runs in. The tenant is always the API key's."""
+
+    user_id: str = _id_field("Whose memory the tools touch.")
+    thread_id: str = _id_field("The conversation the agent is in.")
+    agent_id: str | None = _id_field("The agent calling.", default=None)
+    memory_limit: int = Field(20, strict=True, ge=1, le=200, description="Most memories get_memory returns.")
+    memory_min_relevance: float = Field(0.6, strict=True, ge=0, le=1, description="Weaker hits are dropped.")
+    memory_types: list[MemoryType] | dict[MemoryType, str] | None = Field(
+        None, description="Types save_memory accepts (a list, or a map to descriptions); default all six."
+    )
+
+
+class GetMemoryArgs(Strict):
+    mode: Literal["semantic", "chronological"] = Field("semantic", description="Rank by a query, or newest first.")
+    query: str | None = Field(None, max_length=MAX_QUERY_CHARS, description="Needed in semantic mode.")
+    memory_type: str | None = Field(None, max_length=50, description="A fact type or a memory kind.")
+    limit: int | None = Field(None, strict=True, ge=1, le=200, description="At most the session's memory_limit.")
+
+
+class SaveMemoryArgs(Strict):
+    content: str = Field(max_length=MAX_CONTENT_CHARS, description="The fact to save.")
+    memory_type: str = Field(max_length=50, description="One of the session's memory types.")
+
+
+class UpdateMemoryArgs(Strict):
+    memory_id: str = Field(max_length=MAX_ID_CHARS, description="The memory to change.")
+    new_content: str = Field(max_length=MAX_CONTENT_CHARS, description="Its new text.")
+
+
+class DeleteMemoryArgs(Strict):
+    memory_id: str = Field(max_length=MAX_ID_CHARS, description="The memory to delete.")
+
+
+_SESSION_EXAMPLE = {"user_id": "ana", "thread_id": "thread-1"}
+
+
+def _call_config(arguments: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"session": _SESSION_EXAMPLE, "arguments": arguments}]}
+    )
+
+
+class GetMemoryCall(Strict):
+    model_config = _call_config({"mode": "semantic", "query": "food allergies"})
+
+    session: ToolSession
+    arguments: GetMemoryArgs = Field(default_factory=GetMemoryArgs)
+
+
+class SaveMemoryCall(Strict):
+    model_config = _call_config({"content": "Ana is vegetarian", "memory_type": "preference"})
+
+    session: ToolSession
+    arguments: SaveMemoryArgs
+
+
+class UpdateMemoryCall(Strict):
+    model_config = _call_config({"memory_id": "mem_0f4c...", "new_content": "Ana is vegan"})
+
+    session: ToolSession
+    arguments: UpdateMemoryArgs
+
+
+class DeleteMemoryCall(Strict):
+    model_config = _call_config({"memory_id": "mem_0f4c..."})
+
+    session: ToolSession
+    arguments: DeleteMemoryArgs
+
+
+class ChatSession(ToolSession):
+    """The chat session: whose memory, which thread, and how the agent uses its memory."""
+
+    system_prompt: str | None = Field(None, max_length=20_000, description="Replaces the default system prompt.")
+    use_pre_memory_load: bool = Field(True, strict=True, description="Inject recalled memory before the model runs.")
+
+
+class ChatIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"session": _SESSION_EXAMPLE, "message": "Can you suggest a dinner for me tonight?"}]
+        },
+    )
+
+    session: ChatSession
+    message: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The user's new message.")

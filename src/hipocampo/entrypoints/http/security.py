@@ -1,0 +1,90 @@
+"""Who is calling: API keys, the admin role, and the per-tenant request rate.
+
+A key travels as ``Authorization: Bearer hk_...`` or ``X-API-Key: hk_...``. The tenant of every
+request comes from the key and nothing else: no route takes a tenant from the URL or the body.
+With ``auth="none"`` (a local, single-tenant deployment) every request is the local principal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from ...client import AsyncMemory
+from ...domain.errors import Forbidden, QuotaExceeded, Unauthorized
+from ...domain.model import Scope
+from ...domain.tenancy import Principal
+from ...services import tenancy
+from .metrics import Metrics
+
+
+@dataclass
+class ServiceState:
+    """What the routes share, kept on ``app.state.hipocampo``. ``memory`` is set once the
+    lifespan opened it (or at once, when the caller passed an open one)."""
+
+    memory: AsyncMemory | None
+    auth: bool
+    metrics: Metrics
+    limiter: tenancy.RateLimiter
+    local_tenant: str = "default"  # who every request is when auth is off
+    chat_model: Any = None  # a LangChain chat model for /v1/chat; None: the one the settings configure
+
+
+def service(request: Request) -> ServiceState:
+    return request.app.state.hipocampo  # type: ignore[no-any-return]
+
+
+def memory(request: Request) -> AsyncMemory:
+    mem = service(request).memory
+    if mem is None:  # only between process start and the end of the lifespan's start-up
+        raise RuntimeError("the memory store is not open yet")
+    return mem
+
+
+_bearer = HTTPBearer(auto_error=False, description="`Authorization: Bearer hk_<id>_<secret>`")
+_api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, in its own header.")
+
+
+async def current_principal(
+    request: Request,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    api_key: Annotated[str | None, Depends(_api_key)],
+) -> Principal:
+    """Authenticate the request's key and count it against its tenant's rate limit."""
+    state = service(request)
+    if not state.auth:
+        principal = tenancy.local_principal(state.local_tenant)
+    else:
+        token = bearer.credentials if bearer is not None else api_key
+        try:
+            principal = await tenancy.authenticate(memory(request).deps, token)
+        except Unauthorized:
+            state.metrics.rejected.labels("unauthorized").inc()
+            raise
+        try:
+            await state.limiter.hit(principal.tenant)
+        except QuotaExceeded:
+            state.metrics.rejected.labels("rate_limited").inc()
+            raise
+    request.state.principal = principal
+    return principal
+
+
+async def admin_principal(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    if not principal.is_admin:
+        raise Forbidden("this route needs an admin key of the tenant")
+    return principal
+
+
+Caller = Annotated[Principal, Depends(current_principal)]
+AdminCaller = Annotated[Principal, Depends(admin_principal)]
+Mem = Annotated[AsyncMemory, Depends(memory)]
+
+
+def scope_of(principal: Principal, user_id: str, agent_id: str | None = None, agent_only: bool = False) -> Scope:
+    """The caller's user: always inside the key's tenant."""
+    return Scope(principal.tenant_id, user_id, agent_id, agent_only)

@@ -1,0 +1,75 @@
+"""Property-based fuzzing of the HTTP API from its own OpenAPI schema (schemathesis).
+
+For every operation schemathesis generates valid requests (positive mode) and invalid ones
+(negative mode) against a live server, with an admin key so that every route is reachable, and
+checks that:
+
+- no request, however malformed, gets a 5xx (client mistakes are 4xx, always);
+- invalid requests are rejected with a 4xx (``negative_data_rejection``);
+- status codes, content types, headers and bodies are the ones the schema documents.
+
+The examples per operation are bounded so the whole run stays well under a minute.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from live_http import LiveServer, live_server
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from hipocampo.client import AsyncMemory
+from hipocampo.domain.tenancy import KeyRole
+from hipocampo.entrypoints.http import create_app
+from hipocampo.services import tenancy
+from hipocampo.settings import Settings
+
+EXAMPLES_PER_OPERATION = 50
+CHECKS = [
+    not_a_server_error,
+    negative_data_rejection,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+
+async def setup(mem: AsyncMemory) -> dict[str, str]:
+    await tenancy.create_tenant(mem.deps, "fuzz", plan="unlimited")
+    _, token = await tenancy.issue_key(mem.deps, "fuzz", role=KeyRole.ADMIN)
+    # Something to find, so that reads also exercise their 200 answers.
+    await mem.add("ana", "thread-1", ["Moro em Lisboa desde 2023", "I'm allergic to peanuts"], tenant_id="fuzz")
+    await mem.remember("ana", "Ana is vegan", memory_type="preference", tenant_id="fuzz")
+    await mem.flush()
+    return {"admin": token}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory):
+    db = str(tmp_path_factory.mktemp("fuzz") / "memory.db")
+    with live_server(db, setup) as server:
+        yield server
+
+
+# The schema of an app that is never started (building it opens nothing); requests go to `live`.
+schema = schemathesis.openapi.from_dict(create_app(settings=Settings(db="unused.db", embedder="fake")).openapi())
+schema.config.generation.update(max_examples=EXAMPLES_PER_OPERATION)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+def test_api_never_fails_and_answers_as_documented(case, live: LiveServer) -> None:
+    response = case.call(base_url=live.url, headers={"Authorization": f"Bearer {live.tokens['admin']}"}, timeout=30)
+    case.validate_response(response, checks=CHECKS)
