@@ -95,3 +95,30 @@ def test_session_config_defaults_and_prompt():
         SessionConfig(user_id="ana", thread_id="t1", memory_types={"hobby": "x"})
     with pytest.raises(ValidationError):
         SessionConfig(user_id="", thread_id="t1")
+
+
+def test_the_engine_marks_reads_and_lists_current_memories_for_the_tools(db_path):
+    from hipocampo.adapters.clock import FakeClock
+
+    async def main():
+        clock = FakeClock()
+        mem = await AsyncMemory.open(db_path, embedder=FakeEmbedder(), extraction=False, clock=clock)
+        try:
+            kept = await mem.remember("ana", "Ana lives in Porto", memory_type="user_profile")
+            await mem.remember("ana", "Ana has a cold", memory_type="critical_info", expires_at="2024-01-02T00:00:00Z")
+            clock.advance(2 * 86400)
+            assert len(await mem.list("ana")) == 2
+            assert [m.id for m in await mem.list("ana", current_only=True)] == [kept.id]
+            listed = await tools(mem, tenant="default").get_memory("chronological")
+            assert [m.memory_id for m in listed.memories] == [kept.id]
+
+            await mem.mark_accessed("bob", [kept.id])  # another user's id: ignored
+            await mem.mark_accessed("ana", [kept.id], tenant_id="globex")  # another tenant: ignored
+            assert (await mem.get("ana", kept.id)).access_count == 1  # the chronological read above
+            await mem.mark_accessed("ana", [kept.id])
+            again = await mem.get("ana", kept.id)
+            assert again.access_count == 2 and again.last_accessed == clock.now()
+        finally:
+            await mem.close()
+
+    asyncio.run(main())

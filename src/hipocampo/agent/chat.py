@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from ..domain.errors import ConfigurationError, InvalidInput, LLMError
 from ..domain.model import new_id
 from ..settings import Settings
+from .backend import AgentMemory, BoundMemory, LocalAgentMemory, bind_memory
 from .session import SessionConfig
 
 try:
@@ -23,12 +24,12 @@ try:
 
     from ..adapters.llm.langchain import _build_chat
     from .langgraph.graph import build_agent_graph
-    from .langgraph.nodes import MemoryFlags, load_context, persist_turns, system_update
+    from .langgraph.nodes import MemoryFlags, persist_turns, system_update
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigurationError("The chat agent needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory
+    from ..client import AsyncMemory, Memory
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def chat_model_from_config(settings: Settings) -> tuple[Any | None, str | None]:
 
 
 async def run_chat(
-    memory: AsyncMemory,
+    memory: AsyncMemory | Memory | AgentMemory,
     session: SessionConfig,
     message: str,
     *,
@@ -83,18 +84,24 @@ async def run_chat(
 ) -> ChatReply:
     """Answer ``message`` in ``session`` with memory: recall, the model (and its memory tools), persist.
 
-    ``chat_model`` is a LangChain chat model with ``bind_tools``; by default the one the memory's
-    settings configure. Without one the reply has no answer but a ``notice``, the memory context
-    that would have been injected, and the user's turn is stored all the same. Memory failures
-    are reported in ``memory_errors``; a failing model raises :class:`LLMError`.
+    ``memory`` is the engine or any :class:`~hipocampo.agent.backend.AgentMemory` (a remote
+    service's, say). ``chat_model`` is a LangChain chat model with ``bind_tools``; by default the
+    one the engine's settings configure (for a remote memory, this process's ``HIPOCAMPO_LLM``).
+    Without one the reply has no answer but a ``notice``, the memory context that would have been
+    injected, and the user's turn is stored all the same. Memory failures are reported in
+    ``memory_errors``; a failing model raises :class:`LLMError`.
     """
     if not isinstance(message, str) or not message.strip():
         raise InvalidInput("message must not be empty")
+    bound = bind_memory(memory)
     notice = None
     if chat_model is None:
-        chat_model, notice = chat_model_from_config(memory.settings)
+        backend = bound.backend
+        chat_model, notice = chat_model_from_config(
+            backend.settings if isinstance(backend, LocalAgentMemory) else Settings()
+        )
     if chat_model is None:
-        return await _without_model(memory, session, message, flags or MemoryFlags(), notice)
+        return await _without_model(bound, session, message, flags or MemoryFlags(), notice)
     graph = build_agent_graph(memory, session, chat_model, flags=flags)
     try:
         state = await graph.ainvoke({"messages": [HumanMessage(content=message)]})
@@ -114,19 +121,19 @@ async def run_chat(
 
 
 async def _without_model(
-    memory: AsyncMemory, session: SessionConfig, message: str, flags: MemoryFlags, notice: str | None
+    bound: BoundMemory, session: SessionConfig, message: str, flags: MemoryFlags, notice: str | None
 ) -> ChatReply:
     errors: list[str] = []
     context = ""
     if session.use_pre_memory_load:
         try:
-            context = await load_context(memory, session, message, flags)
+            context = await bound.arun(bound.backend.context, session, message, flags)
         except Exception as exc:
             log.warning("recall failed", exc_info=True)
             errors.append(f"load_memory: {type(exc).__name__}: {exc}")
     human = HumanMessage(content=message, id=new_id("chat"))
     try:
-        await persist_turns(memory, session, [human])
+        await bound.arun(persist_turns, bound.backend, session, [human])
     except Exception as exc:
         log.warning("could not store the user's turn", exc_info=True)
         errors.append(f"persist_memory: {type(exc).__name__}: {exc}")

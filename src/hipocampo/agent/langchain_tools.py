@@ -4,21 +4,21 @@
 >>> model.bind_tools(tools)
 
 Tools return JSON strings (what chat models read back); the structured result is the tool's
-``artifact``. With an :class:`~hipocampo.client.AsyncMemory` the tools are async (``ainvoke``);
-with a sync :class:`~hipocampo.client.Memory` both ``invoke`` and ``ainvoke`` work.
+``artifact``. With an :class:`~hipocampo.client.AsyncMemory` or an
+:class:`~hipocampo.agent.backend.AgentMemory` (e.g. a remote service's) the tools are async
+(``ainvoke``); with a sync :class:`~hipocampo.client.Memory` both ``invoke`` and ``ainvoke`` work.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from ..domain.errors import ConfigurationError
+from .backend import AgentMemory, BoundMemory, bind_memory
 from .session import SessionConfig
-from .tools import MemoryTools
 
 if TYPE_CHECKING:
     from ..client import AsyncMemory, Memory
@@ -69,26 +69,20 @@ ARGS = {
 }
 
 
-def langchain_tools(memory: AsyncMemory | Memory, session: SessionConfig) -> list[StructuredTool]:
+def langchain_tools(memory: AsyncMemory | Memory | AgentMemory, session: SessionConfig) -> list[StructuredTool]:
     """``get_memory``, ``save_memory``, ``update_memory`` and ``delete_memory`` bound to ``session``."""
-    runner = getattr(memory, "_runner", None)  # a sync Memory runs the async core on its own loop
-    inner: AsyncMemory = memory._inner if runner is not None else memory  # type: ignore[union-attr,assignment]
-    tools = MemoryTools(inner, session)
-    return [_tool(name, getattr(tools, name), runner) for name in ARGS]
+    bound = bind_memory(memory)
+    tools = bound.backend.tools(session)
+    return [_tool(name, getattr(tools, name), bound) for name in ARGS]
 
 
-def _tool(name: str, call: Callable[..., Awaitable[BaseModel]], runner: Any) -> StructuredTool:
+def _tool(name: str, call: Callable[..., Coroutine[Any, Any, BaseModel]], bound: BoundMemory) -> StructuredTool:
     async def coroutine(**kwargs: Any) -> tuple[str, dict[str, Any]]:
-        if runner is None:
-            result = await call(**kwargs)
-        else:
-            result = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call(**kwargs), runner.loop))
+        result = await bound.arun(lambda: call(**kwargs))
         return result.model_dump_json(), result.model_dump(mode="json")
 
     def func(**kwargs: Any) -> tuple[str, dict[str, Any]]:
-        if runner is None:
-            raise ConfigurationError(f"{name} is async with an AsyncMemory: call ainvoke, or use a sync Memory")
-        result = runner.run(call(**kwargs))
+        result = bound.run(name, lambda: call(**kwargs))
         return result.model_dump_json(), result.model_dump(mode="json")
 
     return StructuredTool.from_function(

@@ -162,13 +162,11 @@ class MemoryTools:
         self, memory_type: MemoryType | None, kinds: tuple[MemoryKind, ...], n: int
     ) -> list[MemoryItem]:
         s = self.session
-        now = self.memory.deps.clock.now()
         items: list[MemoryItem] = []
         for kind in kinds:
-            listed = await self.memory.list(
-                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=memory_type, limit=n * 2
-            )
-            items.extend(m for m in listed if m.is_current(now))
+            items.extend(await self.memory.list(
+                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=memory_type, limit=n * 2, current_only=True
+            ))
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]
 
@@ -176,7 +174,7 @@ class MemoryTools:
         if not memory_ids:
             return
         try:
-            await self.memory.deps.memories.touch(self.scope, memory_ids, self.memory.deps.clock.now())
+            await self.memory.mark_accessed(self.session.user_id, memory_ids, tenant_id=self.session.tenant_id)
         except Exception:  # an access count is not worth failing the tool call
             log.warning("could not record access to %d memories", len(memory_ids), exc_info=True)
 

@@ -31,6 +31,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, Memory
+    from ..backend import AgentMemory
 
 
 class AgentState(MemoryState, total=False):
@@ -38,7 +39,7 @@ class AgentState(MemoryState, total=False):
 
 
 def build_agent_graph(
-    memory: AsyncMemory | Memory,
+    memory: AsyncMemory | Memory | AgentMemory,
     session: SessionConfig,
     chat_model: Any,
     *,
@@ -55,6 +56,8 @@ def build_agent_graph(
     needed: the thread's history comes from hipocampo's log; pass ``MemoryFlags(recent=False)``
     if you add a checkpointer that keeps it in the state.
 
+    ``memory`` is the engine in process, or any :class:`~hipocampo.agent.backend.AgentMemory`:
+    :class:`~hipocampo.agent.remote.RemoteAgentMemory` runs the same agent on a hipocampo service.
     Works with ``ainvoke``; with a sync :class:`~hipocampo.client.Memory`, ``invoke`` works too.
     """
     if max_tool_rounds < 0:

@@ -12,19 +12,14 @@ A memory failure never costs the user the answer: the node logs it, records it i
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import operator
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict
-
-from ...domain.context import ContextPiece, render_context
 from ...domain.errors import ConfigurationError
-from ...domain.model import MemoryKind, Scope
-from ...services import recall as recall_service
-from ...services.retrieval import MAX_QUERY_CHARS, SearchOptions
+from ..backend import AgentMemory, bind_memory
+from ..context import CONVERSATION_KINDS, FACT_KINDS, MemoryFlags, load_context
 from ..session import SessionConfig
 
 try:
@@ -37,47 +32,15 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 if TYPE_CHECKING:
     from ...client import AsyncMemory, Memory
 
+__all__ = [
+    "CONVERSATION_KINDS", "FACT_KINDS", "SYSTEM_MESSAGE_ID", "MemoryFlags", "MemoryState", "load_context",
+    "load_memory_node", "memory_node", "persist_memory_node", "persist_turns", "system_update", "turns_to_persist",
+]
+
 log = logging.getLogger(__name__)
 
 SYSTEM_MESSAGE_ID = "hipocampo-system"
 """The id of the system message the nodes write: a later run replaces it instead of adding one."""
-
-FACT_KINDS = (MemoryKind.FACT, MemoryKind.CONSOLIDATED)
-CONVERSATION_KINDS = (MemoryKind.TURN, MemoryKind.EPISODE, MemoryKind.SUMMARY)
-
-
-class MemoryFlags(BaseModel):
-    """Which memory layers ``load_memory`` injects (seed 000's feature flags, one per layer).
-
-    - ``summaries``: the rolling summary of the current thread.
-    - ``recent``: the thread's last turns, read from the log (``HIPOCAMPO_RECENT_MESSAGES``). Turn
-      it off when a LangGraph checkpointer already keeps the thread's messages in the state.
-    - ``vectors``: retrieval over past conversation: turns, episodes and other threads' summaries
-      ranked by hybrid (dense + keyword) search. Off: none of those are recalled.
-    - ``entities``: what hipocampo knows about the user: facts (profile, preferences, goals,
-      constraints, critical info, entities; extracted or saved by the agent) and their
-      consolidations. Off: no facts are recalled.
-    - ``cross_thread``: memories from the user's other threads. Off: only memories from the
-      current thread are kept (ranked among all of the user's, so fewer may come back).
-
-    Everything is on by default: hipocampo is built to carry memory across conversations. The
-    layers map onto recall options (kinds of memory) where the engine has them, and onto the
-    sections of the rendered context otherwise.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    summaries: bool = True
-    recent: bool = True
-    vectors: bool = True
-    entities: bool = True
-    cross_thread: bool = True
-
-    def kinds(self) -> tuple[MemoryKind, ...] | None:
-        """Kinds of memory to recall: ``None`` for all, ``()`` for none."""
-        if self.vectors and self.entities:
-            return None
-        return (FACT_KINDS if self.entities else ()) + (CONVERSATION_KINDS if self.vectors else ())
 
 
 class MemoryState(TypedDict, total=False):
@@ -94,37 +57,6 @@ def latest_user_text(messages: list[BaseMessage]) -> str | None:
         if isinstance(m, HumanMessage) and m.text.strip():
             return m.text
     return None
-
-
-async def load_context(memory: AsyncMemory, session: SessionConfig, query: str, flags: MemoryFlags) -> str:
-    """The memory context for ``query`` in ``session``, with the layers ``flags`` allows. Raises on
-    failure (the node catches)."""
-    deps = memory.deps
-    scope = Scope(session.tenant_id, session.user_id, session.agent_id)
-    thread = session.thread_id
-    kinds = flags.kinds()
-    query = query[:MAX_QUERY_CHARS]  # a pasted document still gets an answer, recalled from its start
-    if kinds != ():
-        result = await recall_service.recall(deps, scope, query, thread_id=thread, options=SearchOptions(kinds=kinds))
-        if flags.summaries and flags.recent and flags.cross_thread:
-            return result.context
-        summary, recent, hits = result.summary, result.recent, result.memories
-    else:
-        summary = await deps.summaries.get(scope, thread) if flags.summaries else None
-        recent = await recall_service.recent_messages(deps, scope, thread) if flags.recent else []
-        hits = []
-    if not flags.cross_thread:
-        hits = [h for h in hits if h.memory.thread_id == thread]
-    # Re-rendered from the sections kept: neighbouring turns of the hits are not brought along.
-    text, _, _ = render_context(
-        summary=summary if flags.summaries else None,
-        recent=recent if flags.recent else [],
-        pieces=[ContextPiece(h.memory, rank) for rank, h in enumerate(hits)],
-        budget=deps.settings.context_token_budget,
-        count=deps.tokenizer.count,
-        truncate=deps.tokenizer.truncate,
-    )
-    return text
 
 
 def system_update(session: SessionConfig, messages: list[BaseMessage], context: str | None) -> list[Any]:
@@ -151,21 +83,20 @@ def turns_to_persist(messages: list[BaseMessage], persisted: set[str]) -> list[d
     return out
 
 
-async def persist_turns(memory: AsyncMemory, session: SessionConfig, messages: list[BaseMessage],
+async def persist_turns(memory: AgentMemory, session: SessionConfig, messages: list[BaseMessage],
                         persisted: set[str] | None = None) -> list[str]:
     """Write the new turns of ``messages`` to the session's thread; returns the ids written. The
     message ids are the log's idempotency keys, so writing a turn twice stores it once."""
     turns = turns_to_persist(messages, persisted or set())
     if not turns:
         return []
-    await memory.add(
-        session.user_id, session.thread_id, turns, tenant_id=session.tenant_id, agent_id=session.agent_id
-    )
+    await memory.persist(session, turns)
     return [t["id"] for t in turns]
 
 
 def load_memory_node(
-    memory: AsyncMemory | Memory, session: SessionConfig, flags: MemoryFlags | None = None, *, recall: bool = True
+    memory: AsyncMemory | Memory | AgentMemory, session: SessionConfig, flags: MemoryFlags | None = None,
+    *, recall: bool = True,
 ) -> RunnableLambda:
     """A node that injects the system prompt and the recalled memory as one system message.
 
@@ -175,14 +106,14 @@ def load_memory_node(
     """
     chosen = flags or MemoryFlags()
 
-    def core(inner: AsyncMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
+    def core(backend: AgentMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
         async def load(state: MemoryState) -> dict[str, Any]:
             messages = list(state.get("messages") or [])
             query = latest_user_text(messages)
             context, errors = "", []
             if recall and query:
                 try:
-                    context = await load_context(inner, session, query, chosen)
+                    context = await backend.context(session, query, chosen)
                 except Exception as exc:
                     log.warning("load_memory failed; answering without memory", exc_info=True)
                     errors.append(f"load_memory: {type(exc).__name__}: {exc}")
@@ -199,18 +130,18 @@ def load_memory_node(
     return memory_node(memory, core, "load_memory")
 
 
-def persist_memory_node(memory: AsyncMemory | Memory, session: SessionConfig) -> RunnableLambda:
+def persist_memory_node(memory: AsyncMemory | Memory | AgentMemory, session: SessionConfig) -> RunnableLambda:
     """A node that writes the run's user turns and assistant answers to the session's thread.
 
     Writes ``memory_persisted`` (ids written) and, on failure, ``memory_errors``; never
     ``messages``. Extraction, indexing and summaries follow in the background worker.
     """
 
-    def core(inner: AsyncMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
+    def core(backend: AgentMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
         async def persist(state: MemoryState) -> dict[str, Any]:
             try:
                 written = await persist_turns(
-                    inner, session, list(state.get("messages") or []), set(state.get("memory_persisted") or [])
+                    backend, session, list(state.get("messages") or []), set(state.get("memory_persisted") or [])
                 )
             except Exception as exc:
                 log.warning("persist_memory failed; the answer stands, the turns are not stored", exc_info=True)
@@ -223,24 +154,20 @@ def persist_memory_node(memory: AsyncMemory | Memory, session: SessionConfig) ->
 
 
 def memory_node(
-    memory: AsyncMemory | Memory,
-    core: Callable[[AsyncMemory], Callable[[Any], Coroutine[Any, Any, dict[str, Any]]]],
+    memory: AsyncMemory | Memory | AgentMemory,
+    core: Callable[[AgentMemory], Callable[[Any], Coroutine[Any, Any, dict[str, Any]]]],
     name: str,
 ) -> RunnableLambda:
     """A node running ``core`` on the memory's event loop: with a sync :class:`Memory` the graph
-    may run sync (``invoke``) or async; with an :class:`AsyncMemory`, async only."""
-    runner = getattr(memory, "_runner", None)
-    inner: AsyncMemory = memory._inner if runner is not None else memory  # type: ignore[union-attr,assignment]
-    node = core(inner)
+    may run sync (``invoke``) or async; with an :class:`AsyncMemory` or an :class:`AgentMemory`
+    (e.g. ``RemoteAgentMemory``), async only."""
+    bound = bind_memory(memory)
+    node = core(bound.backend)
 
     async def afunc(state: Any) -> dict[str, Any]:
-        if runner is None:
-            return await node(state)
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(node(state), runner.loop))
+        return await bound.arun(node, state)
 
     def func(state: Any) -> dict[str, Any]:
-        if runner is None:
-            raise ConfigurationError(f"{name} needs ainvoke with an AsyncMemory (or use a sync Memory)")
-        return runner.run(node(state))
+        return bound.run(name, node, state)
 
     return RunnableLambda(func, afunc=afunc, name=name)

@@ -8,7 +8,7 @@ and closes it, worker included, when the server stops (``hipocampo serve``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI
@@ -20,8 +20,9 @@ from ...settings import Settings
 from . import errors
 from .errors import CatchAll
 from .limits import BodySizeLimit
+from .mcp_mount import MCP_PATH, mcp_mount
 from .metrics import Metrics, RequestTimer
-from .routes import admin, chat, compat, health, memories, search, threads, tools, users
+from .routes import admin, chat, compat, context, health, memories, search, threads, tools, users
 from .security import ServiceState, admin_principal
 
 DESCRIPTION = """\
@@ -38,6 +39,9 @@ deduplicated per user even without it.
 
 **Errors** are `{"error": code, "detail": message}` with 400, 401, 403, 404, 409, 413, 422 or
 429 (with `Retry-After`).
+
+**MCP.** With the `mcp` extra, `/mcp` serves the same memory tools over the Model Context Protocol
+(streamable HTTP): the same API key, the user in `X-Hipocampo-User`.
 """
 
 
@@ -55,7 +59,8 @@ def create_app(
 
     ``auth``, ``metrics_public`` and ``max_request_bytes`` default to the settings' values. Without
     auth every request acts as an admin of ``local_tenant``. ``chat_model`` (a LangChain chat model)
-    answers ``/v1/chat``; by default the one ``HIPOCAMPO_LLM`` configures.
+    answers ``/v1/chat``; by default the one ``HIPOCAMPO_LLM`` configures. With the MCP SDK
+    installed, ``/mcp`` serves the memory tools over MCP (streamable HTTP) in the same auth mode.
     """
     s = memory.settings if memory is not None else (settings or Settings())
     metrics = Metrics()
@@ -68,16 +73,21 @@ def create_app(
         limiter=tenancy.RateLimiter(s.rate_limit_storage),
     )
 
+    mcp = mcp_mount(state)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if state.memory is not None:  # the caller's: they close it
+        async with AsyncExitStack() as stack:
+            if state.memory is None:  # else the caller's: they close it
+                state.memory = await AsyncMemory.open(settings=s)
+                stack.push_async_callback(close_memory)
+            if mcp is not None:
+                await stack.enter_async_context(mcp.lifespan())
             yield
-            return
-        state.memory = await AsyncMemory.open(settings=s)
-        try:
-            yield
-        finally:
-            opened, state.memory = state.memory, None
+
+    async def close_memory() -> None:
+        opened, state.memory = state.memory, None
+        if opened is not None:
             await opened.close()
 
     app = FastAPI(
@@ -108,8 +118,10 @@ def create_app(
         dependencies=[] if public else [Depends(admin_principal)],
         responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format."}},
     )
-    for module in (threads, memories, search, users, tools, chat, compat, admin):
+    for module in (threads, memories, search, context, users, tools, chat, compat, admin):
         app.include_router(module.router)
+    if mcp is not None:  # authenticates and rate-limits its own requests; JSON-RPC, not in the schema
+        app.add_route(MCP_PATH, mcp, include_in_schema=False)
     return app
 
 

@@ -153,6 +153,11 @@ class RecallOut(BaseModel):
     timings_ms: dict[str, float]
 
 
+class ContextOut(BaseModel):
+    context: str = Field(description="The rendered memory, ready for the system prompt; empty if none.")
+    flags: dict[str, bool] = Field(description="The layers it was rendered with.")
+
+
 class ForgetOut(BaseModel):
     messages: int = Field(description="Messages deleted.")
     memories: int = Field(description="Memories deleted (turns, facts, summaries...).")

@@ -167,6 +167,30 @@ class RecallIn(_Filters):
     exclude_current_thread: bool = Field(False, strict=True, description="Memories from other threads only.")
 
 
+class ContextFlags(Strict):
+    """The memory layers to render (``hipocampo.agent.langgraph.MemoryFlags``); all on by default."""
+
+    summaries: bool = Field(True, strict=True, description="The current thread's rolling summary.")
+    recent: bool = Field(True, strict=True, description="The thread's last turns, from the log.")
+    vectors: bool = Field(True, strict=True, description="Past conversation: turns, episodes, other summaries.")
+    entities: bool = Field(True, strict=True, description="Facts about the user and their consolidations.")
+    cross_thread: bool = Field(True, strict=True, description="Memories from the user's other threads.")
+
+
+class ContextIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"thread_id": "thread-2", "query": "dinner ideas?", "flags": {"recent": False}}]
+        },
+    )
+
+    thread_id: str = _id_field("The thread the agent is in: its summary and recent turns come first.")
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
+    agent_id: str | None = _id_field("The agent asking.", default=None)
+    flags: ContextFlags = Field(default_factory=ContextFlags, description="Which memory layers to render.")
+
+
 class ToolSession(Strict):
     """The agent session a tool call runs in. The tenant is always the API key's."""
 

@@ -1,0 +1,87 @@
+"""The memory an agent reads before it answers: :class:`MemoryFlags` choose the layers,
+:func:`load_context` renders them. No LangGraph here, so the HTTP service can serve the same
+context (``POST /v1/users/{user_id}/context``) to agents that run elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict
+
+from ..domain.context import ContextPiece, render_context
+from ..domain.model import MemoryKind, Scope
+from ..services import recall as recall_service
+from ..services.retrieval import MAX_QUERY_CHARS, SearchOptions
+from .session import SessionConfig
+
+if TYPE_CHECKING:
+    from ..client import AsyncMemory
+
+FACT_KINDS = (MemoryKind.FACT, MemoryKind.CONSOLIDATED)
+CONVERSATION_KINDS = (MemoryKind.TURN, MemoryKind.EPISODE, MemoryKind.SUMMARY)
+
+
+class MemoryFlags(BaseModel):
+    """Which memory layers ``load_memory`` injects (seed 000's feature flags, one per layer).
+
+    - ``summaries``: the rolling summary of the current thread.
+    - ``recent``: the thread's last turns, read from the log (``HIPOCAMPO_RECENT_MESSAGES``). Turn
+      it off when a LangGraph checkpointer already keeps the thread's messages in the state.
+    - ``vectors``: retrieval over past conversation: turns, episodes and other threads' summaries
+      ranked by hybrid (dense + keyword) search. Off: none of those are recalled.
+    - ``entities``: what hipocampo knows about the user: facts (profile, preferences, goals,
+      constraints, critical info, entities; extracted or saved by the agent) and their
+      consolidations. Off: no facts are recalled.
+    - ``cross_thread``: memories from the user's other threads. Off: only memories from the
+      current thread are kept (ranked among all of the user's, so fewer may come back).
+
+    Everything is on by default: hipocampo is built to carry memory across conversations. The
+    layers map onto recall options (kinds of memory) where the engine has them, and onto the
+    sections of the rendered context otherwise.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    summaries: bool = True
+    recent: bool = True
+    vectors: bool = True
+    entities: bool = True
+    cross_thread: bool = True
+
+    def kinds(self) -> tuple[MemoryKind, ...] | None:
+        """Kinds of memory to recall: ``None`` for all, ``()`` for none."""
+        if self.vectors and self.entities:
+            return None
+        return (FACT_KINDS if self.entities else ()) + (CONVERSATION_KINDS if self.vectors else ())
+
+
+async def load_context(memory: AsyncMemory, session: SessionConfig, query: str, flags: MemoryFlags) -> str:
+    """The memory context for ``query`` in ``session``, with the layers ``flags`` allows. Raises on
+    failure (the nodes catch)."""
+    deps = memory.deps
+    scope = Scope(session.tenant_id, session.user_id, session.agent_id)
+    thread = session.thread_id
+    kinds = flags.kinds()
+    query = query[:MAX_QUERY_CHARS]  # a pasted document still gets an answer, recalled from its start
+    if kinds != ():
+        result = await recall_service.recall(deps, scope, query, thread_id=thread, options=SearchOptions(kinds=kinds))
+        if flags.summaries and flags.recent and flags.cross_thread:
+            return result.context
+        summary, recent, hits = result.summary, result.recent, result.memories
+    else:
+        summary = await deps.summaries.get(scope, thread) if flags.summaries else None
+        recent = await recall_service.recent_messages(deps, scope, thread) if flags.recent else []
+        hits = []
+    if not flags.cross_thread:
+        hits = [h for h in hits if h.memory.thread_id == thread]
+    # Re-rendered from the sections kept: neighbouring turns of the hits are not brought along.
+    text, _, _ = render_context(
+        summary=summary if flags.summaries else None,
+        recent=recent if flags.recent else [],
+        pieces=[ContextPiece(h.memory, rank) for rank, h in enumerate(hits)],
+        budget=deps.settings.context_token_budget,
+        count=deps.tokenizer.count,
+        truncate=deps.tokenizer.truncate,
+    )
+    return text
