@@ -24,12 +24,12 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ..domain.errors import (
+    WIRE_ERRORS,
     ConfigurationError,
     Conflict,
     Forbidden,
     HipocampoError,
     InvalidInput,
-    LLMError,
     NotFound,
     QuotaExceeded,
     Unauthorized,
@@ -51,10 +51,8 @@ class ServiceUnavailable(HipocampoError):
 
 
 _BY_CODE: dict[str, type[HipocampoError]] = {
-    "invalid_input": InvalidInput, "malformed_json": InvalidInput, "payload_too_large": InvalidInput,
-    "not_found": NotFound, "conflict": Conflict, "unauthorized": Unauthorized, "forbidden": Forbidden,
-    "quota_exceeded": QuotaExceeded, "llm_unavailable": LLMError,
-}
+    code: cls for cls, _, code in WIRE_ERRORS
+} | {"malformed_json": InvalidInput, "payload_too_large": InvalidInput}
 _BY_STATUS: dict[int, type[HipocampoError]] = {
     400: InvalidInput, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict, 413: InvalidInput,
     422: InvalidInput, 429: QuotaExceeded,

@@ -52,3 +52,16 @@ class QuotaExceeded(HipocampoError):
     def __init__(self, message: str, retry_after_seconds: float | None = None) -> None:
         super().__init__(message)
         self.retry_after_seconds = retry_after_seconds
+
+
+WIRE_ERRORS: list[tuple[type[HipocampoError], int, str]] = [
+    (InvalidInput, 422, "invalid_input"),
+    (NotFound, 404, "not_found"),
+    (Conflict, 409, "conflict"),
+    (Unauthorized, 401, "unauthorized"),
+    (Forbidden, 403, "forbidden"),
+    (QuotaExceeded, 429, "quota_exceeded"),
+    (LLMError, 503, "llm_unavailable"),
+]
+"""How errors cross the HTTP API as ``{"error": code, "detail": message}``: the service answers
+with these, and the remote client turns them back into the same exceptions. Subclasses first."""

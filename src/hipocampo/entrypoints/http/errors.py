@@ -18,12 +18,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...domain.errors import (
-    Conflict,
-    Forbidden,
+    WIRE_ERRORS,
     HipocampoError,
-    InvalidInput,
-    LLMError,
-    NotFound,
     QuotaExceeded,
     Unauthorized,
 )
@@ -31,16 +27,6 @@ from .responses import ErrorOut
 from .schemas import ID_PATTERN, ID_RULE
 
 log = logging.getLogger("hipocampo.http")
-
-_STATUS: list[tuple[type[HipocampoError], int, str]] = [
-    (InvalidInput, 422, "invalid_input"),
-    (NotFound, 404, "not_found"),
-    (Conflict, 409, "conflict"),
-    (Unauthorized, 401, "unauthorized"),
-    (Forbidden, 403, "forbidden"),
-    (QuotaExceeded, 429, "quota_exceeded"),
-    (LLMError, 503, "llm_unavailable"),
-]
 
 _HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
@@ -54,7 +40,7 @@ def retry_after(seconds: float | None) -> str:
 
 
 async def _hipocampo_error(request: Request, exc: Exception) -> JSONResponse:
-    for cls, status, code in _STATUS:
+    for cls, status, code in WIRE_ERRORS:
         if isinstance(exc, cls):
             headers = None
             if isinstance(exc, Unauthorized):
