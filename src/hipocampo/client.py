@@ -249,17 +249,16 @@ class AsyncMemory:
         limit: int = 100, offset: int = 0, current_only: bool = False,
     ) -> list[MemoryItem]:
         """The user's memories, newest first, filtered by kind, thread, type and date (``since``
-        inclusive, ``until`` exclusive). ``current_only`` drops the superseded, retracted and
-        expired ones from the page (which may then hold fewer than ``limit``)."""
-        items = await self._deps.memories.list(
+        inclusive, ``until`` exclusive). ``current_only`` leaves out the superseded, retracted and
+        expired ones."""
+        return await self._deps.memories.list(
             _scope(tenant_id, user_id), kind=_kind(kind),
             thread_id=thread_id, memory_type=curation.parse_memory_type(memory_type),
             since=parse_time(since) if since is not None else None,
             until=parse_time(until) if until is not None else None,
             limit=min(max(limit, 1), 1000), offset=max(offset, 0),
+            current_at=self._deps.clock.now() if current_only else None,
         )
-        now = self._deps.clock.now()
-        return [m for m in items if m.is_current(now)] if current_only else items
 
     async def mark_accessed(self, user_id: str, memory_ids: Sequence[str], *, tenant_id: str = "default") -> None:
         """Record that an agent read these memories (access count, last accessed); ids outside

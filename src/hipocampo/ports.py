@@ -98,8 +98,10 @@ class MemoryStore(Protocol):
         until: datetime | None = None,
         limit: int = 100,
         offset: int = 0,
+        current_at: datetime | None = None,
     ) -> list[MemoryItem]:
-        """Newest first."""
+        """Newest first. ``current_at``: only memories current then (not superseded, retracted or
+        expired), filtered before the page is cut."""
         ...
 
     async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:

@@ -159,6 +159,33 @@ def test_list_filters_by_kind_thread_and_time(run: Callable, memory: Callable) -
     run(scenario)
 
 
+def test_list_filters_by_memory_type_and_keeps_only_current_ones_before_paging(
+    run: Callable, memory: Callable
+) -> None:
+    async def scenario(s) -> None:
+        t0 = s.clock.now()
+        minute = timedelta(minutes=1)
+        old = memory("old", ALICE, "lives in Rome", kind=MemoryKind.FACT, created_at=t0 + 3 * minute)
+        old.memory_type, old.valid_to = MemoryType.USER_PROFILE, t0
+        gone = memory("gone", ALICE, "in hospital", kind=MemoryKind.FACT, created_at=t0 + 2 * minute)
+        gone.memory_type, gone.expires_at = MemoryType.CRITICAL_INFO, t0 + 10 * minute
+        now = memory("now", ALICE, "lives in Porto", kind=MemoryKind.FACT, created_at=t0 + minute)
+        now.memory_type = MemoryType.USER_PROFILE
+        likes = memory("likes", ALICE, "likes jazz", kind=MemoryKind.FACT, created_at=t0)
+        likes.memory_type = MemoryType.PREFERENCE
+        await s.memories.upsert([old, gone, now, likes])
+
+        def ids(items: list[MemoryItem]) -> list[str]:
+            return [m.id for m in items]
+
+        assert ids(await s.memories.list(ALICE, memory_type=MemoryType.USER_PROFILE)) == ["old", "now"]
+        assert ids(await s.memories.list(ALICE, current_at=t0 + minute, limit=2)) == ["gone", "now"]
+        assert ids(await s.memories.list(ALICE, current_at=t0 + 20 * minute, limit=1)) == ["now"]
+        assert ids(await s.memories.list(ALICE, current_at=t0 + 20 * minute, offset=1)) == ["likes"]
+
+    run(scenario)
+
+
 def test_neighbours_returns_turns_of_the_thread_at_those_positions(
     run: Callable, memory: Callable
 ) -> None:

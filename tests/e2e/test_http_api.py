@@ -485,3 +485,16 @@ def test_openapi_documents_every_route(server: LiveServer) -> None:
     served = {(r.path, m.lower()) for r in routes for m in r.methods or () if m != "HEAD"}
     assert served - documented <= {("/docs", "get"), ("/redoc", "get"), ("/openapi.json", "get"),
                                    ("/docs/oauth2-redirect", "get"), ("/chat", "post")}
+
+
+def test_list_memories_by_type_and_only_current_ones(server: LiveServer) -> None:
+    c = server.client("acme")
+    c.post("/v1/users/eve/memories", json={"content": "Eve is in hospital", "memory_type": "critical_info",
+                                           "expires_at": "2001-01-01T00:00:00Z"})
+    c.post("/v1/users/eve/memories", json={"content": "Eve likes tea", "memory_type": "preference"})
+    listed = c.get("/v1/users/eve/memories", params={"kind": "fact"}).json()["memories"]
+    assert {m["content"] for m in listed} == {"Eve is in hospital", "Eve likes tea"}
+    current = c.get("/v1/users/eve/memories", params={"current_only": "true", "limit": 1}).json()
+    assert [m["content"] for m in current["memories"]] == ["Eve likes tea"]
+    typed = c.get("/v1/users/eve/memories", params={"memory_type": "critical_info"}).json()["memories"]
+    assert [m["content"] for m in typed] == ["Eve is in hospital"]

@@ -165,7 +165,7 @@ class MemoryTools:
         items: list[MemoryItem] = []
         for kind in kinds:
             items.extend(await self.memory.list(
-                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=memory_type, limit=n * 2, current_only=True
+                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=memory_type, limit=n, current_only=True
             ))
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]

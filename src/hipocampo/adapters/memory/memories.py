@@ -141,6 +141,7 @@ class InMemoryMemoryStore:
         until: datetime | None = None,
         limit: int = 100,
         offset: int = 0,
+        current_at: datetime | None = None,
     ) -> list[MemoryItem]:
         since_utc = as_utc(since) if since is not None else None
         until_utc = as_utc(until) if until is not None else None
@@ -153,6 +154,7 @@ class InMemoryMemoryStore:
             and (memory_type is None or r.memory_type == memory_type.value)
             and (since_utc is None or r.created_at >= since_utc)
             and (until_utc is None or r.created_at < until_utc)
+            and (current_at is None or memory_item(r).is_current(as_utc(current_at)))
         ]
         rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
         return [memory_item(r) for r in page(rows, limit, offset)]

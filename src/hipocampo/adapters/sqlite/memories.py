@@ -84,6 +84,7 @@ class SqliteMemoryStore:
         until: datetime | None = None,
         limit: int = 100,
         offset: int = 0,
+        current_at: datetime | None = None,
     ) -> list[MemoryItem]:
         where, params = scope_filter(scope)
         for column, op, value in (
@@ -96,6 +97,9 @@ class SqliteMemoryStore:
             if value is not None:
                 where += f" AND {column} {op} ?"
                 params.append(value)
+        if current_at is not None:
+            where += " AND (valid_to IS NULL OR valid_to > ?) AND (expires_at IS NULL OR expires_at > ?)"
+            params += [to_epoch(current_at), to_epoch(current_at)]
         rows = await self._db.read(
             lambda c: c.execute(
                 f"SELECT * FROM memories WHERE {where} ORDER BY created_at DESC, rid DESC LIMIT ? OFFSET ?",

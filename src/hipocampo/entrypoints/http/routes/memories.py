@@ -52,12 +52,15 @@ async def list_memories(
     until: Annotated[IsoTime | None, Query(description="Created before (ISO-8601).")] = None,
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
     offset: Annotated[int, Query(ge=0, le=10_000_000, description="Memories to skip.")] = 0,
+    current_only: Annotated[
+        bool, Query(description="Leave out superseded, retracted and expired memories.")
+    ] = False,
 ) -> JSONResponse:
     """The user's memories, newest first (empty for a user the tenant does not have)."""
     scope = scope_of(principal, user_id)
     page = await mem.list(
         user_id, tenant_id=scope.tenant_id, kind=kind, memory_type=memory_type, thread_id=thread_id,
-        since=since, until=until, limit=limit, offset=offset,
+        since=since, until=until, limit=limit, offset=offset, current_only=current_only,
     )
     next_offset = offset + len(page) if len(page) == limit else None
     return JSONResponse({"memories": [memory_to_dict(m) for m in page], "next_offset": next_offset})
