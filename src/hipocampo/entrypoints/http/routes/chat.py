@@ -35,13 +35,16 @@ async def chat(
     the model may call the memory tools, and both turns are stored. Without a configured chat
     model (``HIPOCAMPO_LLM``) the answer is null, ``notice`` says how to configure one, and the
     user's turn is stored all the same."""
-    from ....agent.chat import run_chat  # the langgraph extra
+    from ....agent.chat import chat_model_from_config, run_chat  # the langgraph extra
 
     fields = session_fields(body.session)
     if fields.get("system_prompt") is None:
         fields.pop("system_prompt", None)
     session = SessionConfig(tenant_id=principal.tenant_id, **fields)
-    chat_model = service(request).chat_model
+    state = service(request)
+    if state.chat_model is None and mem.settings.llm:  # built once per app, not per request
+        state.chat_model, _ = chat_model_from_config(mem.settings)  # None: run_chat explains why
+    chat_model = state.chat_model
 
     async def work() -> tuple[int, Any]:
         await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=2)
