@@ -275,6 +275,20 @@ def test_the_worker_queues_the_nightly_consolidation_at_its_hour() -> None:
     run(scenario)
 
 
+def test_of_several_workers_waking_at_the_hour_only_one_queues_the_night() -> None:
+    async def scenario(deps: Deps) -> None:
+        await seed(deps, ALICE, FLAT)
+        await seed(deps, BOB, FLAT)
+        workers = [Worker(deps) for _ in range(3)]
+        deps.clock.advance(16 * 3600)  # type: ignore[attr-defined]
+        for w in workers:
+            await w._maybe_schedule()
+        jobs = await deps.jobs.claim(10, 60.0, kinds=[CONSOLIDATE_JOB])
+        assert sorted(j.user_id for j in jobs) == ["alice", "bob"]
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(
     ("now", "expected"),
     [

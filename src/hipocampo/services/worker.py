@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from ..domain.model import Job, Scope
+from ..ports import StoredResponse
 from . import consolidation, facts, summaries
 from .deps import Deps
 from .indexing import process_jobs
@@ -43,6 +44,10 @@ async def _summarize(deps: Deps, job: Job) -> None:
         deps, Scope(job.tenant_id, job.user_id), job.payload["thread_id"], policy, llm=deps.chat
     )
     await deps.jobs.complete([job.id])  # type: ignore[list-item]
+
+
+SYSTEM_TENANT = "_system"
+"""Where the worker keeps its own once-only claims in the idempotency store."""
 
 
 def consolidation_policy(deps: Deps) -> consolidation.ConsolidationPolicy:
@@ -145,12 +150,18 @@ class Worker:
 
 
     async def _maybe_schedule(self) -> None:
-        # Several workers may each queue the night's jobs: consolidation is idempotent, so the
-        # duplicates cost time, not correctness (a cron `hipocampo consolidate` is the alternative).
         now = self._deps.clock.now()
-        if self._next_consolidation is not None and now >= self._next_consolidation:
-            self._next_consolidation = consolidation.next_run(now, self._deps.settings.consolidation_hour)
-            log.info("nightly consolidation: %d users queued", await schedule_consolidation(self._deps))
+        due = self._next_consolidation
+        if due is None or now < due:
+            return
+        self._next_consolidation = consolidation.next_run(now, self._deps.settings.consolidation_hour)
+        # Every worker (and every API server running one) wakes at the hour: the first to claim the
+        # night in the shared store queues the jobs, the others skip.
+        claim = StoredResponse("nightly-consolidation", 200, None, now)
+        if not await self._deps.idempotency.put(SYSTEM_TENANT, f"consolidation:{due.date().isoformat()}", claim):
+            log.info("nightly consolidation of %s already queued by another worker", due.date())
+            return
+        log.info("nightly consolidation: %d users queued", await schedule_consolidation(self._deps))
 
 
 async def wait_idle(deps: Deps, timeout: float | None = None, worker: Worker | None = None) -> dict[str, int]:
