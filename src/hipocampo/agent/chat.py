@@ -7,26 +7,18 @@ injected, stores the user's turn, and explains how to configure a model.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..domain.errors import ConfigurationError, InvalidInput, LLMError
+from ..adapters.llm.langchain import _build_chat
+from ..domain.errors import ConfigurationError, InvalidInput
 from ..domain.model import new_id
 from ..settings import Settings
 from .backend import AgentMemory, BoundMemory, LocalAgentMemory, bind_memory
+from .context import MemoryFlags
 from .session import SessionConfig
-
-try:
-    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage, convert_to_openai_messages
-
-    from ..adapters.llm.langchain import _build_chat
-    from .langgraph.graph import build_agent_graph
-    from .langgraph.nodes import MemoryFlags, persist_turns, system_update
-except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ConfigurationError("The chat agent needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
     from ..client import AsyncMemory, Memory
@@ -36,8 +28,9 @@ log = logging.getLogger(__name__)
 HOW_TO_CONFIGURE = (
     "To chat, set HIPOCAMPO_LLM to provider:model, e.g. HIPOCAMPO_LLM=openai:gpt-4o-mini (key in "
     "OPENAI_API_KEY or HIPOCAMPO_LLM_API_KEY), google_genai:gemini-2.0-flash or "
-    "anthropic:claude-3-5-haiku-latest, and install its extra: pip install 'hipocampo[llm]' "
-    "(or [google], [anthropic]). For a local OpenAI-compatible server (Ollama, vLLM, llama.cpp) use "
+    "anthropic:claude-3-5-haiku-latest, and install its extra with the agent's: pip install "
+    "'hipocampo[llm,langgraph]' (or [google], [anthropic] for [llm]). For a local OpenAI-compatible "
+    "server (Ollama, vLLM, llama.cpp) use "
     "HIPOCAMPO_LLM=openai:<model> with HIPOCAMPO_LLM_BASE_URL=http://localhost:11434/v1."
 )
 
@@ -102,22 +95,9 @@ async def run_chat(
         )
     if chat_model is None:
         return await _without_model(bound, session, message, flags or MemoryFlags(), notice)
-    graph = build_agent_graph(memory, session, chat_model, flags=flags)
-    try:
-        state = await graph.ainvoke({"messages": [HumanMessage(content=message)]})
-    except Exception as exc:
-        raise LLMError(f"the chat model failed: {type(exc).__name__}: {exc}") from exc
-    messages: list[BaseMessage] = state["messages"]
-    last = messages[-1] if messages else None
-    return ChatReply(
-        answer=last.text if isinstance(last, AIMessage) else None,
-        llm_configured=True,
-        memory_context=state.get("memory_context", ""),
-        system_prompt=messages[0].text if messages and messages[0].type == "system" else "",
-        messages=trace(messages),
-        tool_calls=tool_calls(messages),
-        memory_errors=list(state.get("memory_errors") or []),
-    )
+    from .chat_graph import answer_with_model  # the langgraph extra, needed only with a model
+
+    return await answer_with_model(memory, session, message, chat_model, flags)
 
 
 async def _without_model(
@@ -131,48 +111,19 @@ async def _without_model(
         except Exception as exc:
             log.warning("recall failed", exc_info=True)
             errors.append(f"load_memory: {type(exc).__name__}: {exc}")
-    human = HumanMessage(content=message, id=new_id("chat"))
     try:
-        await bound.arun(persist_turns, bound.backend, session, [human])
+        turn = {"role": "user", "content": message, "id": new_id("chat")}
+        await bound.arun(bound.backend.persist, session, [turn])
     except Exception as exc:
         log.warning("could not store the user's turn", exc_info=True)
         errors.append(f"persist_memory: {type(exc).__name__}: {exc}")
-    messages = system_update(session, [human], context or None)[1:]
+    system_prompt = session.render_system_prompt(context or None)
     return ChatReply(
         answer=None,
         llm_configured=False,
         notice=notice,
         memory_context=context,
-        system_prompt=messages[0].text,
-        messages=trace(messages),
+        system_prompt=system_prompt,
+        messages=[{"role": "system", "content": system_prompt}, {"role": "user", "content": message}],
         memory_errors=errors,
     )
-
-
-def trace(messages: list[BaseMessage]) -> list[dict[str, Any]]:
-    """The messages as JSON-ready dicts in OpenAI's chat format."""
-    return list(convert_to_openai_messages(messages))  # type: ignore[arg-type]
-
-
-def tool_calls(messages: list[BaseMessage]) -> list[dict[str, Any]]:
-    """Every tool call of the trace with its result (the tool's structured output)."""
-    results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
-    out = []
-    for m in messages:
-        if not isinstance(m, AIMessage):
-            continue
-        for call in m.tool_calls:
-            reply = results.get(call["id"] or "")
-            out.append({"id": call["id"], "name": call["name"], "args": call["args"], "result": _result(reply)})
-    return out
-
-
-def _result(reply: ToolMessage | None) -> Any:
-    if reply is None:
-        return None
-    if reply.artifact is not None:
-        return reply.artifact
-    try:
-        return json.loads(reply.text)
-    except ValueError:
-        return reply.text

@@ -44,7 +44,7 @@ def chat(
     you say. Reads stdin line by line, so it can be piped. /memories lists what it remembers,
     /forget ID deletes a memory, /quit (or end of input) leaves.
     """
-    from ..agent.chat import chat_model_from_config  # the langgraph extra: the core CLI loads without it
+    from ..agent.chat import chat_model_from_config  # imported late: the core CLI starts faster without it
 
     st = state(ctx)
     session = SessionConfig(

@@ -1,7 +1,7 @@
 """One chat turn with the ready agent (seed 001's ``POST /chat``): recall, answer, remember.
 
-The agent needs the ``langgraph`` extra; it is imported on the first chat request, so the rest
-of the API serves without it (a chat request then gets a 503 saying what to install).
+Answering with a model needs the ``langgraph`` extra (without it such a request gets a 503 saying
+what to install); with no model configured the turn still shows the memory it would inject.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async def chat(
     the model may call the memory tools, and both turns are stored. Without a configured chat
     model (``HIPOCAMPO_LLM``) the answer is null, ``notice`` says how to configure one, and the
     user's turn is stored all the same."""
-    from ....agent.chat import chat_model_from_config, run_chat  # the langgraph extra
+    from ....agent.chat import chat_model_from_config, run_chat
 
     fields = session_fields(body.session)
     if fields.get("system_prompt") is None:
