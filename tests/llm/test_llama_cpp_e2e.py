@@ -145,3 +145,39 @@ def test_structured_and_text_completions_through_llama_cpp(server_url: str) -> N
     # schema as a grammar, and will not ask for json_schema again.
     assert model.structured_methods[0] == "json_mode"
     assert isinstance(text, str) and text.strip()
+
+
+def test_the_ready_agent_answers_with_memory_through_llama_cpp(server_url: str, tmp_path: Path) -> None:
+    """run_chat (what ``hipocampo chat`` and ``POST /v1/chat`` run): the agent graph with the four
+    memory tools bound, against a real OpenAI-compatible server. Whether a 135M model calls a tool
+    is up to it; the request with tools must be accepted, the memory injected, the turns stored."""
+    from langchain_openai import ChatOpenAI
+
+    from hipocampo.adapters.embedders.fake import FakeEmbedder
+    from hipocampo.agent import SessionConfig
+    from hipocampo.agent.chat import run_chat
+    from hipocampo.client import AsyncMemory
+
+    async def scenario() -> None:
+        import httpx
+
+        # Its own HTTP client: LangChain's shared one belongs to the event loop of the test before.
+        chat = ChatOpenAI(
+            base_url=server_url, api_key="x", model="smollm2", temperature=0, max_retries=0,
+            extra_body={"max_tokens": 200}, http_async_client=httpx.AsyncClient(),
+        )
+        mem = await AsyncMemory.open(str(tmp_path / "m.db"), embedder=FakeEmbedder())
+        try:
+            await mem.add("ana", "t1", "I live in Porto and I am allergic to peanuts")
+            await mem.flush()
+            session = SessionConfig(user_id="ana", thread_id="t2")
+            reply = await run_chat(mem, session, "Where do I live?", chat_model=chat)
+            assert reply.llm_configured and reply.answer and reply.answer.strip()
+            assert "Porto" in reply.memory_context and reply.memory_errors == []
+            await mem.flush()
+            stored = [m.content for m in await mem.messages("ana", "t2")]
+            assert stored[0] == "Where do I live?" and len(stored) == 2
+        finally:
+            await mem.close()
+
+    asyncio.run(scenario())
