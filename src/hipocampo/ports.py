@@ -220,7 +220,8 @@ class JobQueue(Protocol):
         ...
 
     async def stats(self) -> dict[str, int]:
-        """Counts per status: pending, running, dead (completed jobs are deleted)."""
+        """Counts per status: pending, running, dead (completed jobs are deleted), and
+        ``retrying``: the pending ones that failed at least once."""
         ...
 
     async def dead(self, limit: int = 50) -> list[Job]:

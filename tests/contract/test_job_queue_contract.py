@@ -92,7 +92,8 @@ def test_a_job_failed_with_a_retry_time_waits_for_it(run: Callable) -> None:
         (claimed,) = await s.jobs.claim(10, LEASE)
         retry_at = s.clock.now() + timedelta(minutes=5)
         await s.jobs.fail(claimed.id, "embedder timed out", retry_at=retry_at)
-        assert (await s.jobs.stats())["pending"] == 1
+        stats = await s.jobs.stats()
+        assert (stats["pending"], stats["retrying"]) == (1, 1)
         s.clock.advance(60)
         assert await s.jobs.claim(10, LEASE) == []
         s.clock.advance(240)

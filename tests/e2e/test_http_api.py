@@ -296,6 +296,10 @@ def test_authentication_and_roles(server: LiveServer) -> None:
 
     for path in ("/healthz", "/readyz", "/metrics"):
         assert anonymous.get(path).status_code == 200
+    exposition = anonymous.get("/metrics").text
+    for metric in ("hipocampo_outbox_depth", "hipocampo_jobs_dead", "hipocampo_jobs_retrying",
+                   "hipocampo_http_request_duration_seconds", "hipocampo_recall_duration_seconds"):
+        assert metric in exposition, metric
 
 
 def test_validation_errors_are_readable_4xx(server: LiveServer) -> None:

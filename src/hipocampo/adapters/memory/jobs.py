@@ -145,8 +145,10 @@ class InMemoryJobQueue:
 
     async def stats(self) -> dict[str, int]:
         counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
+        counts["retrying"] = 0
         for row in self._db.view().jobs.values():
             counts[row.status] = counts.get(row.status, 0) + 1
+            counts["retrying"] += row.status == "pending" and row.last_error is not None
         return counts
 
     async def dead(self, limit: int = 50) -> list[Job]:

@@ -89,6 +89,11 @@ class SqliteJobQueue:
         )
         counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
         counts.update({r["status"]: r["n"] for r in rows})
+        counts["retrying"] = await self._db.read(
+            lambda c: c.execute(
+                "SELECT count(*) FROM jobs WHERE status = 'pending' AND last_error IS NOT NULL"
+            ).fetchone()[0]
+        )
         return counts
 
     async def dead(self, limit: int = 50) -> list[Job]:

@@ -37,6 +37,10 @@ class Metrics:
         )
         self.dead = Gauge("hipocampo_jobs_dead", "Jobs that failed for good (dead letters).", registry=self.registry)
         self.jobs = Gauge("hipocampo_jobs", "Jobs in the queue by status.", ["status"], registry=self.registry)
+        self.retrying = Gauge(
+            "hipocampo_jobs_retrying", "Pending jobs that failed at least once and wait for a retry.",
+            registry=self.registry,
+        )
         self.rejected = Counter(
             "hipocampo_http_rejected", "Requests refused by authentication or quotas.", ["reason"],
             registry=self.registry,
@@ -45,10 +49,11 @@ class Metrics:
     async def render(self, deps: Deps) -> bytes:
         """The text exposition, after reading the queue's current state."""
         stats = await deps.jobs.stats()
-        for status, n in stats.items():
-            self.jobs.labels(status).set(n)
+        for status in ("pending", "running", "dead"):
+            self.jobs.labels(status).set(stats.get(status, 0))
         self.outbox.set(stats.get("pending", 0) + stats.get("running", 0))
         self.dead.set(stats.get("dead", 0))
+        self.retrying.set(stats.get("retrying", 0))
         return generate_latest(self.registry)
 
 
