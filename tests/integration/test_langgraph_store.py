@@ -8,13 +8,14 @@ listing), and the cases of LangGraph's store docs and tests are ported below.
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timezone
 
 import pytest
 from langgraph.store.base import GetOp, InvalidNamespaceError, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
 from hipocampo import Memory
+from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.agent.langgraph import HipocampoStore
 from hipocampo.client import AsyncMemory
@@ -186,7 +187,7 @@ def test_index_fields_and_index_false(memory):
     assert {i.key for i in store.search(("docs",))} == {"a", "b", "c"}  # index=False items still list
 
 
-def test_invalid_namespaces_and_ttl_are_refused(store):
+def test_invalid_namespaces_and_ttls_are_refused(store):
     with pytest.raises(InvalidNamespaceError):
         store.put(("langgraph", "x"), "k", {"v": 1})
     with pytest.raises(InvalidNamespaceError):
@@ -195,10 +196,36 @@ def test_invalid_namespaces_and_ttl_are_refused(store):
         store.batch([GetOp(("a.b",), "k")])
     with pytest.raises(InvalidNamespaceError):
         store.batch([PutOp((), "k", {"v": 1})])
-    with pytest.raises(NotImplementedError):
-        store.put(("a",), "k", {"v": 1}, ttl=5)
+    with pytest.raises(InvalidInput, match="ttl"):
+        store.put(("a",), "k", {"v": 1}, ttl=-5)
     with pytest.raises(InvalidInput, match="JSON"):
         store.put(("a",), "k", {"v": object()})
+
+
+def test_ttls_expire_items_and_reads_refresh_them(db_path):
+    """LangGraph's TTL semantics: minutes from the write, pushed back by reads unless told not to."""
+    clock = FakeClock(datetime(2025, 1, 1, tzinfo=timezone.utc))
+    with Memory.open(db_path, embedder=FakeEmbedder(), extraction=False, llm=None, clock=clock) as mem:
+        store = HipocampoStore(mem, ttl={"default_ttl": 10, "refresh_on_read": True})
+        store.put(("notes",), "short", {"text": "parking on level 3"}, ttl=1)
+        store.put(("notes",), "default", {"text": "the wifi password is on the fridge"})
+        store.put(("notes",), "forever", {"text": "Ana's birthday is in May"}, ttl=None)
+
+        clock.advance(45)
+        assert store.get(("notes",), "short").value == {"text": "parking on level 3"}  # refreshed: 45 s + 1 min
+        clock.advance(45)
+        assert store.get(("notes",), "short", refresh_ttl=False) is not None
+        clock.advance(30)  # two minutes after the write, 75 s after the refreshing read
+        assert store.get(("notes",), "short") is None
+        assert {i.key for i in store.search(("notes",))} == {"default", "forever"}
+        assert {i.key for i in store.search(("notes",), query="parking level")} == {"default", "forever"}
+        assert store.list_namespaces() == [("notes",)]
+
+        clock.advance(11 * 60)
+        assert [i.key for i in store.search(("notes",))] == ["forever"]
+        assert store.sweep_ttl() == 2
+        assert store.sweep_ttl() == 0
+        assert [i.key for i in store.search(("notes",))] == ["forever"]
 
 
 # -- hipocampo specifics -------------------------------------------------------------------------

@@ -12,6 +12,10 @@ Namespaces map onto hipocampo scopes: by default every item lives in one user sc
 so each end user's items are isolated, and appear in that user's recall as facts. Searches must
 then name that element in their prefix.
 
+TTLs (minutes, LangGraph's ``ttl``/``TTLConfig``) become the memory's ``expires_at``: an expired
+item is gone for gets, searches and listings (hipocampo keeps it, with its history, until
+:meth:`HipocampoStore.sweep_ttl` deletes it), and reads refresh the TTL unless told not to.
+
 Searches by query use hipocampo's hybrid search (dense + keyword, with its boosts); ``score`` is
 its final score. Filtering and listing scan the scope's facts: fine for thousands of items.
 """
@@ -20,8 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...domain.errors import ConfigurationError, InvalidInput
 from ...domain.model import MAX_CONTENT_CHARS, MemoryItem, MemoryKind, Scope, content_hash
@@ -42,6 +47,7 @@ try:
         Result,
         SearchItem,
         SearchOp,
+        TTLConfig,
         get_text_at_path,
         tokenize_path,
         validate_op_namespace,
@@ -53,6 +59,7 @@ if TYPE_CHECKING:
     from ...client import AsyncMemory, Memory
     from ...services.deps import Deps
 
+T = TypeVar("T")
 SOURCE = "langgraph_store"
 PAGE = 500
 
@@ -61,10 +68,12 @@ class HipocampoStore(BaseStore):
     """LangGraph's ``BaseStore`` on hipocampo memories (see the module docs).
 
     ``index`` takes LangGraph's ``IndexConfig``; only ``fields`` is used (hipocampo's own embedder
-    embeds, so ``dims`` and ``embed`` are ignored). TTLs are not supported.
+    embeds, so ``dims`` and ``embed`` are ignored). ``ttl`` takes LangGraph's ``TTLConfig``
+    (``default_ttl`` minutes, ``refresh_on_read``); ``sweep_interval_minutes`` is ignored: call
+    :meth:`sweep_ttl` to delete expired items, which reads already leave out.
     """
 
-    supports_ttl = False
+    supports_ttl = True
 
     def __init__(
         self,
@@ -74,6 +83,7 @@ class HipocampoStore(BaseStore):
         user_id: str = "langgraph",
         user_from_namespace: int | None = None,
         index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
     ) -> None:
         if user_from_namespace is not None and user_from_namespace < 0:
             raise ConfigurationError("user_from_namespace must be a namespace position (0 or more)")
@@ -84,6 +94,7 @@ class HipocampoStore(BaseStore):
         self.user_id = user_id
         self.user_from_namespace = user_from_namespace
         self.fields: list[str] = list((index or {}).get("fields") or ["$"])
+        self.ttl_config = ttl
         try:  # an AsyncMemory belongs to the loop that opened it: sync calls are sent there
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -97,15 +108,18 @@ class HipocampoStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` synchronously: on a sync ``Memory``'s loop, or on the loop of the
         ``AsyncMemory`` (the store must then have been made on that loop, and called off it)."""
-        ops = list(ops)
+        return self._run_sync(self._abatch(list(ops)))
+
+    def _run_sync(self, coro: Coroutine[Any, Any, T]) -> T:
         if self._runner is not None:
-            return self._runner.run(self._abatch(ops))
+            return self._runner.run(coro)
         loop = self._loop
         if loop is None or not loop.is_running() or _on_loop_thread(loop):
+            coro.close()
             raise ConfigurationError(
                 "HipocampoStore over an AsyncMemory is async: use abatch/aput/asearch (or a sync Memory)"
             )
-        return asyncio.run_coroutine_threadsafe(self._abatch(ops), loop).result()
+        return asyncio.run_coroutine_threadsafe(coro, loop).result()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
@@ -138,12 +152,15 @@ class HipocampoStore(BaseStore):
     # -- operations ------------------------------------------------------------------------------
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._scope(op.namespace)
-        found = await self.deps.memories.get_many(scope, [self._id(scope, op.namespace, op.key)])
-        return _item(found[0]) if found and _is_item(found[0]) else None
+        found = [m for m in await self.deps.memories.get_many(scope, [self._id(scope, op.namespace, op.key)])
+                 if self._live(m)]
+        if op.refresh_ttl:
+            await self._refresh(found)
+        return _item(found[0]) if found else None
 
     async def _put(self, op: PutOp) -> None:
-        if op.ttl is not None:
-            raise NotImplementedError("TTL is not supported by HipocampoStore; use ttl=None")
+        if op.ttl is not None and not op.ttl > 0:
+            raise InvalidInput("ttl must be a positive number of minutes (or None)")
         namespace = tuple(op.namespace)
         if not namespace:
             raise InvalidNamespaceError("Namespace cannot be empty.")
@@ -161,15 +178,17 @@ class HipocampoStore(BaseStore):
         fields = [] if op.index is False else (op.index if op.index is not None else self.fields)
         texts = [t for f in fields for t in get_text_at_path(value, tokenize_path(f) if f != "$" else f) if t.strip()]
         indexed = bool(texts)
+        now = self.deps.clock.now()
         item = MemoryItem(
             id=memory_id,
             scope=scope,
             kind=MemoryKind.FACT,
             content=("\n".join(texts) if indexed else as_json)[:MAX_CONTENT_CHARS],
-            created_at=self.deps.clock.now(),
+            created_at=now,
             metadata={"source": SOURCE, "namespace": list(namespace), "key": op.key, "value": value,
-                      "indexed": indexed},
+                      "indexed": indexed, "ttl_minutes": op.ttl},
             key=f"{SOURCE}:{memory_id}",  # its own fact slot: fact reconciliation leaves it alone
+            expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
         )
         await put_keyed(self.deps, item, index=indexed)
 
@@ -180,33 +199,75 @@ class HipocampoStore(BaseStore):
         scope = self._search_scope(prefix)
 
         def wanted(m: MemoryItem) -> bool:
-            return _is_item(m) and q.has_prefix(_namespace(m), prefix) and q.matches(m.metadata["value"], op.filter)
+            return self._live(m) and q.has_prefix(_namespace(m), prefix) and q.matches(m.metadata["value"], op.filter)
 
         if not op.query:
             listed = [m for m in await self._all_items([scope]) if wanted(m)]
             listed.sort(key=lambda m: m.updated_at or m.created_at, reverse=True)
-            return [_item(m, search=True) for m in listed[op.offset : op.offset + op.limit]]
+            chosen = listed[op.offset : op.offset + op.limit]
+            if op.refresh_ttl:
+                await self._refresh(chosen)
+            return [_item(m, search=True) for m in chosen]
         needed = op.offset + op.limit
         pool = min(max(self.deps.settings.candidate_pool, 5 * needed + 20), 2000)
         options = retrieval.SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
         found = await retrieval.search(self.deps, scope, op.query, options)
         scored = [(h.memory, h.score) for h in found.hits if wanted(h.memory) and h.memory.metadata.get("indexed")]
-        page: list[SearchItem] = [_item(m, score) for m, score in scored[op.offset : needed]]
+        kept = scored[op.offset : needed]
+        page: list[SearchItem] = [_item(m, score) for m, score in kept]
+        filler: list[MemoryItem] = []
         if len(page) < op.limit:  # a short page is filled with unscored matches, as LangGraph's stores do
             seen = {m.id for m, _ in scored}
             rest = [m for m in await self._all_items([scope]) if m.id not in seen and wanted(m)]
             skip = max(op.offset - len(scored), 0)
-            page += [_item(m, search=True) for m in rest[skip : skip + op.limit - len(page)]]
+            filler = rest[skip : skip + op.limit - len(page)]
+            page += [_item(m, search=True) for m in filler]
+        if op.refresh_ttl:
+            await self._refresh([m for m, _ in kept] + filler)
         return page
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         conditions = list(op.match_conditions or ())
         scopes = await self._scopes_for(conditions)
-        namespaces = {_namespace(m) for m in await self._all_items(scopes) if _is_item(m)}
+        namespaces = {_namespace(m) for m in await self._all_items(scopes) if self._live(m)}
         kept = [ns for ns in namespaces if all(q.condition_matches(c, ns) for c in conditions)]
         if op.max_depth is not None:
             kept = list({ns[: op.max_depth] for ns in kept})
         return sorted(kept)[op.offset : op.offset + op.limit]
+
+    def sweep_ttl(self) -> int:
+        """Delete the expired items of the store's scopes for good; returns how many. (Reads
+        already leave them out; this reclaims the space.)"""
+        return self._run_sync(self.asweep_ttl())
+
+    async def asweep_ttl(self) -> int:
+        """:meth:`sweep_ttl`, async."""
+        scopes = await self._scopes_for([])
+        now = self.deps.clock.now()
+        removed = 0
+        for scope in scopes:
+            expired = [m.id for m in await self._all_items([scope]) if not m.is_current(now)]
+            if expired:
+                async with self.deps.uow.transaction():
+                    removed += await self.deps.memories.delete(scope, expired)
+        return removed
+
+    # -- TTLs ------------------------------------------------------------------------------------
+    def _live(self, m: MemoryItem) -> bool:
+        return _is_item(m) and m.is_current(self.deps.clock.now())
+
+    async def _refresh(self, items: list[MemoryItem]) -> None:
+        """Push the expiry of items read with a TTL one TTL past now (LangGraph's refresh on read)."""
+        now = self.deps.clock.now()
+        renewed = []
+        for m in items:
+            minutes = m.metadata.get("ttl_minutes")
+            if isinstance(minutes, (int, float)) and minutes > 0:
+                m.expires_at = now + timedelta(minutes=minutes)
+                renewed.append(m)
+        if renewed:  # only the expiry changes: the indexes stay as they are
+            async with self.deps.uow.transaction():
+                await self.deps.memories.upsert(renewed)
 
     # -- scopes and ids --------------------------------------------------------------------------
     def _scope(self, namespace: tuple[str, ...]) -> Scope:
