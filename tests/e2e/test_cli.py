@@ -441,3 +441,8 @@ def test_process_worker_indexes_and_stops_on_sigterm(cli, cli_command, monkeypat
             worker.communicate()
     assert worker.returncode == 0, stderr
     assert "stopped" in stdout and "Traceback" not in stderr
+
+
+def test_serve_refuses_a_port_out_of_range(cli) -> None:
+    result = cli("serve", "--port", "99999", code=2)
+    assert "--port" in result.output

@@ -57,7 +57,9 @@ def serve(
     host: Annotated[
         str | None, typer.Option(help="Address to listen on (default HIPOCAMPO_HTTP_HOST, 127.0.0.1).")
     ] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default HIPOCAMPO_HTTP_PORT, 8765).")] = None,
+    port: Annotated[
+        int | None, typer.Option(min=1, max=65535, help="Port (default HIPOCAMPO_HTTP_PORT, 8765).")
+    ] = None,
     no_auth: Annotated[
         bool, typer.Option("--no-auth", help="Accept requests without an API key, as an admin of --tenant (local use).")
     ] = False,
