@@ -37,7 +37,7 @@ def mcp(
         Transport.STDIO
     ),
     host: Annotated[str, typer.Option(help="http: the address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="http: the port to listen on.")] = 8766,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="http: the port to listen on.")] = 8766,
     no_auth: Annotated[
         bool, typer.Option("--no-auth", help="http: accept requests without an API key (local use only).")
     ] = False,
