@@ -219,9 +219,9 @@ class JobQueue(Protocol):
         """Record a failure; ``retry_at=None`` moves the job to the dead-letter state."""
         ...
 
-    async def stats(self) -> dict[str, int]:
+    async def stats(self, tenant_id: str | None = None) -> dict[str, int]:
         """Counts per status: pending, running, dead (completed jobs are deleted), and
-        ``retrying``: the pending ones that failed at least once."""
+        ``retrying``: the pending ones that failed at least once. ``tenant_id``: that tenant's only."""
         ...
 
     async def dead(self, limit: int = 50) -> list[Job]:

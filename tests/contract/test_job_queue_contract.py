@@ -193,3 +193,17 @@ def test_a_queue_on_another_connection_sees_the_same_jobs(run: Callable) -> None
         assert await s.jobs.claim(10, LEASE) == []
 
     run(scenario)
+
+
+def test_stats_can_be_limited_to_one_tenant(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([job(n=1), job(n=2), Job("index", {"n": 3}, "globex", "bob")])
+        (claimed, _) = await s.jobs.claim(2, LEASE)
+        await s.jobs.fail(claimed.id, "boom", retry_at=s.clock.now())
+        acme, globex, everyone = await s.jobs.stats("acme"), await s.jobs.stats("globex"), await s.jobs.stats()
+        assert (acme["pending"], acme["running"], acme["retrying"]) == (1, 1, 1)
+        assert (globex["pending"], globex["running"], globex["retrying"]) == (1, 0, 0)
+        assert (everyone["pending"], everyone["running"], everyone["retrying"]) == (2, 1, 1)
+        assert (await s.jobs.stats("initech"))["pending"] == 0
+
+    run(scenario)

@@ -147,7 +147,7 @@ def test_tenant_metrics_sum_the_users_and_show_the_queue() -> None:
             "tenant_id": "acme", "users": 2, "threads": 3, "messages": 3, "memories": 2,
         }
         assert metrics["coverage"] == {"average": 0.5, "messages": 3, "indexed": 2, "ratio": 0.6667}
-        assert metrics["jobs"]["pending"] == 2  # the whole queue: bob's and carol's indexing
+        assert metrics["jobs"]["pending"] == 1  # this tenant's jobs only: bob's indexing, not carol's
         assert metrics["dead_letters"] == 0
         json.dumps(metrics)
         empty = await tenant_metrics(deps, "initech")

@@ -49,11 +49,7 @@ async def user_metrics(deps: Deps, scope: Scope, *, gap_days: int = 7) -> dict[s
 
 
 async def tenant_metrics(deps: Deps, tenant_id: str) -> dict[str, Any]:
-    """Totals over a tenant's users, their average coverage, and the job queue.
-
-    The queue (``jobs``, ``dead_letters``) is shared by every tenant of this database: its counts
-    tell whether indexing keeps up, not how much of it is this tenant's.
-    """
+    """Totals over a tenant's users, their average coverage, and the tenant's jobs in the queue."""
     check_id("tenant_id", tenant_id)
     users = await deps.log.users(tenant_id)
     threads = messages = indexed = 0
@@ -66,7 +62,7 @@ async def tenant_metrics(deps: Deps, tenant_id: str) -> dict[str, Any]:
         indexed += coverage["indexed"]
         if coverage["ratio"] is not None:
             ratios.append(coverage["ratio"])
-    jobs = await deps.jobs.stats()
+    jobs = await deps.jobs.stats(tenant_id)
     return {
         "tenant_id": tenant_id,
         "users": len(users),

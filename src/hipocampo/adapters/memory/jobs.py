@@ -143,10 +143,12 @@ class InMemoryJobQueue:
 
         await self._db.write(write)
 
-    async def stats(self) -> dict[str, int]:
+    async def stats(self, tenant_id: str | None = None) -> dict[str, int]:
         counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
         counts["retrying"] = 0
         for row in self._db.view().jobs.values():
+            if tenant_id is not None and row.tenant_id != tenant_id:
+                continue
             counts[row.status] = counts.get(row.status, 0) + 1
             counts["retrying"] += row.status == "pending" and row.last_error is not None
         return counts

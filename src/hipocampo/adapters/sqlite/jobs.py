@@ -83,17 +83,18 @@ class SqliteJobQueue:
             args = (error, to_epoch(retry_at), t, job_id)
         await self._db.write(lambda c: c.execute(sql, args))
 
-    async def stats(self) -> dict[str, int]:
+    async def stats(self, tenant_id: str | None = None) -> dict[str, int]:
+        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
         rows = await self._db.read(
-            lambda c: c.execute("SELECT status, count(*) AS n FROM jobs GROUP BY status").fetchall()
+            lambda c: c.execute(
+                "SELECT status, count(*) AS n, sum(status = 'pending' AND last_error IS NOT NULL) AS failed"
+                f" FROM jobs {where} GROUP BY status",
+                params,
+            ).fetchall()
         )
         counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
         counts.update({r["status"]: r["n"] for r in rows})
-        counts["retrying"] = await self._db.read(
-            lambda c: c.execute(
-                "SELECT count(*) FROM jobs WHERE status = 'pending' AND last_error IS NOT NULL"
-            ).fetchone()[0]
-        )
+        counts["retrying"] = sum(r["failed"] or 0 for r in rows)
         return counts
 
     async def dead(self, limit: int = 50) -> list[Job]:
