@@ -11,7 +11,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from ....domain.errors import NotFound
 from ....domain.model import message_to_dict
 from ....services.retrieval import MAX_QUERY_CHARS
 from ..errors import ERROR_RESPONSES
@@ -19,7 +18,7 @@ from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ConversationOut, ForgetOut, SearchOut
 from ..schemas import MAX_SEQ, ConversationIdPath, ThreadIdQuery, UserIdQuery
 from ..security import Caller, Mem, scope_of
-from .threads import forget_or_404
+from .threads import forget_or_404, thread_page
 
 router = APIRouter(prefix="/api/v1/memory", tags=["seed 001"], responses=ERROR_RESPONSES)
 
@@ -44,16 +43,14 @@ async def get_conversation(
 ) -> JSONResponse:
     """The conversation's history: its messages (oldest first, paged) and its rolling summary."""
     scope = scope_of(principal, user_id)
-    page = await mem.deps.log.list_thread(scope, conversation_id, after_seq=after_seq, limit=limit)
-    if not page and conversation_id not in await mem.deps.log.threads(scope):
-        raise NotFound(f"no conversation {conversation_id!r} for user {user_id!r}")
+    page, next_after = await thread_page(mem, scope, conversation_id, after_seq, limit, what="conversation")
     summary = await mem.deps.summaries.get(scope, conversation_id)
     return JSONResponse({
         "conversation_id": conversation_id,
         "user_id": user_id,
         "summary": summary.content if summary else None,
         "messages": [message_to_dict(m) for m in page],
-        "next_after_seq": page[-1].seq if len(page) == limit else None,
+        "next_after_seq": next_after,
     })
 
 

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from ....client import AsyncMemory
 from ....domain.errors import NotFound
-from ....domain.model import Scope, message_to_dict
+from ....domain.model import Message, Scope, message_to_dict
 from ....services import admin, tenancy
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
@@ -53,12 +53,18 @@ async def list_messages(
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
 ) -> JSONResponse:
     """A page of the thread's messages, oldest first."""
-    scope = scope_of(principal, user_id)
+    page, next_after = await thread_page(mem, scope_of(principal, user_id), thread_id, after_seq, limit)
+    return JSONResponse({"messages": [message_to_dict(m) for m in page], "next_after_seq": next_after})
+
+
+async def thread_page(
+    mem: AsyncMemory, scope: Scope, thread_id: str, after_seq: int, limit: int, what: str = "thread"
+) -> tuple[list[Message], int | None]:
+    """A page of a thread's messages and the cursor of the next one; 404 for an unknown thread."""
     page = await mem.deps.log.list_thread(scope, thread_id, after_seq=after_seq, limit=limit)
     if not page and thread_id not in await mem.deps.log.threads(scope):
-        raise NotFound(f"no thread {thread_id!r} for user {user_id!r}")
-    next_after = page[-1].seq if len(page) == limit else None
-    return JSONResponse({"messages": [message_to_dict(m) for m in page], "next_after_seq": next_after})
+        raise NotFound(f"no {what} {thread_id!r} for user {scope.user_id!r}")
+    return page, page[-1].seq if len(page) == limit else None
 
 
 @router.get("", response_model=ThreadsOut)
