@@ -117,7 +117,8 @@ class AsyncMemory:
         await self._worker.run()
 
     def stop_worker(self) -> None:
-        """Ask the worker to stop after its current batch (safe from a signal handler)."""
+        """Ask the worker to stop: it claims nothing more and gives back, after
+        ``worker_shutdown_seconds``, what it has not finished (safe from a signal handler)."""
         if self._worker is not None:
             self._worker.stop()
 
@@ -182,7 +183,7 @@ class AsyncMemory:
     async def forget(self, user_id: str, *, thread_id: str | None = None, tenant_id: str = "default") -> dict[str, int]:
         """Delete a thread (or, without ``thread_id``, the whole user) with everything derived from it."""
         if thread_id is not None:
-            check_id("thread_id", thread_id)
+            thread_id = check_id("thread_id", thread_id)
         return await admin.forget(self._deps, _scope(tenant_id, user_id), thread_id)
 
     # -- reading -------------------------------------------------------------------------------
@@ -205,7 +206,7 @@ class AsyncMemory:
     ) -> RecallResult:
         """Recent turns, thread summary and relevant memories, rendered into a budgeted context."""
         if thread_id is not None:
-            check_id("thread_id", thread_id)
+            thread_id = check_id("thread_id", thread_id)
         opts = _options(
             k=k, recency=recency, exclude_thread=exclude_current_thread, min_relevance=min_relevance,
             since=since, until=until,

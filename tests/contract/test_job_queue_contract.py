@@ -197,13 +197,118 @@ def test_a_queue_on_another_connection_sees_the_same_jobs(run: Callable) -> None
 
 def test_stats_can_be_limited_to_one_tenant(run: Callable) -> None:
     async def scenario(s) -> None:
-        await s.jobs.enqueue([job(n=1), job(n=2), Job("index", {"n": 3}, "globex", "bob")])
+        await s.jobs.enqueue([job(n=1), job(n=2)])
         (claimed, _) = await s.jobs.claim(2, LEASE)
+        await s.jobs.enqueue([Job("index", {"n": 3}, "globex", "bob")])
         await s.jobs.fail(claimed.id, "boom", retry_at=s.clock.now())
         acme, globex, everyone = await s.jobs.stats("acme"), await s.jobs.stats("globex"), await s.jobs.stats()
         assert (acme["pending"], acme["running"], acme["retrying"]) == (1, 1, 1)
         assert (globex["pending"], globex["running"], globex["retrying"]) == (1, 0, 0)
         assert (everyone["pending"], everyone["running"], everyone["retrying"]) == (2, 1, 1)
         assert (await s.jobs.stats("initech"))["pending"] == 0
+
+    run(scenario)
+
+
+def tenant_job(tenant: str, n: int, kind: str = "index") -> Job:
+    return Job(kind=kind, payload={"n": n}, tenant_id=tenant, user_id="u")
+
+
+def test_one_tenants_backlog_does_not_starve_another(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([tenant_job("acme", i) for i in range(1000)])
+        await s.jobs.enqueue([tenant_job("globex", 1000)])  # enqueued after the whole backlog
+        claimed = await s.jobs.claim(10, LEASE)
+        assert len(claimed) == 10
+        assert "globex" in {j.tenant_id for j in claimed}
+        acme = [j.payload["n"] for j in claimed if j.tenant_id == "acme"]
+        assert acme == list(range(9))  # within a tenant, still oldest first
+        assert (await s.jobs.stats("globex"))["running"] == 1
+
+    run(scenario)
+
+
+def test_claims_go_round_robin_across_tenants(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([tenant_job("acme", i) for i in range(4)])
+        await s.jobs.enqueue([tenant_job("globex", 10 + i) for i in range(2)])
+        await s.jobs.enqueue([tenant_job("initech", 20)])
+        first = await s.jobs.claim(3, LEASE)
+        assert [(j.tenant_id, j.payload["n"]) for j in first] == [("acme", 0), ("globex", 10), ("initech", 20)]
+        second = await s.jobs.claim(3, LEASE)
+        assert [(j.tenant_id, j.payload["n"]) for j in second] == [("acme", 1), ("globex", 11), ("acme", 2)]
+        assert [j.payload["n"] for j in await s.jobs.claim(3, LEASE)] == [3]
+
+    run(scenario)
+
+
+def test_fair_claims_honour_kinds_run_after_and_expired_leases(run: Callable) -> None:
+    async def scenario(s) -> None:
+        later = s.clock.now() + timedelta(hours=1)
+        await s.jobs.enqueue([tenant_job("acme", i) for i in range(3)])
+        await s.jobs.enqueue([tenant_job("globex", 10, kind="summarize"), tenant_job("globex", 11)])
+        await s.jobs.enqueue([Job("index", {"n": 20}, "initech", "u", run_after=later)])
+        (held,) = await s.jobs.claim(1, LEASE)
+        assert (held.tenant_id, held.payload["n"]) == ("acme", 0)
+        s.clock.advance(LEASE + 1)  # acme's first claim expired: it is ready again, first in line
+        claimed = await s.jobs.claim(10, LEASE, kinds=["index"])
+        assert [(j.tenant_id, j.payload["n"]) for j in claimed] == [
+            ("acme", 0), ("globex", 11), ("acme", 1), ("acme", 2)
+        ]
+        assert claimed[0].attempts == 2
+
+    run(scenario)
+
+
+def test_extend_keeps_a_long_batch_leased(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([job(n=1), job(n=2)])
+        claimed = await s.jobs.claim(10, LEASE)
+        for _ in range(5):  # a batch running five leases long, renewed as it goes
+            s.clock.advance(LEASE - 5)
+            assert sorted(await s.jobs.extend(claimed, LEASE)) == sorted(j.id for j in claimed)
+            assert await s.jobs.claim(10, LEASE) == []  # nobody else can take them
+        await s.jobs.complete([claimed[0].id])
+        assert await s.jobs.extend(claimed, LEASE) == [claimed[1].id]  # completed: not renewed
+        assert await s.jobs.extend([], LEASE) == []
+        s.clock.advance(LEASE + 1)
+        (again,) = await s.jobs.claim(10, LEASE)  # unrenewed, the lease expires as before
+        assert again.id == claimed[1].id and again.attempts == 2
+        assert await s.jobs.extend([claimed[1]], LEASE) == []  # the stale claim renews nothing
+        s.clock.advance(LEASE - 1)
+        assert await s.jobs.claim(10, LEASE) == []  # ...and the new holder's lease is intact
+        assert await s.jobs.extend([again], LEASE) == [again.id]
+
+    run(scenario)
+
+
+def test_release_makes_jobs_claimable_at_once_without_counting_an_attempt(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([job(n=1), job(n=2), job(n=3)])
+        first, second, third = await s.jobs.claim(10, LEASE)
+        await s.jobs.fail(third.id, "boom", retry_at=s.clock.now())
+        assert await s.jobs.release([first, second, third]) == 2  # the failed one is not held
+        stats = await s.jobs.stats()
+        assert (stats["pending"], stats["running"], stats["retrying"]) == (3, 0, 1)
+        again = await s.jobs.claim(10, LEASE)
+        assert [j.payload["n"] for j in again] == [1, 2, 3]
+        assert [j.attempts for j in again] == [1, 1, 2]  # releases counted nothing
+        await s.jobs.complete([again[0].id])
+        assert await s.jobs.release([again[0]]) == 0  # completed: nothing to give back
+        assert (await s.jobs.stats())["running"] == 2
+        assert await s.jobs.release([]) == 0
+
+    run(scenario)
+
+
+def test_a_job_retried_after_failure_keeps_its_error_when_released(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([job()])
+        (claimed,) = await s.jobs.claim(10, LEASE)
+        await s.jobs.fail(claimed.id, "embedder timed out", retry_at=s.clock.now())
+        (retried,) = await s.jobs.claim(10, LEASE)
+        assert await s.jobs.release([retried]) == 1
+        (again,) = await s.jobs.claim(10, LEASE)
+        assert (again.attempts, again.last_error) == (2, "embedder timed out")
 
     run(scenario)

@@ -389,3 +389,55 @@ def test_agent_only_scopes_see_their_own_and_shared_messages(run: Callable) -> N
         assert await s.messages.count(shared) == 3
 
     run(scenario)
+
+
+def test_thread_version_changes_with_every_change_of_the_messages(run: Callable) -> None:
+    async def scenario(s) -> None:
+        log = s.messages
+        assert await log.thread_version(ALICE, "t1") == 0  # no such thread
+        first = await log.append(ALICE, "t1", [user("a", id="ext-a"), user("b")], [])
+        seen = [await log.thread_version(ALICE, "t1")]
+        assert seen[0] != 0
+        assert await log.thread_version(ALICE, "t1") == seen[0]  # reading changes nothing
+        await log.append(ALICE, "t1", [user("a again", id="ext-a")], [])  # a retry writes nothing
+        assert await log.thread_version(ALICE, "t1") == seen[0]
+
+        await log.append(ALICE, "t2", [user("elsewhere")], [])
+        await log.append(BOB, "t1", [user("bob's")], [])
+        assert await log.thread_version(ALICE, "t1") == seen[0]  # other threads and users: no change
+        assert await log.thread_version(ALICE_GLOBEX, "t1") == 0
+
+        await log.append(ALICE, "t1", [user("c")], [])
+        seen.append(await log.thread_version(ALICE, "t1"))
+        assert await log.delete_messages(ALICE, [first[0].id]) == 1
+        seen.append(await log.thread_version(ALICE, "t1"))
+        await log.delete_messages(ALICE, ["msg_nope"])  # deleting nothing changes nothing
+        assert await log.thread_version(ALICE, "t1") == seen[-1]
+
+        # Deleted and written again, the thread never gets back a version it had: a cache built
+        # at any earlier version must not match.
+        await log.delete_thread(ALICE, "t1")
+        assert await log.thread_version(ALICE, "t1") == 0
+        await log.append(ALICE, "t1", [user("new life")], [])
+        seen.append(await log.thread_version(ALICE, "t1"))
+        await log.delete_user(ALICE)
+        assert await log.thread_version(ALICE, "t1") == 0
+        assert await log.thread_version(ALICE, "t2") == 0
+        assert await log.thread_version(BOB, "t1") != 0
+        await log.append(ALICE, "t1", [user("and again")], [])
+        seen.append(await log.thread_version(ALICE, "t1"))
+        assert len(set(seen)) == len(seen) and 0 not in seen
+
+    run(scenario)
+
+
+def test_thread_version_is_seen_by_another_connection(run: Callable) -> None:
+    async def scenario(s) -> None:
+        async with s.another_connection() as other:
+            await s.messages.append(ALICE, "t1", [user("a")], [])
+            before = await other.messages.thread_version(ALICE, "t1")
+            assert before == await s.messages.thread_version(ALICE, "t1") != 0
+            await other.messages.append(ALICE, "t1", [user("b")], [])
+            assert await s.messages.thread_version(ALICE, "t1") not in (0, before)
+
+    run(scenario)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from hipocampo.domain.errors import DimensionMismatch
@@ -270,5 +271,25 @@ def test_info_reports_models_and_counts(run: Callable, memory: Callable, vec: Ca
         await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0)), ("b", vec(0, 1, 0))], MODEL)
         await s.vectors.upsert(BOB, [("c", vec(0, 0, 1))], MODEL)
         assert await s.vectors.info() == {"models": {MODEL: 3}, "vectors": 3}
+
+    run(scenario)
+
+
+def test_get_returns_the_stored_vectors_of_the_scope(run: Callable, memory: Callable, vec: Callable) -> None:
+    async def scenario(s) -> None:
+        await stored(s, memory, ALICE, "a", "b", "c")
+        await stored(s, memory, BOB, "bob-1")
+        await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0)), ("b", vec(3, 4, 0))], MODEL)
+        await s.vectors.upsert(BOB, [("bob-1", vec(0, 0, 1))], MODEL)
+        found = await s.vectors.get(ALICE, ["a", "b", "c", "bob-1", "nope", "a"])
+        assert set(found) == {"a", "b"}  # no vector, another user's, unknown: absent
+        assert found["a"].dtype == np.float32 and found["a"].shape == (3,)
+        np.testing.assert_allclose(found["b"], [0.6, 0.8, 0.0], atol=1e-6)
+        found["a"][:] = 0  # callers get copies
+        np.testing.assert_allclose((await s.vectors.get(ALICE, ["a"]))["a"], [1, 0, 0], atol=1e-6)
+        assert await s.vectors.get(ALICE, []) == {}
+        assert await s.vectors.get(ALICE_GLOBEX, ["a"]) == {}
+        await s.vectors.delete(ALICE, ["a"])
+        assert set(await s.vectors.get(ALICE, ["a", "b"])) == {"b"}
 
     run(scenario)

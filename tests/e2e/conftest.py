@@ -23,9 +23,13 @@ from hipocampo.entrypoints.cli import app
 
 @pytest.fixture(autouse=True)
 def fake_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Settings from the developer's shell must not leak in; the fake embedder keeps tests fast."""
+    """Settings from the developer's shell must not leak in; the fake embedder keeps tests fast.
+
+    The test engines' URLs (``HIPOCAMPO_TEST_*``, tests/engines.py) stay. Being autouse, this runs
+    before ``db_path``, which then sets ``HIPOCAMPO_REDIS_URL`` for a Postgres store (and subprocesses
+    started by the test inherit it)."""
     for name in list(os.environ):
-        if name.startswith("HIPOCAMPO_"):
+        if name.startswith("HIPOCAMPO_") and not name.startswith("HIPOCAMPO_TEST_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("HIPOCAMPO_EMBEDDER", "fake")
 

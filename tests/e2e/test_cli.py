@@ -24,6 +24,18 @@ def _one_error_line(stderr: str) -> str:
     return lines[0]
 
 
+def _exported(cli: Any, user: str) -> dict[str, Any]:
+    """``hipocampo export`` (JSON Lines, checked complete) gathered into threads and saved memories."""
+    records = [json.loads(line) for line in cli("export", user).stdout.splitlines()]
+    assert records[0]["type"] == "export" and records[-1]["type"] == "end"
+    threads: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r["type"] == "message":
+            threads.setdefault(r["thread_id"], []).append(r)
+    saved = [r for r in records if r["type"] == "memory" and r["origin"] == "saved"]
+    return {"threads": [{"thread_id": t, "messages": m} for t, m in threads.items()], "memories": saved}
+
+
 def _comparable(export: dict[str, Any]) -> tuple[Any, Any]:
     """What an export → import round trip keeps: the messages of every thread, and saved facts."""
     threads = {
@@ -238,7 +250,7 @@ def test_export_forget_import_round_trip(cli, db_path, tmp_path):
         mem.remember(
             "ana", "Ana is allergic to peanuts", memory_type="critical_info", importance=0.9
         )
-    before = json.loads(cli("export", "ana").stdout)
+    before = _exported(cli, "ana")
     assert len(before["threads"]) == 2 and len(before["memories"]) == 1
 
     saved = tmp_path / "ana.json"
@@ -247,15 +259,15 @@ def test_export_forget_import_round_trip(cli, db_path, tmp_path):
         in cli("export", "ana", "--out", str(saved)).stdout
     )
     assert "forgot 2 thread(s), 3 message(s)" in cli("forget", "ana", "--yes").stdout
-    assert json.loads(cli("export", "ana").stdout)["threads"] == []
+    assert _exported(cli, "ana")["threads"] == []
 
     assert (
         "imported 3 message(s) in 2 thread(s) of 1 user(s) and 1 new fact(s)"
         in cli("import", str(saved)).stdout
     )
-    assert _comparable(json.loads(cli("export", "ana").stdout)) == _comparable(before)
+    assert _comparable(_exported(cli, "ana")) == _comparable(before)
     cli("import", str(saved))  # importing the same export again changes nothing
-    assert _comparable(json.loads(cli("export", "ana").stdout)) == _comparable(before)
+    assert _comparable(_exported(cli, "ana")) == _comparable(before)
     assert "Moro em Lisboa" in cli.json("recall", "ana", "onde eu moro?")["context"]
 
 

@@ -12,6 +12,8 @@ from hipocampo.domain.tenancy import Principal
 from hipocampo.services.tenancy import authenticate
 from hipocampo.settings import Settings
 
+pytestmark = pytest.mark.backends()
+
 
 def _one_error_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()

@@ -22,6 +22,8 @@ from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
 
+pytestmark = pytest.mark.backends()
+
 SECRET = "SECRET-ana-7f3a"
 QUERY = "bank pin fact noted"  # words of the victim's texts: a leak would rank them first
 UNSCOPED = {"/healthz", "/readyz", "/metrics"}  # operations routes: no tenant data, checked for leaks only
@@ -107,6 +109,9 @@ def cases(v: Viewer, ana: Victim) -> dict[tuple[str, str], Case]:
         ),
         ("GET", "/api/v1/memory/search"): Case(
             "GET", "/api/v1/memory/search", "own", params={"user_id": u, "query": QUERY}
+        ),
+        ("POST", "/api/v1/memory/search"): Case(
+            "POST", "/api/v1/memory/search", "own", json={"user_id": u, "query": QUERY}
         ),
         ("GET", "/api/v1/memory/{conversation_id}"): Case("GET", f"/api/v1/memory/{t}", "404", params={"user_id": u}),
         ("DELETE", "/api/v1/memory/{conversation_id}"): Case(

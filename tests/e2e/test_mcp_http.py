@@ -28,7 +28,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.entrypoints.mcp_server import mcp_asgi_app  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
 
-pytestmark = pytest.mark.slow  # starts a server process
+pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts a server process
 
 
 @dataclass
@@ -112,7 +112,7 @@ def test_requests_need_a_valid_key_and_a_user(service: Service) -> None:
     forged = httpx.post(service.url, json=ping, headers={"Authorization": "Bearer hk_0123_not-a-secret"})
     assert forged.status_code == 401
     no_user = httpx.post(service.url, json=ping, headers={"Authorization": f"Bearer {service.keys['acme']}"})
-    assert no_user.status_code == 400 and "X-Hipocampo-User" in no_user.json()["detail"]
+    assert no_user.status_code == 422 and "X-Hipocampo-User" in no_user.json()["detail"]
 
     async def main() -> None:
         with pytest.raises(Exception):  # noqa: B017 - the SDK wraps the 401 in its own error groups

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from typing import Any
@@ -13,17 +14,19 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters  # noqa: E402
 
-pytestmark = pytest.mark.slow  # starts processes
+pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts processes
 
 TOOLS = {"get_memory", "save_memory", "update_memory", "delete_memory", "recall"}
 
 
 def server(db_path: str, user: str, *args: str, **env: str) -> StdioServerParameters:
-    """``hipocampo mcp --user USER`` on this interpreter, the store named by HIPOCAMPO_DB."""
+    """``hipocampo mcp --user USER`` on this interpreter, the store named by HIPOCAMPO_DB (and the
+    Redis of a Postgres store: the SDK passes on only the environment it is given)."""
+    redis = {k: v for k, v in os.environ.items() if k == "HIPOCAMPO_REDIS_URL"}
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "hipocampo.entrypoints.cli", "mcp", "--user", user, *args],
-        env={"HIPOCAMPO_DB": db_path, "HIPOCAMPO_EMBEDDER": "fake", **env},
+        env={"HIPOCAMPO_DB": db_path, "HIPOCAMPO_EMBEDDER": "fake", **redis, **env},
     )
 
 

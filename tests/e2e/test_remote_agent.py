@@ -224,7 +224,7 @@ def test_mcp_follows_the_service_auth_mode_and_survives_restarts(db_path: str) -
             for attempt in range(2):  # the SDK's session manager runs once: each start builds a new one
                 http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), headers={"X-Hipocampo-User": "ana"})
                 async with app.router.lifespan_context(app), http:
-                    transport = streamable_http_client("http://service.test/mcp", http_client=http)
+                    transport = streamable_http_client("http://localhost/mcp", http_client=http)
                     async with Client(transport) as client:
                         args = {"content": f"Ana ran {attempt}", "memory_type": "goal"}
                         result = await client.call_tool("save_memory", args)

@@ -11,6 +11,8 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.agent import MemoryTools, SessionConfig
 from hipocampo.client import AsyncMemory
 
+pytestmark = pytest.mark.backends()
+
 
 def run(db_path, scenario):
     async def main():

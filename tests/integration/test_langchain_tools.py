@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.agent import SessionConfig
 from hipocampo.agent.langchain_tools import langchain_tools
 from hipocampo.client import AsyncMemory
+
+pytestmark = pytest.mark.backends()
 
 SESSION = SessionConfig(user_id="ana", thread_id="t1", memory_min_relevance=0.0)
 

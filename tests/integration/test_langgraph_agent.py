@@ -20,6 +20,8 @@ from hipocampo.agent.scripted_chat import ScriptedToolChatModel, ScriptExhausted
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import LLMError
 
+pytestmark = pytest.mark.backends()
+
 
 def session(thread: str, user: str = "ana", **kw) -> SessionConfig:
     return SessionConfig(user_id=user, thread_id=thread, memory_min_relevance=0.0, **kw)

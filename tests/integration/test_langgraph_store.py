@@ -21,6 +21,8 @@ from hipocampo.agent.langgraph import HipocampoStore
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import ConfigurationError, InvalidInput
 
+pytestmark = pytest.mark.backends()
+
 NAMESPACES = [
     ("a", "b", "c"),
     ("a", "b", "d", "e"),

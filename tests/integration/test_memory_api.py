@@ -10,6 +10,8 @@ import pytest
 from hipocampo import InvalidInput, Memory, MemoryKind, NotFound
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 
+pytestmark = pytest.mark.backends()
+
 CONVERSATION = [
     {"role": "user", "content": "I moved to Lisbon last year", "metadata": {"source_id": "wa-1"}},
     {"role": "assistant", "content": "How do you like Lisbon so far?"},

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from hipocampo import HistoryEvent, Memory, MemoryKind
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
+
+pytestmark = pytest.mark.backends()
 
 T0 = datetime(2024, 3, 4, 10, 0, tzinfo=timezone.utc)  # a Monday
 

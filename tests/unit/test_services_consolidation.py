@@ -12,7 +12,6 @@ import pytest
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Role, Scope
 from hipocampo.domain.reconcile import FACT_VALUE
 from hipocampo.services.consolidation import (
@@ -27,6 +26,7 @@ from hipocampo.services.deps import Deps
 from hipocampo.services.ingest import INDEX_MEMORIES_JOB
 from hipocampo.services.worker import Worker, run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")

@@ -6,11 +6,11 @@ import asyncio
 from datetime import datetime, timezone
 
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import LLMError
 from hipocampo.domain.model import Message, Role, Scope
 from hipocampo.services.enrichment import enrich
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 ANA = Scope("t", "ana")

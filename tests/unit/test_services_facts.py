@@ -7,7 +7,6 @@ from datetime import datetime, timezone
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import LLMError
 from hipocampo.domain.llm_schemas import FactsOut
 from hipocampo.domain.model import HistoryEvent, MemoryKind, Scope
@@ -15,6 +14,7 @@ from hipocampo.services.deps import Deps
 from hipocampo.services.facts import ask_llm, mine_messages
 from hipocampo.services.ingest import EXTRACT_JOB, add_messages
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
 ANA = Scope("t", "ana")

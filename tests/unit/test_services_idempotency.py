@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import Conflict, InvalidInput
+from hipocampo.domain.model import NewMessage, Role, Scope
 from hipocampo.ports import PENDING_STATUS, StoredResponse
 from hipocampo.services.deps import Deps
 from hipocampo.services.idempotency import KEEP, PENDING_LEASE, request_hash, run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 H1 = request_hash("POST", "/v1/users/ana/messages", b'{"content": "oi"}')
@@ -87,7 +88,7 @@ def test_failures_are_not_stored_so_a_retry_runs_again() -> None:
     run(scenario)
 
 
-def test_a_retry_while_the_first_request_runs_is_refused() -> None:
+def test_a_retry_while_the_first_write_runs_waits_for_it_and_replays_its_answer() -> None:
     async def scenario(deps: Deps) -> None:
         started, release = asyncio.Event(), asyncio.Event()
 
@@ -98,11 +99,53 @@ def test_a_retry_while_the_first_request_runs_is_refused() -> None:
 
         first = asyncio.create_task(run_once(deps, "acme", "k1", H1, slow))
         await started.wait()
+        work = Work()
+        retry = asyncio.create_task(run_once(deps, "acme", "k1", H1, work))
+        await asyncio.sleep(0.05)
+        assert not retry.done()  # held behind the first request's transaction
+        release.set()
+        assert await first == (200, {"slow": True}, False)
+        assert await retry == (200, {"slow": True}, True)
+        assert work.calls == 0
+
+    run(scenario)
+
+
+def test_a_retry_while_non_atomic_work_runs_is_refused() -> None:
+    async def scenario(deps: Deps) -> None:
+        started, release = asyncio.Event(), asyncio.Event()
+
+        async def slow() -> tuple[int, Any]:
+            started.set()
+            await release.wait()
+            return 200, {"slow": True}
+
+        first = asyncio.create_task(run_once(deps, "acme", "k1", H1, slow, atomic=False))
+        await started.wait()
         with pytest.raises(Conflict, match="still being processed"):
-            await run_once(deps, "acme", "k1", H1, Work())
+            await run_once(deps, "acme", "k1", H1, Work(), atomic=False)
         release.set()
         assert await first == (200, {"slow": True}, False)
         assert await run_once(deps, "acme", "k1", H1, Work()) == (200, {"slow": True}, True)
+
+    run(scenario)
+
+
+def test_a_failed_write_leaves_neither_its_rows_nor_the_key() -> None:
+    async def scenario(deps: Deps) -> None:
+        scope = Scope("acme", "alice")
+
+        async def crashes_after_writing() -> tuple[int, Any]:
+            await deps.log.append(scope, "t1", [NewMessage(role=Role.USER, content="hello")], [])
+            raise RuntimeError("the process died here")
+
+        with pytest.raises(RuntimeError):
+            await run_once(deps, "acme", "k1", H1, crashes_after_writing)
+        assert await deps.log.count(scope) == 0  # the write rolled back with the key
+        assert await deps.idempotency.get("acme", "k1") is None
+        work = Work()
+        assert (await run_once(deps, "acme", "k1", H1, work))[2] is False
+        assert work.calls == 1
 
     run(scenario)
 

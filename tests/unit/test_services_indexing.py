@@ -12,7 +12,6 @@ import numpy as np
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.model import MemoryKind, Scope, turn_memory_id
 from hipocampo.ports import Embedder, MessageLog
 from hipocampo.services.admin import forget
@@ -22,6 +21,7 @@ from hipocampo.services.indexing import embedding_texts, turn_memory
 from hipocampo.services.ingest import add_messages
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 BACKOFF = 2.0

@@ -9,7 +9,6 @@ from datetime import datetime, timezone
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import NewMessage, Role, Scope
 from hipocampo.services.deps import Deps
@@ -21,6 +20,7 @@ from hipocampo.services.ingest import (
 )
 from hipocampo.services.recall import recent_messages
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 
@@ -46,7 +46,7 @@ async def nothing_written(deps: Deps) -> None:
     [
         ("", ["hi"], {}, "thread_id must not be empty"),
         (None, ["hi"], {}, "thread_id is required"),
-        ("t\x01", ["hi"], {}, "control characters"),
+        ("t\x01", ["hi"], {}, "control or invisible characters"),
         ("t1", [], {}, "no messages"),
         ("t1", ["hi"] * (MAX_MESSAGES_PER_CALL + 1), {}, "at most"),
         ("t1", ["hi"], {"metadata": ["not", "a", "dict"]}, "metadata must be an object"),
@@ -168,7 +168,7 @@ def test_a_failed_call_leaves_the_cache_alone() -> None:
         with pytest.raises(InvalidInput):
             await add_messages(deps, ALICE, "t1", ["ok", ""])
         cached = await deps.cache.get(recent_cache_key(ALICE, "t1"))
-        assert [m["content"] for m in cached] == ["first"]
+        assert [m["content"] for m in cached["messages"]] == ["first"]
 
     run(scenario)
 

@@ -10,7 +10,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import MemoryType, NewMessage, Role, Scope, turn_memory_id
 from hipocampo.services.curation import remember
@@ -19,6 +18,7 @@ from hipocampo.services.ingest import add_messages
 from hipocampo.services.insights import tenant_metrics, user_metrics
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 ALICE = Scope("acme", "alice")

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import NewMessage, Role, Scope, Summary, turn_memory_id
 from hipocampo.services.deps import Deps
@@ -19,6 +18,7 @@ from hipocampo.services.ingest import add_messages, recent_cache_key
 from hipocampo.services.recall import recall, recent_messages
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
@@ -57,22 +57,22 @@ def test_the_recent_window_is_read_through_the_cache() -> None:
             "message 3",
             "message 4",
         ]  # oldest first
-        assert [m["content"] for m in await deps.cache.get(key)] == [
-            "message 2",
-            "message 3",
-            "message 4",
-        ]
-
-        # Written behind the service's back: the cached window is what recall sees...
-        await deps.log.append(ALICE, "t1", [NewMessage(role=Role.USER, content="sneaked in")], [])
-        cached = await recent_messages(deps, ALICE, "t1")
-        assert [(m.id, m.content, m.seq, m.created_at) for m in cached] == [
+        cached = await deps.cache.get(key)
+        assert cached["version"] == await deps.log.thread_version(ALICE, "t1")
+        assert [m["content"] for m in cached["messages"]] == ["message 2", "message 3", "message 4"]
+        again = await recent_messages(deps, ALICE, "t1")  # from the cache, the same messages
+        assert [(m.id, m.content, m.seq, m.created_at) for m in again] == [
             (m.id, m.content, m.seq, m.created_at) for m in window
         ]
-        # ...until it expires.
-        deps.clock.advance(deps.settings.cache_ttl_seconds + 1)  # type: ignore[attr-defined]
+
+        # Written behind the service's back (another process): the thread's version moved, so
+        # the cached window is not served, without waiting for its TTL.
+        await deps.log.append(ALICE, "t1", [NewMessage(role=Role.USER, content="sneaked in")], [])
         fresh = await recent_messages(deps, ALICE, "t1")
         assert [m.content for m in fresh] == ["message 3", "message 4", "sneaked in"]
+        deleted = await deps.log.delete_messages(ALICE, [fresh[-1].id])
+        assert deleted == 1
+        assert [m.content for m in await recent_messages(deps, ALICE, "t1")] == ["message 2", "message 3", "message 4"]
 
     run(scenario)
 

@@ -15,7 +15,6 @@ import pytest
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.errors import IndexUnavailable, InvalidInput
 from hipocampo.domain.model import MemoryKind, Scope
 from hipocampo.domain.ranking import adaptive_k, person_boost
@@ -26,6 +25,7 @@ from hipocampo.services.ingest import add_messages
 from hipocampo.services.retrieval import SearchOptions, rank_candidates, search
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)

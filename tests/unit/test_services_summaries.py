@@ -13,7 +13,6 @@ import pytest
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
-from hipocampo.adapters.memory import build_memory_deps
 from hipocampo.domain.llm_schemas import LLMError
 from hipocampo.domain.model import Job, MemoryKind, Message, NewMessage, Role, Scope
 from hipocampo.services.deps import Deps
@@ -25,6 +24,7 @@ from hipocampo.services.summaries import (
     summary_memory_id,
 )
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")

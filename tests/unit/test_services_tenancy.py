@@ -9,13 +9,13 @@ from datetime import datetime, timezone
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.adapters.memory import build_memory_deps
-from hipocampo.domain.errors import ConfigurationError, Conflict, InvalidInput, NotFound, QuotaExceeded, Unauthorized
+from hipocampo.domain.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, Unauthorized
 from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
 from hipocampo.domain.tenancy import PLANS, KeyRole, Quotas, key_to_dict
 from hipocampo.services import tenancy
 from hipocampo.services.deps import Deps
 from hipocampo.settings import Settings
+from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
@@ -198,45 +198,40 @@ def test_the_local_principal_is_an_unlimited_admin() -> None:
 
 
 # -- quotas -------------------------------------------------------------------------------------
-def test_the_rate_limiter_allows_requests_per_minute_per_tenant() -> None:
+def test_requests_are_counted_per_minute_per_tenant() -> None:
     async def scenario(deps: Deps) -> None:
-        limiter = tenancy.RateLimiter()
         acme = await tenancy.create_tenant(deps, "acme", requests_per_minute=3)
         globex = await tenancy.create_tenant(deps, "globex", requests_per_minute=1)
         unlimited = await tenancy.create_tenant(deps, "big", plan="unlimited")
         for _ in range(3):
-            await limiter.hit(acme)
+            await tenancy.count_request(deps, acme)
         with pytest.raises(QuotaExceeded) as caught:
-            await limiter.hit(acme)
+            await tenancy.count_request(deps, acme)
         assert 0 < caught.value.retry_after_seconds <= 60
-        await limiter.hit(globex)  # tenants are counted apart
+        await tenancy.count_request(deps, globex)  # tenants are counted apart
         with pytest.raises(QuotaExceeded):
-            await limiter.hit(globex)
+            await tenancy.count_request(deps, globex)
         for _ in range(1000):
-            await limiter.hit(unlimited)
+            await tenancy.count_request(deps, unlimited)
 
     run(scenario)
 
 
-def test_the_rate_limiter_refuses_storage_it_cannot_use() -> None:
-    with pytest.raises(ConfigurationError, match="cannot count requests"):
-        tenancy.RateLimiter("nosuch://x")
-
-
-def test_the_memory_quota_counts_the_whole_tenant_with_a_short_cache() -> None:
+def test_the_memory_quota_counts_messages_and_direct_facts_of_the_whole_tenant_exactly() -> None:
     async def scenario(deps: Deps) -> None:
         acme = await tenancy.create_tenant(deps, "acme", max_memories=3)
         scopes = [Scope("acme", "alice"), Scope("acme", "bob")]
         await deps.memories.upsert([_memory(f"m{i}", scopes[i % 2]) for i in range(2)])
         await deps.memories.upsert([_memory("other", Scope("globex", "alice"))])
+        derived = _memory("derived", scopes[0])
+        derived.source_message_ids = ["msg_1"]  # extracted from a turn: the product's work, not counted
+        await deps.memories.upsert([derived])
         await tenancy.check_memory_quota(deps, acme)
-        with pytest.raises(QuotaExceeded, match="stores 2 memories; its plan allows 3") as caught:
+        with pytest.raises(QuotaExceeded, match="stores 2 memories and its plan allows 3") as caught:
             await tenancy.check_memory_quota(deps, acme, adding=2)
-        assert caught.value.retry_after_seconds is None
+        assert caught.value.retry_after_seconds is None  # waiting frees nothing
         await deps.memories.upsert([_memory("m2", scopes[0])])
-        await tenancy.check_memory_quota(deps, acme)  # still the cached count
-        clock(deps).advance(tenancy.MEMORY_COUNT_TTL_SECONDS + 1)
-        with pytest.raises(QuotaExceeded, match="stores 3"):
+        with pytest.raises(QuotaExceeded, match="stores 3"):  # no cache: the next look sees it
             await tenancy.check_memory_quota(deps, acme)
         await tenancy.check_memory_quota(deps, acme, adding=0)
         unlimited = await tenancy.update_tenant(deps, "acme", max_memories=None)

@@ -19,7 +19,10 @@ class InMemoryCache:
 
     Values are stored as they are, not copied: callers must not mutate what they put or get.
     A ``ttl_seconds`` of zero or less means "do not cache" (and drops any previous value).
+    Nothing outside the process backs it, so it never falls back and ``check`` has nothing to say.
     """
+
+    fallbacks = 0
 
     def __init__(self, max_entries: int = 10_000, clock: Clock | None = None) -> None:
         if max_entries < 1:
@@ -34,15 +37,18 @@ class InMemoryCache:
     def _now(self) -> float:
         return self._clock.now().timestamp()
 
-    async def get(self, key: str) -> Any | None:
+    async def get(self, key: str, *, ttl_seconds: float | None = None) -> Any | None:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
                 return None
             expires, value = entry
-            if expires <= self._now():
+            now = self._now()
+            if expires <= now:
                 del self._entries[key]
                 return None
+            if ttl_seconds is not None and ttl_seconds > 0:
+                self._entries[key] = (now + ttl_seconds, value)
             self._entries.move_to_end(key)
             return value
 
@@ -59,6 +65,9 @@ class InMemoryCache:
     async def delete(self, key: str) -> None:
         with self._lock:
             self._entries.pop(key, None)
+
+    async def check(self) -> str | None:
+        return None
 
     def __len__(self) -> int:
         """Entries held, expired ones included until they are read or evicted."""

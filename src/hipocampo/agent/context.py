@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..domain.context import ContextPiece, render_context
 from ..domain.model import MemoryKind, Scope
+from ..services import browse
 from ..services import recall as recall_service
 from ..services.retrieval import MAX_QUERY_CHARS, SearchOptions
 from .session import SessionConfig
@@ -70,7 +71,7 @@ async def load_context(memory: AsyncMemory, session: SessionConfig, query: str, 
             return result.context
         summary, recent, hits = result.summary, result.recent, result.memories
     else:
-        summary = await deps.summaries.get(scope, thread) if flags.summaries else None
+        summary = await browse.thread_summary(deps, scope, thread) if flags.summaries else None
         recent = await recall_service.recent_messages(deps, scope, thread) if flags.recent else []
         hits = []
     if not flags.cross_thread:

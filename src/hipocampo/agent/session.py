@@ -38,8 +38,7 @@ class SessionConfig(BaseModel):
     @field_validator("user_id", "thread_id", "tenant_id")
     @classmethod
     def _ids(cls, value: str, info) -> str:  # noqa: ANN001 - pydantic's ValidationInfo
-        check_id(info.field_name, value)
-        return value
+        return check_id(info.field_name, value)  # type: ignore[return-value]  # NFC, never None here
 
     @field_validator("memory_types")
     @classmethod

@@ -54,6 +54,25 @@ class QuotaExceeded(HipocampoError):
         self.retry_after_seconds = retry_after_seconds
 
 
+class StorageUnavailable(HipocampoError):
+    """The store cannot take writes right now (read-only file, full disk, I/O error, or locked
+    past the busy timeout). Not the caller's fault and usually not permanent: retry after
+    ``retry_after_seconds``; the store recovers without a restart once the cause is gone."""
+
+    def __init__(self, message: str, retry_after_seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_seconds = retry_after_seconds
+
+
+class ServerBusy(HipocampoError):
+    """The process is already running as many heavy requests (exports, user metrics, forgetting
+    a user) as it allows; the request was not started. Retry after ``retry_after_seconds``."""
+
+    def __init__(self, message: str, retry_after_seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_seconds = retry_after_seconds
+
+
 WIRE_ERRORS: list[tuple[type[HipocampoError], int, str]] = [
     (InvalidInput, 422, "invalid_input"),
     (NotFound, 404, "not_found"),
@@ -62,6 +81,8 @@ WIRE_ERRORS: list[tuple[type[HipocampoError], int, str]] = [
     (Forbidden, 403, "forbidden"),
     (QuotaExceeded, 429, "quota_exceeded"),
     (LLMError, 503, "llm_unavailable"),
+    (StorageUnavailable, 503, "storage_unavailable"),
+    (ServerBusy, 503, "busy"),
 ]
 """How errors cross the HTTP API as ``{"error": code, "detail": message}``: the service answers
 with these, and the remote client turns them back into the same exceptions. Subclasses first."""

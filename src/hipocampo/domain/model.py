@@ -10,12 +10,19 @@ from enum import Enum
 from typing import Any
 
 from .errors import InvalidInput
+from .ids import MAX_ID_CHARS, check_id, id_problem, normal_id  # noqa: F401 - part of this module's face
 
 MAX_CONTENT_CHARS = 100_000
 """Longest message we accept. Longer turns are almost always pasted documents, which belong in a
 document store, not in conversational memory."""
 
-MAX_ID_CHARS = 200
+EMBED_MAX_CHARS = 4096
+"""Default of how much of a text is embedded: its first characters, never more (the setting
+``embed_max_chars``). The whole text is still stored, returned and keyword-searchable. Embedding
+costs grow with length (a 100,000-character message took 35 s on two cores when embedded window
+by window) while a chat turn's meaning sits in its start; 4,096 characters also cover the
+512-token window of the default model, so nothing it could read is cut away."""
+
 
 
 class Role(str, Enum):
@@ -70,23 +77,6 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def check_id(name: str, value: str | None, *, required: bool = True) -> str | None:
-    """Validate a caller-supplied identifier (tenant, user, thread, agent, message)."""
-    if value is None:
-        if required:
-            raise InvalidInput(f"{name} is required")
-        return None
-    if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be a string, got {type(value).__name__}")
-    if not value.strip():
-        raise InvalidInput(f"{name} must not be empty")
-    if len(value) > MAX_ID_CHARS:
-        raise InvalidInput(f"{name} is longer than {MAX_ID_CHARS} characters")
-    if any(ord(c) < 32 for c in value):
-        raise InvalidInput(f"{name} must not contain control characters")
-    return value
-
-
 @dataclass(frozen=True)
 class Scope:
     """Whose memory this is. Every read and write is filtered by tenant and user first.
@@ -101,9 +91,10 @@ class Scope:
     agent_only: bool = False
 
     def __post_init__(self) -> None:
-        check_id("tenant_id", self.tenant_id)
-        check_id("user_id", self.user_id)
-        check_id("agent_id", self.agent_id, required=False)
+        # Stored in NFC (check_id's form), so every way of writing an id reaches the same rows.
+        object.__setattr__(self, "tenant_id", check_id("tenant_id", self.tenant_id))
+        object.__setattr__(self, "user_id", check_id("user_id", self.user_id))
+        object.__setattr__(self, "agent_id", check_id("agent_id", self.agent_id, required=False))
 
 
 @dataclass
@@ -226,8 +217,8 @@ class NewMessage:
             )
         if not isinstance(self.metadata, dict):
             raise InvalidInput("message metadata must be an object")
-        check_id("message id", self.id, required=False)
-        check_id("name", self.name, required=False)
+        self.id = check_id("message id", self.id, required=False)
+        self.name = check_id("name", self.name, required=False)
 
 
 def parse_time(value: Any) -> datetime:

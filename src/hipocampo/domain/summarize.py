@@ -15,7 +15,9 @@ An abstractive summary reads better; when an LLM is configured, ``services.summa
 instead, through the same service, and falls back to this one if the call fails.
 
 How sentences are chosen: each is scored by how central it is to the folded conversation (cosine
-to the centroid of every candidate's embedding, or, without an embedder, a TF-IDF term weight),
+to the centroid of every candidate's embedding, or, without vectors, a TF-IDF term weight; a
+turn's sentences share the vector the index already holds for the turn when there is one, so
+folding re-embeds only what was never indexed),
 plus bonuses for what an agent must not lose (names, numbers and dates, decisions and
 commitments, preferences and constraints) and penalties for filler ("haha", "ok", "obrigado").
 The best are taken greedily while the rendered lines fit ``max_tokens``, then shown in the order
@@ -28,7 +30,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -56,11 +58,12 @@ DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) ad
 
 @dataclass(frozen=True)
 class SummaryTurn:
-    """One folded turn: who said what, and when."""
+    """One folded turn: who said what, and when; ``vector``: the turn's stored embedding, if any."""
 
     speaker: str
     text: str
     when: datetime
+    vector: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -239,14 +242,29 @@ def _minmax(values: np.ndarray) -> np.ndarray:
     return (values - lo) / (hi - lo)
 
 
-def _embedding_centrality(texts: list[str], embed: Callable[[list[str]], np.ndarray]) -> np.ndarray:
-    vectors = np.asarray(embed(texts), dtype=np.float64)
+def _candidate_vectors(
+    candidates: Sequence[_Candidate], turns: Sequence[SummaryTurn], embed: Callable[[list[str]], np.ndarray] | None
+) -> np.ndarray | None:
+    """One vector per candidate: its turn's stored vector, else embedded (None: no way to get all)."""
+    known = [turns[c.order[0]].vector if c.order[0] >= 0 else None for c in candidates]
+    missing = [i for i, v in enumerate(known) if v is None]
+    if missing and embed is None:
+        return None
+    fresh = np.asarray(embed([candidates[i].text for i in missing]), dtype=np.float64) if missing and embed else None
+    rows = [np.asarray(v, dtype=np.float64) if v is not None else None for v in known]
+    for row, i in enumerate(missing):
+        rows[i] = fresh[row]  # type: ignore[index]
+    return np.stack(rows)  # type: ignore[arg-type]
+
+
+def _embedding_centrality(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors = vectors / np.where(norms > 0, norms, 1.0)
     centroid = vectors.mean(axis=0)
     size = float(np.linalg.norm(centroid))
     if size == 0.0:
-        return np.zeros(len(texts))
+        return np.zeros(len(vectors))
     return np.asarray(vectors @ (centroid / size))
 
 
@@ -277,8 +295,10 @@ def extractive_summary(
     """The summary of ``previous`` (an older summary, or None) plus ``turns``, in at most
     ``max_tokens`` tokens as ``count`` measures them; one line per kept sentence, oldest first.
 
-    ``embed`` maps texts to vectors (one row each); without it, centrality is a term score.
-    Deterministic. Returns "" when nothing is worth keeping or nothing fits.
+    ``embed`` maps texts to vectors (one row each); it is asked only for what has no stored
+    vector (a turn's ``vector`` stands for each of its sentences). Without vectors for every
+    candidate, centrality is a term score. Deterministic. Returns "" when nothing is worth
+    keeping or nothing fits.
     """
     if max_tokens <= 0:
         return ""
@@ -295,7 +315,8 @@ def extractive_summary(
     texts = [c.text for c in candidates]
     language = detect_language(" ".join(texts))
     terms = [analyze(t, language) for t in texts]
-    centrality = _embedding_centrality(texts, embed) if embed is not None else _term_centrality(terms)
+    vectors = _candidate_vectors(candidates, turns, embed)
+    centrality = _embedding_centrality(vectors) if vectors is not None else _term_centrality(terms)
     scores = CENTRALITY_WEIGHT * _minmax(centrality) + np.array(bonuses)
     ranked = sorted(range(len(candidates)), key=lambda i: (-round(float(scores[i]), 9), candidates[i].order))
     chosen: list[int] = []

@@ -19,7 +19,18 @@ from ..client import AsyncMemory
 from ..domain.errors import InvalidInput
 from ..domain.model import MemoryKind, Message, Role
 from ..domain.recall import RecencyMode, memory_to_dict
-from . import cli_admin, cli_chat, cli_facts, cli_import, cli_mcp, cli_serve, cli_tenants
+from . import (
+    cli_admin,
+    cli_chat,
+    cli_export,
+    cli_facts,
+    cli_import,
+    cli_mcp,
+    cli_migrate,
+    cli_move,
+    cli_serve,
+    cli_tenants,
+)
 from .cli_bench import bench_app
 from .cli_render import memories_table, message_dict, show_recall, show_search
 from .cli_support import (
@@ -37,7 +48,6 @@ from .cli_support import (
     out,
     print_json,
     state,
-    to_json,
     wait_for_indexing,
 )
 from .demo import run_demo
@@ -63,7 +73,7 @@ def root(
     db: Annotated[
         str | None,
         typer.Option(
-            "--db", help="SQLite file to use (overrides HIPOCAMPO_DB).", show_default=False
+            "--db", help="SQLite file or postgresql:// URL to use (overrides HIPOCAMPO_DB).", show_default=False
         ),
     ] = None,
     tenant: Annotated[
@@ -242,31 +252,6 @@ def memories(
         out().print(memories_table(items))
 
 
-def export(
-    ctx: typer.Context,
-    user: UserArg,
-    out_file: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", dir_okay=False, help="Write to this file instead of stdout."),
-    ] = None,
-) -> None:
-    """Print USER's whole memory as JSON: every thread with its messages, and saved memories.
-
-    `hipocampo import` reads the file back.
-    """
-    st = state(ctx)
-    data = st.run(lambda mem: mem.export(user, tenant_id=st.tenant))
-    if out_file is None:
-        print_json(data)
-        return
-    out_file.write_text(to_json(data) + "\n", encoding="utf-8")
-    messages = sum(len(t["messages"]) for t in data["threads"])
-    out().print(
-        f"exported {len(data['threads'])} thread(s), {messages} message(s) and "
-        f"{len(data['memories'])} saved memories of {user!r} to {out_file}"
-    )
-
-
 def forget(
     ctx: typer.Context,
     user: UserArg,
@@ -325,7 +310,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "history": cli_facts.history,
     "consolidate": cli_facts.consolidate,
     "import": cli_import.import_file,
-    "export": export,
+    "export": cli_export.export,
     "forget": forget,
     "reindex": cli_admin.reindex,
     "worker": cli_admin.worker,
@@ -336,7 +321,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)
 app.add_typer(bench_app, name="bench")
-for _module in (cli_serve, cli_tenants, cli_mcp, cli_chat):
+for _module in (cli_serve, cli_tenants, cli_mcp, cli_chat, cli_move, cli_migrate):
     _module.register(app)
 
 

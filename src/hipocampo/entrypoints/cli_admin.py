@@ -58,7 +58,8 @@ def worker(ctx: typer.Context) -> None:
     """Run the background indexing worker in the foreground until Ctrl-C or SIGTERM.
 
     Use it with HIPOCAMPO_WORKER=external, so the processes that write do not index themselves.
-    Several workers can share one store.
+    Several workers can share one store. On SIGTERM it claims nothing more, lets its work run
+    HIPOCAMPO_WORKER_SHUTDOWN_SECONDS, gives back what is unfinished and exits.
     """
     st = state(ctx)
     logging.basicConfig(
@@ -69,7 +70,7 @@ def worker(ctx: typer.Context) -> None:
         s = mem.settings
         out().print(f"hipocampo worker: {s.db} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
         _stop_on_signals(mem)
-        await mem.run_worker()  # returns once a signal asked it to stop after its current batch
+        await mem.run_worker()  # a signal stops it within HIPOCAMPO_WORKER_SHUTDOWN_SECONDS
 
     st.run(work, worker="external")
     out().print("hipocampo worker: stopped")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +21,10 @@ from .cli_support import NoWaitOpt, out, progress_bar, state, wait_for_indexing
 CHUNK = 500
 """Messages per ``add`` call: large enough to be fast, well under the per-call limit."""
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+EXPORT_HEADER = re.compile(r'\s*\{\s*"type"\s*:\s*"export"')
+"""How a `hipocampo export` stream begins, whatever the file is called."""
+SKIPPED_RECORDS = ("thread", "history")
+"""Export records rebuilt from the messages on import (summaries, fact history)."""
 
 
 class ImportFormat(str, Enum):
@@ -141,21 +146,58 @@ def _read_export(plan: ImportPlan, data: dict[str, Any], name: str, user: str | 
             _add_memory(plan, raw, _user(user_id))
 
 
+class _ExportStream:
+    """What the records of a `hipocampo export` stream say about the lines after them."""
+
+    def __init__(self) -> None:
+        self.user_id: str | None = None
+        self.started = self.ended = False
+
+    def add(self, plan: ImportPlan, record: dict[str, Any], user: str | None) -> None:
+        kind = record.get("type")
+        if kind == "export":
+            self.started, self.user_id = True, record.get("user_id")
+        elif kind == "end":
+            self.ended = True
+        elif kind == "memory":
+            if record.get("origin") == "saved":
+                _add_memory(plan, record, _user(user or self.user_id))
+            else:
+                plan.skipped += 1
+        elif kind == "error":
+            raise InvalidInput(f"the export failed while it was written: {record.get('detail')}")
+        elif kind not in SKIPPED_RECORDS:
+            raise InvalidInput(f"unknown record type {kind!r}")
+
+
 def read_plan(path: Path, fmt: ImportFormat | None, user: str | None) -> ImportPlan:
-    """Read and check the whole file; raise :class:`InvalidInput` naming the first bad place."""
-    if fmt is None:
-        fmt = ImportFormat.JSONL if path.suffix.lower() in JSONL_SUFFIXES else ImportFormat.JSON
+    """Read and check the whole file; raise :class:`InvalidInput` naming the first bad place.
+
+    JSONL lines are messages, or the records of a `hipocampo export` stream (see
+    :mod:`hipocampo.services.export`), which is read as JSONL whatever the file's name."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InvalidInput(f"{path}: not UTF-8 text") from None
+    if fmt is None:
+        jsonl = path.suffix.lower() in JSONL_SUFFIXES or EXPORT_HEADER.match(text) is not None
+        fmt = ImportFormat.JSONL if jsonl else ImportFormat.JSON
     plan = ImportPlan()
     if fmt is ImportFormat.JSONL:
+        export = _ExportStream()
         for lineno, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 where = f"{path}:{lineno}"
                 with _at(where):
-                    _add_message(plan, _loads(line, where), user, None)
+                    raw = _loads(line, where)
+                    if isinstance(raw, dict) and raw.get("type", "message") != "message":
+                        export.add(plan, raw, user)
+                    else:
+                        if isinstance(raw, dict):
+                            raw = {k: v for k, v in raw.items() if k != "type"}
+                        _add_message(plan, raw, user, None)
+        if export.started and not export.ended:
+            raise InvalidInput(f"{path}: the export is incomplete (no end record): it was cut short")
     else:
         data = _loads(text, str(path))
         if isinstance(data, list):
@@ -235,9 +277,10 @@ def import_file(
 
     JSONL: one message per line, {"user_id", "thread_id", "role", "content"} plus optional
     "timestamp" (ISO-8601), "name", "metadata" (an object) and "id" (your own id: importing the
-    same id twice stores it once). user_id may come from --user instead.
+    same id twice stores it once). user_id may come from --user instead. What `hipocampo export`
+    writes is JSONL too: its messages and saved facts are restored, whatever the file's name.
 
-    JSON: a list of such messages, or what `hipocampo export` writes:
+    JSON: a list of such messages, or the document `Memory.export()` returns:
     {"user_id": ..., "threads": [{"thread_id": ..., "messages": [...]}], "memories": [...]},
     whose saved facts are restored too.
     """

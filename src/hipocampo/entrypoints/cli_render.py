@@ -176,7 +176,7 @@ def doctor_view(report: dict[str, Any]) -> RenderableType:
         or "none yet"
     )
     for check, value in (
-        ("database", f"{report['database']} ({_size(report['database_bytes'])})"),
+        ("database", report["database"] + ("" if (n := report["database_bytes"]) is None else f" ({_size(n)})")),
         ("messages", str(report["messages"])),
         ("memories", str(report["memories"])),
         ("vectors", f"{report['vectors']} ({report['vector_coverage']:.0%} of memories)"),

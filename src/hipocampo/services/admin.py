@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable
 from typing import Any
 
+from ..backends import local_size, redact
 from ..domain.model import MemoryItem, MemoryKind, Scope
-from ..domain.recall import memory_to_dict
+from . import export
 from .deps import Deps
 from .indexing import embed_in_batches, embedding_texts, index_items, turn_memory
 from .ingest import recent_cache_key
@@ -17,50 +17,9 @@ Progress = Callable[[int, int], None]  # (done, total)
 
 
 async def export_user(deps: Deps, scope: Scope) -> dict[str, Any]:
-    """A user's whole memory as plain JSON-ready data: threads with their messages and summaries,
-    memories saved directly (``memories``) and what was learned from the messages (``derived``)."""
-    threads = []
-    for thread_id in await deps.log.threads(scope):
-        messages, after = [], -1
-        while batch := await deps.log.list_thread(scope, thread_id, after_seq=after, limit=1000):
-            messages += batch
-            after = batch[-1].seq
-        summary = await deps.summaries.get(scope, thread_id)
-        threads.append(
-            {
-                "thread_id": thread_id,
-                "summary": None if summary is None else summary.content,
-                "messages": [
-                    {
-                        "id": m.id,
-                        "external_id": m.external_id,
-                        "seq": m.seq,
-                        "role": m.role.value,
-                        "name": m.name,
-                        "content": m.content,
-                        "created_at": m.created_at.isoformat(),
-                        "metadata": m.metadata,
-                    }
-                    for m in messages
-                ],
-            }
-        )
-    saved, derived, offset = [], [], 0
-    while batch := await deps.memories.list(scope, limit=1000, offset=offset):
-        for m in batch:
-            if m.kind is MemoryKind.TURN:
-                continue
-            # Facts, summaries and consolidations drawn from the messages are rebuilt from them on
-            # import; memories saved directly exist nowhere else.
-            (derived if m.source_message_ids else saved).append(memory_to_dict(m))
-        offset += len(batch)
-    return {
-        "tenant_id": scope.tenant_id,
-        "user_id": scope.user_id,
-        "threads": threads,
-        "memories": saved,
-        "derived": derived,
-    }
+    """A user's whole memory as one JSON-ready document (see :func:`export.export_document`);
+    the HTTP service and the CLI stream :func:`export.export_records` instead."""
+    return await export.export_document(deps, scope)
 
 
 async def forget(deps: Deps, scope: Scope, thread_id: str | None = None) -> dict[str, int]:
@@ -141,10 +100,9 @@ async def doctor(deps: Deps) -> dict[str, Any]:
         problems.append(
             f"{jobs['dead']} jobs are dead letters: see below; `hipocampo doctor --retry-dead` requeues them"
         )
-    path = deps.settings.db
     return {
-        "database": path,
-        "database_bytes": os.path.getsize(os.path.expanduser(path)) if os.path.exists(os.path.expanduser(path)) else 0,
+        "database": redact(deps.settings.db),
+        "database_bytes": local_size(deps.settings.db),
         "messages": messages,
         "memories": memories,
         "vectors": info["vectors"],

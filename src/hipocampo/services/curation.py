@@ -20,6 +20,7 @@ from ..domain.model import (
 )
 from .deps import Deps
 from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
+from .quota import enforce_memory_quota
 from .summaries import summary_memory_id
 
 
@@ -80,6 +81,7 @@ async def remember(
         added = HistoryEntry(item.id, HistoryEvent.ADD, now, None, item.content, "api")
         await deps.memories.add_history(scope, [added])
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
+        await enforce_memory_quota(deps, scope.tenant_id)
     return item
 
 

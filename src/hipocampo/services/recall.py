@@ -25,16 +25,29 @@ NEIGHBOUR_RADIUS = 1
 
 
 async def recent_messages(deps: Deps, scope: Scope, thread_id: str) -> list[Message]:
-    """The last N messages of a thread, read through the cache."""
+    """The last N messages of a thread, read through the cache.
+
+    A cached window carries the thread's version (:meth:`MessageLog.thread_version`) as it was
+    read *before* the messages, and is served only while the log still has that version: one
+    indexed read, run alongside the cache read. So a write by any other process (a second server,
+    the CLI, a process without Redis configured) shows at once, and a window whose invalidation
+    failed (Redis down during a write) is never served once Redis is back. Windows of agent-only
+    scopes (a filtered view of the thread) are read from the log, not cached.
+    """
     n = deps.settings.recent_messages
     if n == 0:
         return []
-    key = recent_cache_key(scope, thread_id)
-    cached = await deps.cache.get(key)
-    if cached is not None:
-        return [message_from_dict(m) for m in cached]
-    messages = await deps.log.recent(scope, thread_id, n)
-    await deps.cache.set(key, [message_to_dict(m) for m in messages], deps.settings.cache_ttl_seconds)
+    if scope.agent_only and scope.agent_id is not None:
+        return await deps.log.recent(scope, thread_id, n)
+    key, ttl = recent_cache_key(scope, thread_id), deps.settings.cache_ttl_seconds
+    version, cached = await asyncio.gather(
+        deps.log.thread_version(scope, thread_id), deps.cache.get(key, ttl_seconds=ttl)
+    )
+    if isinstance(cached, dict) and cached.get("version") == version and cached.get("limit") == n:
+        return [message_from_dict(m) for m in cached["messages"]]
+    messages = await deps.log.recent(scope, thread_id, n)  # after the version: never older than it
+    window = {"version": version, "limit": n, "messages": [message_to_dict(m) for m in messages]}
+    await deps.cache.set(key, window, ttl)
     return messages
 
 

@@ -29,6 +29,7 @@ from ..domain.model import (
     Scope,
     Summary,
     content_hash,
+    turn_memory_id,
 )
 from ..domain.summarize import SummaryTurn, extractive_summary
 from ..ports import ChatModel
@@ -182,13 +183,31 @@ async def _fold(
     """The new summary text, and what wrote it ("extractive" or "llm")."""
     text, summarizer = previous, "extractive"
     for start in range(0, len(messages), FOLD_CHUNK):
-        turns = [SummaryTurn(_speaker(m), m.content, m.created_at) for m in messages[start : start + FOLD_CHUNK]]
-        written = await _ask_llm(deps, llm, text, turns, policy) if llm is not None else None
+        chunk = messages[start : start + FOLD_CHUNK]
+        written = await _ask_llm(deps, llm, text, _turns(chunk), policy) if llm is not None else None
         if written is not None:
             text, summarizer = written, "llm"
         else:
+            turns = _turns(chunk, await _stored_vectors(deps, chunk))
             text, summarizer = await asyncio.to_thread(_extractive, deps, text, turns, policy), "extractive"
     return text or "", summarizer
+
+
+def _turns(messages: list[Message], vectors: dict[str, np.ndarray] | None = None) -> list[SummaryTurn]:
+    vectors = vectors or {}
+    return [
+        SummaryTurn(_speaker(m), m.content, m.created_at, vectors.get(turn_memory_id(m.id))) for m in messages
+    ]
+
+
+async def _stored_vectors(deps: Deps, messages: list[Message]) -> dict[str, np.ndarray]:
+    """The index's vectors of these turns: the worker embedded each turn once already, so the
+    summary reuses them (only turns not indexed yet are embedded again). Vectors of another
+    model (an index awaiting ``reindex``) cannot mix with fresh ones and are left out."""
+    if not messages:
+        return {}
+    found = await deps.vectors.get(messages[0].scope, [turn_memory_id(m.id) for m in messages])
+    return {k: v for k, v in found.items() if v.shape == (deps.embedder.dim,)}
 
 
 def _extractive(deps: Deps, previous: str | None, turns: list[SummaryTurn], policy: SummaryPolicy) -> str:

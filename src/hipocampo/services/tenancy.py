@@ -1,7 +1,7 @@
 """Tenants, API keys and quotas: who may call the service, as whom, and how much.
 
 The HTTP and MCP entry points call :func:`authenticate` on every request, then
-:meth:`RateLimiter.hit` and, before writes, :func:`check_memory_quota`. Administrators manage
+:func:`count_request`; the write services enforce the memory quota themselves. Administrators manage
 tenants and keys through the other functions (``hipocampo tenants``, ``hipocampo keys``).
 """
 
@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import hmac
 import logging
-import time
 from dataclasses import replace
 from datetime import timedelta
 from types import EllipsisType
 
-from limits import RateLimitItemPerMinute
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.errors import ConfigurationError as LimitsConfigurationError
-from limits.storage import storage_from_string
-
-from ..domain.errors import ConfigurationError, InvalidInput, NotFound, QuotaExceeded, Unauthorized
+from ..domain.errors import InvalidInput, NotFound, QuotaExceeded, Unauthorized
 from ..domain.model import check_id, utcnow
 from ..domain.tenancy import (
     PLANS,
@@ -33,6 +27,7 @@ from ..domain.tenancy import (
     secret_matches,
     split_token,
 )
+from . import quota
 from .deps import Deps
 
 log = logging.getLogger(__name__)
@@ -43,7 +38,6 @@ Limit = int | None | EllipsisType
 MAX_NAME_CHARS = 200
 TOUCH_EVERY = timedelta(minutes=1)
 """A key's ``last_used_at`` is written at most this often: it is bookkeeping, not an audit log."""
-MEMORY_COUNT_TTL_SECONDS = 5.0
 INVALID_KEY = "invalid or revoked API key"
 """One message for an unknown key id, a wrong secret and a revoked key: the answer must not tell a
 caller which key ids exist."""
@@ -65,7 +59,7 @@ async def create_tenant(
 
     ``name`` defaults to the id. Raises :class:`Conflict` when the id is taken.
     """
-    check_id("tenant_id", tenant_id)
+    tenant_id = check_id("tenant_id", tenant_id) or tenant_id  # NFC, as stored
     quotas = _quotas(_plan(plan), requests_per_minute, max_memories)
     tenant = Tenant(
         id=tenant_id,
@@ -225,52 +219,34 @@ def local_principal(tenant_id: str = "default") -> Principal:
     return Principal(tenant=tenant, key_id=None, role=KeyRole.ADMIN)
 
 
-class RateLimiter:
-    """Requests per minute per tenant, over a moving window (the ``limits`` library).
-
-    ``storage_uri`` is ``memory://`` (this process only) or a shared store such as
-    ``redis://host:6379`` when several replicas serve one tenant (``HIPOCAMPO_RATE_LIMIT_STORAGE``).
-    Build one per process, inside its event loop, and share it across requests.
-    """
-
-    def __init__(self, storage_uri: str = "memory://") -> None:
-        uri = storage_uri if storage_uri.startswith("async+") else f"async+{storage_uri}"
-        try:
-            self._limiter = MovingWindowRateLimiter(storage_from_string(uri))
-        except (LimitsConfigurationError, NotImplementedError, ValueError) as exc:
-            raise ConfigurationError(f"cannot count requests in {storage_uri!r}: {exc}") from exc
-
-    async def hit(self, tenant: Tenant) -> None:
-        """Count one request; :class:`QuotaExceeded`, with the seconds until a slot frees up, when
-        the tenant already made ``requests_per_minute`` in the last minute. Unlimited: no-op."""
-        per_minute = tenant.quotas.requests_per_minute
-        if per_minute is None:
-            return
-        item = RateLimitItemPerMinute(per_minute)
-        if await self._limiter.hit(item, "tenant", tenant.id):
-            return
-        stats = await self._limiter.get_window_stats(item, "tenant", tenant.id)
+async def count_request(deps: Deps, tenant: Tenant) -> None:
+    """Count one request of ``tenant`` against its ``requests_per_minute`` (``deps.limiter``:
+    in process, or in Redis and then across every server process); :class:`QuotaExceeded`, with
+    the seconds until a slot frees up, when the tenant already made that many in the last minute.
+    Unlimited tenants are not counted. A limiter whose Redis is down lets requests through."""
+    per_minute = tenant.quotas.requests_per_minute
+    if per_minute is None:
+        return
+    wait = await deps.limiter.hit(f"tenant:{tenant.id}", per_minute)
+    if wait is not None:
         raise QuotaExceeded(
             f"tenant {tenant.id!r} made more than {per_minute} requests in a minute; retry later",
-            retry_after_seconds=max(0.0, stats.reset_time - time.time()),
+            retry_after_seconds=wait,
         )
 
 
 async def check_memory_quota(deps: Deps, tenant: Tenant, adding: int = 1) -> None:
     """:class:`QuotaExceeded` when storing ``adding`` more memories would take the tenant over its
-    ``max_memories``. Counts lag by a few seconds (see below)."""
+    ``max_memories``: a look before costly work (an LLM call) that would be refused anyway.
+
+    The write services enforce the quota themselves, exactly, in the write's transaction
+    (:mod:`hipocampo.services.quota`); this check only spares work and needs no lock.
+    """
     limit = tenant.quotas.max_memories
     if limit is None:
         return
     if isinstance(adding, bool) or not isinstance(adding, int) or adding < 0:
         raise InvalidInput("adding must be a non-negative integer")
-    cache_key = f"quota:memories:{tenant.id}"
-    count = await deps.cache.get(cache_key)
-    if count is None:
-        # Counting walks the tenant's rows (up to a million on the standard plan), which would cost
-        # more than the write it guards; a count a few seconds old only lets a burst overshoot the
-        # quota by what it wrote in those seconds.
-        count = await deps.memories.count_tenant(tenant.id)
-        await deps.cache.set(cache_key, count, MEMORY_COUNT_TTL_SECONDS)
-    if count + adding > limit:
-        raise QuotaExceeded(f"tenant {tenant.id!r} stores {count} memories; its plan allows {limit}")
+    used = await deps.tenants.memory_usage(tenant.id)
+    if used + adding > limit:
+        raise quota.exhausted(tenant.id, used, limit)

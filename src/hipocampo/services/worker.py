@@ -1,27 +1,42 @@
 """The background worker: claims jobs from the outbox and hands each kind to its service.
 
-Indexing jobs are processed in batches (one embedding call for many messages); the others one by
-one. A job that fails is retried with exponential backoff and ends as a dead letter with its
-error after ``job_max_attempts``; one bad job never blocks the rest of its batch.
+A round claims up to ``worker_batch_size`` jobs (fairly across tenants) and works through them
+in claim order: indexing jobs in groups (one embedding call for many messages, committed group
+by group), the others one by one. A job that fails is retried with exponential backoff and ends
+as a dead letter with its error after ``job_max_attempts``; one bad job never blocks the rest.
+
+While a round runs its leases are renewed (:mod:`.leases`). A round that has run
+:data:`ROUND_SECONDS` gives back what it has not started and the next claim decides again, so
+no tenant's backlog holds the worker for long. Told to stop, the worker claims nothing more,
+lets the work in hand run ``worker_shutdown_seconds``, then gives back what is unfinished.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from ..domain.model import Job, Scope
+from ..domain.model import Job, MemoryItem, Scope
 from ..ports import StoredResponse
 from . import consolidation, facts, summaries
 from .deps import Deps
-from .indexing import process_jobs
+from .indexing import CALL_CHARS, job_items, process_jobs
 from .ingest import EXTRACT_JOB, INDEX_JOB, INDEX_MEMORIES_JOB, SUMMARIZE_JOB
+from .leases import holding
 
 log = logging.getLogger(__name__)
 
 BATCHED = (INDEX_JOB, INDEX_MEMORIES_JOB)
+
+ROUND_SECONDS = 5.0
+"""A round that has run this long starts nothing new: it gives back the jobs it has not started
+and the worker claims again. Claims are round-robin by tenant, so this is what bounds how long
+another tenant's new message waits behind one tenant's backlog of long texts (a 64-job round of
+them took minutes). Short enough for that, long enough that claims stay a small cost."""
 
 
 async def _extract(deps: Deps, job: Job) -> None:
@@ -73,19 +88,77 @@ async def schedule_consolidation(deps: Deps) -> int:
     return len(jobs)
 
 
-async def run_once(deps: Deps) -> int:
-    """One worker round; returns how many jobs it finished (done or failed)."""
+async def run_once(
+    deps: Deps,
+    *,
+    stop: threading.Event | None = None,
+    abandon: threading.Event | None = None,
+    round_seconds: float = ROUND_SECONDS,
+) -> int:
+    """One worker round; returns how many jobs it finished (done or failed).
+
+    ``stop``: once set, start no new work (what is not started is given back). ``abandon``: once
+    set, embedding gives up between calls; the caller then cancels the round, which gives back
+    every unfinished job. After ``round_seconds`` the round starts nothing new either (it always
+    finishes one unit first, so every round makes progress).
+    """
+    deps = deps.for_worker()
     s = deps.settings
+    if stop is not None and stop.is_set():
+        return 0
     jobs = await deps.jobs.claim(s.worker_batch_size, s.job_lease_seconds, kinds=[*BATCHED, *SINGLE])
     if not jobs:
         return 0
-    batch = [j for j in jobs if j.kind in BATCHED]
-    if batch:
-        await _guarded(deps, batch, process_jobs)
+    started, finished = time.monotonic(), 0
+    async with holding(deps, jobs) as held:
+        for unit in await _plan(deps, jobs):
+            if (stop is not None and stop.is_set()) or (finished and time.monotonic() - started >= round_seconds):
+                break
+            done = [unit] if isinstance(unit, Job) else [job for job, _ in unit]
+            await _guarded(deps, done, _handler(unit, done, abandon))
+            held.finished(done)
+            finished += len(done)
+    return finished
+
+
+Unit = Job | list[tuple[Job, list[MemoryItem]]]
+"""A single job, or a group of indexing jobs with their items, embedded and committed together."""
+
+
+def _handler(
+    unit: Unit, jobs: list[Job], abandon: threading.Event | None
+) -> Callable[[Deps, list[Job]], Awaitable[None]]:
+    if isinstance(unit, Job):
+        return lambda d, js: SINGLE[js[0].kind](d, js[0])
+    loaded = [items for _, items in unit]
+
+    def index(d: Deps, js: list[Job]) -> Awaitable[None]:  # a retry of one job alone reads it again
+        return process_jobs(d, js, loaded=loaded if js is jobs else None, abandon=abandon)
+
+    return index
+
+
+async def _plan(deps: Deps, jobs: list[Job]) -> list[Unit]:
+    """The round's work in claim order (fair across tenants): indexing jobs grouped up to
+    ``embed_batch_size`` texts and :data:`~.indexing.CALL_CHARS` characters (one embedding call,
+    one commit), each group placed where its first job was claimed; other jobs one by one."""
+    s = deps.settings
+    units: list[Unit] = []
+    group: list[tuple[Job, list[MemoryItem]]] = []
+    texts = chars = 0
     for job in jobs:
-        if job.kind in SINGLE:
-            await _guarded(deps, [job], lambda d, js: SINGLE[js[0].kind](d, js[0]))
-    return len(jobs)
+        if job.kind not in BATCHED:
+            units.append(job)
+            continue
+        items = await job_items(deps, job)
+        size = sum(min(len(i.content), s.embed_max_chars) for i in items)
+        if group and (texts + len(items) > s.embed_batch_size or chars + size > CALL_CHARS):
+            group, texts, chars = [], 0, 0
+        if not group:
+            units.append(group)
+        group.append((job, items))
+        texts, chars = texts + len(items), chars + size
+    return units
 
 
 async def _guarded(deps: Deps, jobs: list[Job], handle: Callable[[Deps, list[Job]], Awaitable[None]]) -> None:
@@ -121,6 +194,9 @@ class Worker:
         self._deps = deps
         self._wake = asyncio.Event()
         self._stopping = False
+        self._stop = threading.Event()  # read by the round between units
+        self._abandon = threading.Event()  # read by embedding between calls, once the grace is over
+        self._stopped = asyncio.Event()
         s = deps.settings
         self._next_consolidation = (
             consolidation.next_run(deps.clock.now(), s.consolidation_hour) if s.consolidation else None
@@ -130,14 +206,19 @@ class Worker:
         self._wake.set()
 
     def stop(self) -> None:
+        """Claim nothing more; the round in hand gets ``worker_shutdown_seconds`` to finish, then
+        gives back what is unfinished. Call on the worker's loop (a signal handler added with
+        ``loop.add_signal_handler`` is)."""
         self._stopping = True
+        self._stop.set()
+        self._stopped.set()
         self._wake.set()
 
     async def run(self) -> None:
         while not self._stopping:
             try:
                 await self._maybe_schedule()
-                done = await run_once(self._deps)
+                done = await self._round()
             except Exception:  # the queue itself failed (e.g. database locked too long): keep going
                 log.exception("worker round failed")
                 done = 0
@@ -148,6 +229,28 @@ class Worker:
                 except asyncio.TimeoutError:
                     pass
 
+    async def _round(self) -> int:
+        """One round, cut short when a stop outlasts its grace (its jobs are then given back)."""
+        round_ = asyncio.ensure_future(run_once(self._deps, stop=self._stop, abandon=self._abandon))
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait({round_, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            if not round_.done():  # asked to stop mid-round: it starts nothing new, and gets a grace
+                await asyncio.wait({round_}, timeout=self._deps.settings.worker_shutdown_seconds)
+            if not round_.done():
+                log.warning(
+                    "stopping: work still running after %.0f s; giving its jobs back",
+                    self._deps.settings.worker_shutdown_seconds,
+                )
+                self._abandon.set()
+                round_.cancel()
+                await asyncio.wait({round_})
+                return 0
+            return round_.result()
+        finally:
+            stopped.cancel()
+            if not round_.done():  # run() itself was cancelled: leave nothing running
+                round_.cancel()
 
     async def _maybe_schedule(self) -> None:
         now = self._deps.clock.now()

@@ -41,6 +41,8 @@ class FakeEmbedder:
     An empty (or punctuation-only) text embeds to a fixed unit vector, never to zeros or NaN.
     """
 
+    concurrent_calls = True  # no lock: a query never waits for a batch, one instance serves both
+
     def __init__(self, dim: int = 64) -> None:
         if dim < 2:
             raise ValueError("FakeEmbedder needs dim >= 2")

@@ -40,6 +40,8 @@ class LangChainEmbedder:
     the first time ``dim`` is read (which calls the provider).
     """
 
+    concurrent_calls = True  # HTTP clients: calls run side by side, a query never waits for a batch
+
     def __init__(self, embeddings: LangChainEmbeddings, name: str, dim: int | None = None) -> None:
         self._embeddings = embeddings
         self.name = name

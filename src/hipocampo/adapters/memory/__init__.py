@@ -4,19 +4,16 @@ They behave as the SQLite adapters do (the same contract suites run against both
 everything in this process: nothing is written to disk and the state is lost on exit. One
 :class:`InMemoryDatabase` holds the state that the stores built on it share.
 
->>> deps = build_memory_deps()  # FakeEmbedder, CharTokenizer, no files, no network
+>>> storage = storage_on(InMemoryDatabase(), SystemClock())
+
+``hipocampo.testing.build_memory_deps()`` wires them with the fake embedder for tests.
 """
 
 from __future__ import annotations
 
-from ...ports import ChatModel, Clock, Embedder, Tokenizer
-from ...services.deps import Deps
-from ...settings import Settings
-from ..clock import SystemClock
-from ..embedders.cached import CachingEmbedder
-from ..embedders.fake import FakeEmbedder
-from ..memory_cache import InMemoryCache
-from ..tokenizers import CharTokenizer
+from typing import TYPE_CHECKING
+
+from ...ports import Clock, Storage
 from .idempotency import InMemoryIdempotencyStore
 from .jobs import InMemoryJobQueue
 from .keywords import InMemoryKeywordIndex
@@ -26,6 +23,9 @@ from .state import InMemoryDatabase
 from .summaries import InMemorySummaryStore
 from .tenants import InMemoryTenantStore
 from .vectors import InMemoryVectorIndex
+
+if TYPE_CHECKING:
+    from ...settings import Settings
 
 __all__ = [
     "InMemoryDatabase",
@@ -37,28 +37,21 @@ __all__ = [
     "InMemorySummaryStore",
     "InMemoryTenantStore",
     "InMemoryVectorIndex",
-    "build_memory_deps",
+    "open_storage",
+    "storage_on",
 ]
 
+_NAMED: dict[str, InMemoryDatabase] = {}
+"""``memory://name`` databases of this process: every open of one name shares its state."""
 
-def build_memory_deps(
-    settings: Settings | None = None,
-    *,
-    embedder: Embedder | None = None,
-    clock: Clock | None = None,
-    tokenizer: Tokenizer | None = None,
-    chat: ChatModel | None = None,
-) -> Deps:
-    """Every port wired to in-memory adapters on one fresh :class:`InMemoryDatabase`.
 
-    Defaults need no model, file or network: :class:`FakeEmbedder` (whatever ``settings.embedder``
-    says), :class:`CharTokenizer` and the system clock. The database is ``deps.uow``.
-    """
-    settings = settings or Settings()
-    clock = clock or SystemClock()
-    db = InMemoryDatabase()
-    return Deps(
-        settings=settings,
+def storage_on(db: InMemoryDatabase, clock: Clock) -> Storage:
+    """Every storage port over ``db``."""
+
+    async def close() -> None:
+        return None
+
+    return Storage(
         uow=db,
         log=InMemoryMessageLog(db, clock),
         memories=InMemoryMemoryStore(db),
@@ -66,11 +59,15 @@ def build_memory_deps(
         keywords=InMemoryKeywordIndex(db),
         jobs=InMemoryJobQueue(db, clock),
         summaries=InMemorySummaryStore(db),
-        cache=InMemoryCache(settings.cache_max_entries, clock),
-        embedder=CachingEmbedder(embedder or FakeEmbedder()),
-        tokenizer=tokenizer or CharTokenizer(),
-        clock=clock,
         tenants=InMemoryTenantStore(db),
         idempotency=InMemoryIdempotencyStore(db),
-        chat=chat,
+        close=close,
+        backend="memory",
     )
+
+
+async def open_storage(url: str, *, clock: Clock, settings: Settings | None = None) -> Storage:
+    """``memory://``: a fresh database; ``memory://name``: the process's database of that name."""
+    name = url.split("://", 1)[1].strip("/") if "://" in url else ""
+    db = _NAMED.setdefault(name, InMemoryDatabase()) if name else InMemoryDatabase()
+    return storage_on(db, clock)

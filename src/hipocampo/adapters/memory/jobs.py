@@ -1,4 +1,5 @@
-"""The job queue (outbox) in process memory: lease-based claims, retries, dead letters.
+"""The job queue (outbox) in process memory: lease-based claims fair across tenants, lease
+renewal and release, retries, dead letters.
 
 For tests and single-process experiments; jobs are lost when the process exits.
 """
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from ...domain.fairness import fair_pick
 from ...domain.model import Job, JobStatus, as_utc
 from ...ports import Clock
 from .rows import JobRow
@@ -85,33 +87,53 @@ class InMemoryJobQueue:
 
         def claim(st: State) -> list[Job]:
             # A running job whose lease expired was held by a worker that died: take it over.
-            ready = [
-                row
-                for row in st.jobs.values()
-                if (wanted is None or row.kind in wanted)
-                and (
+            queues: dict[str, list[int]] = {}
+            for row in st.jobs.values():  # in id order
+                if (wanted is None or row.kind in wanted) and (
                     (row.status == "pending" and row.run_after <= now)
-                    or (
-                        row.status == "running"
-                        and row.locked_until is not None
-                        and row.locked_until < now
-                    )
-                )
-            ]
+                    or (row.status == "running" and row.locked_until is not None and row.locked_until < now)
+                ):
+                    queues.setdefault(row.tenant_id, []).append(row.id)
+
+            def fetch(tenant: str, after: int, n: int) -> list[int]:
+                return [i for i in queues[tenant] if i > after][:n]
+
             claimed = []
-            for row in page(ready, limit):
-                new = replace(
-                    row,
-                    status="running",
-                    attempts=row.attempts + 1,
-                    locked_until=until,
-                    updated_at=now,
-                )
-                st.jobs[row.id] = new
+            for job_id in fair_pick(queues, fetch, limit):
+                row = st.jobs[job_id]
+                new = replace(row, status="running", attempts=row.attempts + 1, locked_until=until, updated_at=now)
+                st.jobs[job_id] = new
                 claimed.append(_job(new))
             return claimed
 
         return await self._db.write(claim)
+
+    async def extend(self, jobs: Sequence[Job], lease_seconds: float) -> list[int]:
+        now = as_utc(self._clock.now())
+        until = now + timedelta(seconds=lease_seconds)
+
+        def write(st: State) -> list[int]:
+            renewed = []
+            for job_id in _held(st, jobs):
+                st.jobs[job_id] = replace(st.jobs[job_id], locked_until=until, updated_at=now)
+                renewed.append(job_id)
+            return renewed
+
+        return await self._db.write(write) if jobs else []
+
+    async def release(self, jobs: Sequence[Job]) -> int:
+        now = as_utc(self._clock.now())
+
+        def write(st: State) -> int:
+            held = _held(st, jobs)
+            for job_id in held:
+                row = st.jobs[job_id]
+                st.jobs[job_id] = replace(
+                    row, status="pending", attempts=max(row.attempts - 1, 0), locked_until=None, updated_at=now
+                )
+            return len(held)
+
+        return await self._db.write(write) if jobs else 0
 
     async def complete(self, job_ids: Sequence[int]) -> None:
         if not job_ids:
@@ -169,3 +191,13 @@ class InMemoryJobQueue:
             return len(dead)
 
         return await self._db.write(write)
+
+
+def _held(st: State, jobs: Sequence[Job]) -> list[int]:
+    """Ids of ``jobs`` whose claim still holds: running, with the attempts it was claimed with."""
+    held = []
+    for job in jobs:
+        row = st.jobs.get(job.id) if job.id is not None else None
+        if row is not None and row.status == "running" and row.attempts == job.attempts:
+            held.append(row.id)
+    return held

@@ -1,26 +1,22 @@
 """Keyword search in process memory: BM25 over language-analysed terms (see domain.text).
 
 For tests and single-process experiments; the index is lost when the process exits.
-Scores are SQLite FTS5's ``bm25()`` negated, so both backends rank and score alike: k1 = 1.2,
-b = 0.75, and document counts and lengths taken over the whole index (every tenant), as FTS5
-takes them over its whole table. Each search scans every entry: fine for the sizes this is for.
+Scores are :mod:`hipocampo.domain.bm25`'s, with the searching user's own statistics, as the
+SQLite and Postgres indexes score. Each search scans every entry, so it is always exact (no
+candidate budget): fine for the sizes this is for.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 
+from ...domain import bm25
 from ...domain.model import Scope
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from .rows import KeywordDoc
 from .state import InMemoryDatabase, State, visible
-
-K1 = 1.2
-B = 0.75
-MIN_IDF = 1e-6  # FTS5 floors the IDF of terms found in half the documents or more
 
 
 class InMemoryKeywordIndex:
@@ -53,39 +49,29 @@ class InMemoryKeywordIndex:
         if not terms or k <= 0:
             return []
         st = self._db.view()
-        total_terms = 0
-        found = dict.fromkeys(terms, 0)  # term -> documents holding it, over the whole index
-        matches: list[tuple[str, KeywordDoc, list[str]]] = []
+        docs = total = 0
+        found = []  # the user's documents holding a term, in write order
         for memory_id, doc in st.keywords.items():
-            total_terms += doc.length
-            matched = [t for t in terms if t in doc.freqs]
-            if matched:
-                for t in matched:
-                    found[t] += 1
-                matches.append((memory_id, doc, matched))
-        if not matches:
-            return []
-        n = len(st.keywords)
-        idf = {
-            t: max(math.log((n - hits + 0.5) / (hits + 0.5)), 0.0) or MIN_IDF
-            for t, hits in found.items()
-        }
-        avgdl = total_terms / n
-        scored = []
-        for memory_id, doc, matched in matches:
             m = st.memories.get(memory_id)
-            if (
-                m is None
-                or not visible(scope, m.tenant_id, m.user_id, m.agent_id)
-                or (exclude_thread is not None and m.thread_id == exclude_thread)
-                or m.valid_to is not None  # superseded memories are not found
-            ):
+            if m is None or (m.tenant_id, m.user_id) != (scope.tenant_id, scope.user_id):
                 continue
-            norm = K1 * (1 - B + B * doc.length / avgdl)
-            score = sum(idf[t] * doc.freqs[t] * (K1 + 1) / (doc.freqs[t] + norm) for t in matched)
-            scored.append((-score, m.rid, memory_id, tuple(sorted(matched))))
-        scored.sort()
-        return [KeywordHit(memory_id, -neg, matched) for neg, _, memory_id, matched in scored[:k]]
+            docs += 1
+            total += doc.length
+            tf = {t: doc.freqs[t] for t in terms if t in doc.freqs}
+            if tf:
+                found.append((m, tf, doc.length))
+        stats = bm25.ScopeStats(docs, total, bm25.document_frequencies(terms, (tf for _, tf, _ in found)))
+        shown = sorted(
+            (
+                (m.rid, m.id, tf, length)
+                for m, tf, length in found
+                if visible(scope, m.tenant_id, m.user_id, m.agent_id)
+                and (exclude_thread is None or m.thread_id != exclude_thread)
+                and m.valid_to is None  # superseded memories are not found
+            ),
+        )
+        ranked = bm25.rank(((memory_id, tf, length) for _, memory_id, tf, length in shown), stats, k)
+        return [KeywordHit(memory_id, score, matched) for memory_id, score, matched in ranked]
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:

@@ -120,6 +120,21 @@ class InMemoryMemoryStore:
 
         await self._db.write(write)
 
+    async def restore(self, items: Sequence[MemoryItem]) -> int:
+        rows = [
+            replace(_row(m), access_count=m.access_count, last_accessed=_utc(m.last_accessed)) for m in items
+        ]
+
+        def write(st: State) -> int:
+            written = 0
+            for row in rows:
+                if row.id not in st.memories:
+                    st.memories[row.id] = replace(row, rid=st.next_rid("memories"))
+                    written += 1
+            return written
+
+        return await self._db.write(write) if rows else 0
+
     async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         st = self._db.view()
         by_id = {

@@ -5,16 +5,22 @@ For tests and single-process experiments; the log is lost when the process exits
 
 from __future__ import annotations
 
+import itertools
 import json
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ...domain.errors import Conflict
 from ...domain.model import Job, Message, NewMessage, Role, Scope, as_utc
 from ...ports import Clock
 from .jobs import insert_jobs, job_rows
 from .rows import MessageRow, ThreadRow
 from .state import InMemoryDatabase, State, page, scope_of, visible
+
+_versions = itertools.count(1)
+"""Thread versions, shared by every database of the process and never rolled back (as the vector
+epochs), so a thread deleted and written again never gets back a version a cache may hold."""
 
 
 def _message(row: MessageRow) -> Message:
@@ -95,7 +101,7 @@ class InMemoryMessageLog:
                     st.external[(tenant, user, row.external_id)] = row.id
             st.last_rid["messages"] = rid
             first_seen = thread or ThreadRow(scope.agent_id, now, seq)
-            st.threads[(tenant, user, thread_id)] = replace(first_seen, last_seq=seq)
+            st.threads[(tenant, user, thread_id)] = replace(first_seen, last_seq=seq, version=next(_versions))
             insert_jobs(st, queued)
             return stored
 
@@ -159,6 +165,44 @@ class InMemoryMessageLog:
         start = bisect_right(rows, after_rowid, key=lambda r: r.rid)
         return [(r.rid, _message(r)) for r in page(rows[start:], limit)]
 
+    async def restore(self, messages: Sequence[Message]) -> int:
+        def write(st: State) -> int:
+            rows: list[MessageRow] = []
+            taken: set[object] = set()  # ids, positions and caller ids claimed by this batch
+            for m in messages:
+                s = m.scope
+                if m.id in st.messages or m.id in taken:
+                    continue
+                place = (s.tenant_id, s.user_id, m.thread_id, m.seq)
+                caller = (s.tenant_id, s.user_id, m.external_id) if m.external_id is not None else None
+                if place in st.message_at or place in taken or (caller and (caller in st.external or caller in taken)):
+                    raise Conflict(
+                        f"message {m.id!r} would take seq {m.seq} of thread {m.thread_id!r} or caller id"
+                        f" {m.external_id!r} from another message of {s.tenant_id}/{s.user_id}"
+                    )
+                taken |= {m.id, place, caller} - {None}
+                rows.append(
+                    MessageRow(
+                        0, m.id, m.external_id, s.tenant_id, s.user_id, s.agent_id, m.thread_id, m.seq,
+                        m.role.value, m.name, m.content, as_utc(m.created_at), json.dumps(m.metadata),
+                    )
+                )
+            for row in rows:  # checked everything above: nothing was written before this point
+                row = replace(row, rid=st.next_rid("messages"))
+                key = (row.tenant_id, row.user_id, row.thread_id)
+                st.messages[row.id] = row
+                st.message_at[(*key, row.seq)] = row.id
+                if row.external_id is not None:
+                    st.external[(row.tenant_id, row.user_id, row.external_id)] = row.id
+                thread = st.threads.get(key) or ThreadRow(row.agent_id, row.created_at, row.seq)
+                st.threads[key] = replace(thread, last_seq=max(thread.last_seq, row.seq), version=next(_versions))
+            return len(rows)
+
+        return await self._db.write(write)
+
+    async def scopes(self) -> list[tuple[str, str]]:
+        return sorted({(tenant, user) for tenant, user, _ in self._db.view().threads})
+
     async def count(self, scope: Scope | None = None) -> int:
         rows = self._db.view().messages.values()
         if scope is None:
@@ -171,9 +215,11 @@ class InMemoryMessageLog:
 
         def write(st: State) -> int:
             rows = [st.messages[i] for i in set(message_ids) if i in st.messages]
-            return _delete(
-                st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)]
-            )
+            rows = [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)]
+            for key in {(r.tenant_id, r.user_id, r.thread_id) for r in rows}:
+                if key in st.threads:
+                    st.threads[key] = replace(st.threads[key], version=next(_versions))
+            return _delete(st, rows)
 
         return await self._db.write(write)
 
@@ -196,6 +242,11 @@ class InMemoryMessageLog:
             return _delete(st, [r for r in st.messages.values() if (r.tenant_id, r.user_id) == who])
 
         return await self._db.write(write)
+
+
+    async def thread_version(self, scope: Scope, thread_id: str) -> int:
+        thread = self._db.view().threads.get((scope.tenant_id, scope.user_id, thread_id))
+        return 0 if thread is None else thread.version
 
 
 def _delete(st: State, rows: list[MessageRow]) -> int:

@@ -35,6 +35,7 @@ class ThreadRow:
     agent_id: str | None
     created_at: datetime
     last_seq: int
+    version: int = 0  # MessageLog.thread_version: a fresh value at every change of the messages
 
 
 @dataclass(frozen=True)

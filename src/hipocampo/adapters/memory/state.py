@@ -152,5 +152,8 @@ class InMemoryDatabase:
                 self._tx.reset(token)
             self._state = working  # reached only when the block raised nothing
 
+    async def probe_write(self) -> None:
+        """Memory always takes writes."""
+
     async def close(self) -> None:
         """Nothing to release; here so the database can stand in wherever one is closed."""

@@ -104,3 +104,14 @@ class InMemoryTenantStore:
                 st.api_keys[key_id] = replace(old, last_used_at=at)
 
         await self._db.write(write)
+
+    async def memory_usage(self, tenant_id: str) -> int:
+        # Counted from the rows, as SQLite's triggers count them: messages plus direct facts.
+        st = self._db.view()
+        messages = sum(1 for m in st.messages.values() if m.tenant_id == tenant_id)
+        facts = sum(
+            1
+            for m in st.memories.values()
+            if m.tenant_id == tenant_id and m.kind == "fact" and m.source_ids == "[]"
+        )
+        return messages + facts

@@ -129,6 +129,15 @@ class InMemoryVectorIndex:
 
         await self._db.write(write)
 
+    async def get(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        st = self._db.view()
+        found = {}
+        for memory_id in memory_ids:
+            row = st.vectors.get(memory_id)
+            if row is not None and visible(scope, row.tenant_id, row.user_id, row.agent_id):
+                found[memory_id] = np.array(row.vec, dtype=np.float32)  # a copy: rows are shared
+        return found
+
     async def info(self) -> dict[str, Any]:
         rows = self._db.view().vectors.values()
         return {"models": {r.model: r.dim for r in rows}, "vectors": len(rows)}

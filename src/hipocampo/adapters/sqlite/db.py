@@ -5,25 +5,35 @@ thread (SQLite allows one writer anyway), reads on a reader thread with its own 
 recall never waits behind the worker's batch. A transaction opened with :meth:`transaction` is
 tracked in a context variable; store calls inside it run on the writer connection and commit
 together, which is what makes the outbox and the indexing step atomic.
+
+A store that cannot take writes (read-only file, full disk, I/O error, a lock past the busy
+timeout) raises :class:`~hipocampo.domain.errors.StorageUnavailable`, and recovers by itself once
+the cause is gone: a writer connection that SQLite opened read-only is replaced at the next write.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ...domain.errors import ConfigurationError
+from .errors import needs_reopen, storage_unavailable
 from .schema import migrate
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
+REOPEN_EVERY_SECONDS = 1.0
+"""While the file stays read-only, every write would reopen the connections for nothing."""
 
 
 class SqliteDatabase:
@@ -37,6 +47,8 @@ class SqliteDatabase:
         self._rconn: sqlite3.Connection | None = None
         self._write_lock: asyncio.Lock | None = None
         self._in_tx: contextvars.ContextVar[bool] = contextvars.ContextVar(f"tx-{id(self)}", default=False)
+        self._reopen_writer = False  # set when the connections can only recover by reopening
+        self._reopened_at = -REOPEN_EVERY_SECONDS
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
@@ -60,7 +72,7 @@ class SqliteDatabase:
         try:
             conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, uri=uri)
         except sqlite3.Error as exc:
-            raise ConfigurationError(f"cannot open database {target}: {exc}") from exc
+            raise storage_unavailable(exc) or ConfigurationError(f"cannot open database {target}: {exc}") from exc
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -70,7 +82,9 @@ class SqliteDatabase:
                 conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL
                 migrate(conn)
             except sqlite3.DatabaseError as exc:
-                raise ConfigurationError(f"{target} is not a usable hipocampo database: {exc}") from exc
+                conn.close()
+                unavailable = storage_unavailable(exc)
+                raise unavailable or ConfigurationError(f"{target} is not a usable hipocampo database: {exc}") from exc
         return conn
 
     @property
@@ -82,20 +96,71 @@ class SqliteDatabase:
             self._write_lock = asyncio.Lock()
         return self._write_lock
 
+    async def _run(self, executor: ThreadPoolExecutor, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn`` on ``executor``'s thread; a storage failure becomes :class:`StorageUnavailable`."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except sqlite3.Error as exc:
+            unavailable = storage_unavailable(exc)
+            if unavailable is None:
+                raise
+            if executor is self._writer and needs_reopen(exc):
+                self._reopen_writer = True
+            raise unavailable from exc
+
+    async def _usable_writer(self) -> sqlite3.Connection:
+        """The writer connection, reopened first if a read-only error said it must be (at most
+        once per ``REOPEN_EVERY_SECONDS``). Call with the write lock held and no transaction open.
+
+        Both connections are closed before either opens again: connections of one process share
+        SQLite's WAL index, which stays read-only while any connection opened read-only is open."""
+        due = time.monotonic() - self._reopened_at >= REOPEN_EVERY_SECONDS
+        if self._wconn is None or (self._reopen_writer and due):
+            self._reopened_at = time.monotonic()
+            stale, self._wconn = self._wconn, None
+            if stale is not None:
+                await asyncio.get_running_loop().run_in_executor(self._writer, stale.close)
+            await self._run(self._reader, self._reopen_reader)
+            self._wconn = await self._run(self._writer, self._connect, True)
+            self._reopen_writer = False
+            log.debug("reopened the connections of %s", self.path)
+        return self._wconn
+
+    def _reopen_reader(self) -> None:
+        # On the reader thread, so no read is using the connection while it is replaced.
+        stale, self._rconn = self._rconn, None
+        if stale is not None:
+            stale.close()
+        self._rconn = self._connect(False)
+
+    def _on_reader(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        # The connection is looked up when the read runs, not when it was queued: a reopen may
+        # have replaced it in between.
+        if self._rconn is None:  # a reopen failed to connect: try again
+            self._rconn = self._connect(False)
+        return fn(self._rconn)
+
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` on the writer connection: inside the open transaction, or in its own."""
-        loop = asyncio.get_running_loop()
         if self._in_tx.get():
-            return await loop.run_in_executor(self._writer, fn, self._wconn)
+            return await self._run(self._writer, fn, self._wconn)
         async with self._lock():
-            return await loop.run_in_executor(self._writer, _in_own_transaction, self._wconn, fn)
+            return await self._run(self._writer, _in_own_transaction, await self._usable_writer(), fn)
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` on the reader connection (or the writer's, inside a transaction)."""
-        loop = asyncio.get_running_loop()
         if self._in_tx.get():
-            return await loop.run_in_executor(self._writer, fn, self._wconn)
-        return await loop.run_in_executor(self._reader, fn, self._rconn)
+            return await self._run(self._writer, fn, self._wconn)
+        return await self._run(self._reader, self._on_reader, fn)
+
+    async def probe_write(self) -> None:
+        """Commit a tiny write now, or raise :class:`StorageUnavailable`: what readiness asks.
+
+        Part of the unit-of-work face, so that any store (a Postgres one too) can answer it. Here
+        it rewrites the one row of a ``health`` table in its own transaction, and on the way
+        writes and frees a page-sized row, so that a database with no room left to grow (a full
+        disk) fails the probe like the writes it stands for."""
+        await self.write(_touch_health)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -104,22 +169,26 @@ class SqliteDatabase:
             return
         loop = asyncio.get_running_loop()
         async with self._lock():
-            await loop.run_in_executor(self._writer, _execute, self._wconn, "BEGIN IMMEDIATE")
+            conn = await self._usable_writer()
+            await self._run(self._writer, _execute, conn, "BEGIN IMMEDIATE")
             token = self._in_tx.set(True)
             try:
                 yield
             except BaseException:
-                await loop.run_in_executor(self._writer, _execute, self._wconn, "ROLLBACK")
+                await loop.run_in_executor(self._writer, _rollback, conn)
                 raise
             else:
-                await loop.run_in_executor(self._writer, _execute, self._wconn, "COMMIT")
+                await self._run(self._writer, _commit, conn)
             finally:
                 self._in_tx.reset(token)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
         if self._wconn is not None:  # keep the planner's statistics fresh, as SQLite recommends
-            await loop.run_in_executor(self._writer, _execute, self._wconn, "PRAGMA optimize")
+            try:
+                await loop.run_in_executor(self._writer, _execute, self._wconn, "PRAGMA optimize")
+            except sqlite3.Error as exc:  # a store that cannot be written must still close
+                log.warning("PRAGMA optimize failed while closing %s: %s", self.path, exc)
         for executor, conn in ((self._writer, self._wconn), (self._reader, self._rconn)):
             if conn is not None:
                 await loop.run_in_executor(executor, conn.close)
@@ -131,12 +200,45 @@ def _execute(conn: sqlite3.Connection, sql: str) -> None:
     conn.execute(sql)
 
 
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Undo the open transaction, if there still is one. After a full disk, an I/O error or a
+    failed COMMIT SQLite may have rolled it back itself, and a second ROLLBACK would only fail
+    with "no transaction is active" and bury the error that matters."""
+    if not conn.in_transaction:
+        return
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        log.warning("rollback failed: %s", exc)
+
+
+def _commit(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
+
+
 def _in_own_transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = fn(conn)
     except BaseException:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
-    conn.execute("COMMIT")
+    _commit(conn)
     return result
+
+
+def _touch_health(conn: sqlite3.Connection) -> None:
+    # The probe's own table, made on first use: it holds no data anyone reads, so no migration.
+    conn.execute("CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, probed_at REAL NOT NULL, pad BLOB)")
+    (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.execute("INSERT OR REPLACE INTO health (id, probed_at, pad) VALUES (2, 0, zeroblob(?))", (page_size,))
+    conn.execute("DELETE FROM health WHERE id = 2")
+    conn.execute(
+        "INSERT INTO health (id, probed_at) VALUES (1, ?)"
+        " ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at",
+        (time.time(),),
+    )

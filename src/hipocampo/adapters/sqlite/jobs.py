@@ -1,4 +1,5 @@
-"""The durable job queue (outbox) on SQLite: lease-based claims, retries, dead letters."""
+"""The durable job queue (outbox) on SQLite: lease-based claims fair across tenants, lease
+renewal and release, retries, dead letters."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from ...domain.fairness import fair_pick
 from ...domain.model import Job, JobStatus
 from ...ports import Clock
 from .db import SqliteDatabase
@@ -49,20 +51,48 @@ class SqliteJobQueue:
     async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
         now = self._clock.now()
         t, until = to_epoch(now), to_epoch(now + timedelta(seconds=lease_seconds))
-        kind_sql = f" AND kind IN ({placeholders(len(kinds))})" if kinds else ""
 
         def claim(conn: sqlite3.Connection) -> list[Job]:
-            # A running job whose lease expired was held by a worker that died: take it over.
+            chosen = _choose(conn, limit, t, kinds)
+            if not chosen:
+                return []
             rows = conn.execute(
                 "UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?"
-                " WHERE id IN (SELECT id FROM jobs WHERE"
-                " ((status = 'pending' AND run_after <= ?) OR (status = 'running' AND locked_until < ?))"
-                f"{kind_sql} ORDER BY id LIMIT ?) RETURNING *",
-                (until, t, t, t, *(kinds or ()), limit),
+                f" WHERE id IN ({placeholders(len(chosen))}) RETURNING *",
+                (until, t, *chosen),
             ).fetchall()
-            return sorted((_job_from_row(r) for r in rows), key=lambda j: j.id or 0)
+            order = {job_id: i for i, job_id in enumerate(chosen)}
+            return sorted((_job_from_row(r) for r in rows), key=lambda j: order[j.id or 0])
 
         return await self._db.write(claim)
+
+    async def extend(self, jobs: Sequence[Job], lease_seconds: float) -> list[int]:
+        if not jobs:
+            return []
+        now = self._clock.now()
+        until, t = to_epoch(now + timedelta(seconds=lease_seconds)), to_epoch(now)
+        held, params = _held(jobs)
+        return await self._db.write(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    f"UPDATE jobs SET locked_until = ?, updated_at = ? WHERE {held} RETURNING id", (until, t, *params)
+                )
+            ]
+        )
+
+    async def release(self, jobs: Sequence[Job]) -> int:
+        if not jobs:
+            return 0
+        t = to_epoch(self._clock.now())
+        held, params = _held(jobs)
+        return await self._db.write(
+            lambda c: c.execute(
+                "UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), locked_until = NULL,"
+                f" updated_at = ? WHERE {held}",
+                (t, *params),
+            ).rowcount
+        )
 
     async def complete(self, job_ids: Sequence[int]) -> None:
         if job_ids:
@@ -111,3 +141,54 @@ class SqliteJobQueue:
                 (t, t),
             ).rowcount
         )
+
+
+_TENANTS_WAITING = """
+WITH RECURSIVE waiting(tenant) AS (
+    SELECT (SELECT tenant_id FROM jobs WHERE status = 'pending' ORDER BY tenant_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT tenant_id FROM jobs WHERE status = 'pending' AND tenant_id > waiting.tenant
+            ORDER BY tenant_id LIMIT 1)
+    FROM waiting WHERE waiting.tenant IS NOT NULL
+)
+SELECT tenant FROM waiting WHERE tenant IS NOT NULL
+"""
+"""Tenants with pending jobs, one index seek each on ``jobs_tenant_queue`` (a skip scan), not
+a pass over the backlog."""
+
+
+def _choose(conn: sqlite3.Connection, limit: int, t: float, kinds: Sequence[str] | None) -> list[int]:
+    """The ids to claim, round-robin by tenant (see :mod:`hipocampo.domain.fairness`).
+
+    Each tenant's due pending jobs are read in id order from ``jobs_tenant_queue``, a page at a
+    time; ``+run_after`` keeps SQLite on that index rather than ``jobs_ready``, which would sort
+    the whole backlog. Running jobs whose lease expired (few: at most what workers held) join
+    their tenant's queue.
+    """
+    kind_sql, kind_args = (f" AND kind IN ({placeholders(len(kinds))})", tuple(kinds)) if kinds else ("", ())
+    expired: dict[str, list[int]] = {}
+    for row in conn.execute(
+        f"SELECT id, tenant_id FROM jobs WHERE status = 'running' AND locked_until < ?{kind_sql}", (t, *kind_args)
+    ):
+        expired.setdefault(row["tenant_id"], []).append(row["id"])
+
+    def fetch(tenant: str, after: int, n: int) -> list[int]:
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM jobs WHERE status = 'pending' AND tenant_id = ? AND id > ? AND +run_after <= ?"
+                f"{kind_sql} ORDER BY id LIMIT ?",
+                (tenant, after, t, *kind_args, n),
+            )
+        ]
+
+    tenants = [r[0] for r in conn.execute(_TENANTS_WAITING)]
+    return fair_pick(tenants, fetch, limit, extra=expired)
+
+
+def _held(jobs: Sequence[Job]) -> tuple[str, list[int]]:
+    """A WHERE clause matching the claims ``jobs`` hold: running, with the attempts they were
+    claimed with (a later claim of the same job counted another attempt)."""
+    params = [v for j in jobs for v in (j.id, j.attempts)]
+    values = ", ".join("(?, ?)" for _ in jobs)
+    return f"status = 'running' AND (id, attempts) IN (VALUES {values})", params

@@ -27,6 +27,27 @@ WHERE memories.tenant_id = excluded.tenant_id AND memories.user_id = excluded.us
 # Not updated by an upsert: identity and position (id, scope, kind, thread, seq, role, key, created_at),
 # and the access counters, which only touch() moves.
 
+_RESTORE = """
+INSERT INTO memories (id, tenant_id, user_id, agent_id, thread_id, kind, memory_type, content, name, role,
+                      seq, importance, source_ids, metadata, created_at, updated_at, valid_to,
+                      key, confidence, mention_count, expires_at, event_start, event_end,
+                      access_count, last_accessed)
+VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+ON CONFLICT (id) DO NOTHING
+"""
+
+
+def _values(m: MemoryItem) -> tuple[object, ...]:
+    """The columns of ``_UPSERT``, in its order."""
+    return (
+        m.id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.kind.value,
+        m.memory_type.value if m.memory_type else None, m.content, m.name,
+        m.role.value if m.role else None, m.seq, m.importance, json.dumps(m.source_message_ids),
+        json.dumps(m.metadata), to_epoch(m.created_at), to_epoch(m.updated_at), to_epoch(m.valid_to),
+        m.key, m.confidence, m.mention_count, to_epoch(m.expires_at), to_epoch(m.event_start),
+        to_epoch(m.event_end),
+    )
+
 
 def _history_from_row(row: sqlite3.Row) -> HistoryEntry:
     return HistoryEntry(
@@ -46,19 +67,15 @@ class SqliteMemoryStore:
         self._db = db
 
     async def upsert(self, items: Sequence[MemoryItem]) -> None:
-        rows = [
-            (
-                m.id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.kind.value,
-                m.memory_type.value if m.memory_type else None, m.content, m.name,
-                m.role.value if m.role else None, m.seq, m.importance, json.dumps(m.source_message_ids),
-                json.dumps(m.metadata), to_epoch(m.created_at), to_epoch(m.updated_at), to_epoch(m.valid_to),
-                m.key, m.confidence, m.mention_count, to_epoch(m.expires_at), to_epoch(m.event_start),
-                to_epoch(m.event_end),
-            )
-            for m in items
-        ]
+        rows = [_values(m) for m in items]
         if rows:
             await self._db.write(lambda c: c.executemany(_UPSERT, rows))
+
+    async def restore(self, items: Sequence[MemoryItem]) -> int:
+        rows = [(*_values(m), m.access_count, to_epoch(m.last_accessed)) for m in items]
+        if not rows:
+            return 0
+        return await self._db.write(lambda c: sum(c.execute(_RESTORE, row).rowcount for row in rows))
 
     async def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:

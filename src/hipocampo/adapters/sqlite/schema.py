@@ -10,7 +10,9 @@ import sqlite3
 FTS_TABLE = "CREATE VIRTUAL TABLE memory_fts USING fts5 (terms, tokenize = 'unicode61 remove_diacritics 2')"
 """Also used by reindex to rebuild the keyword index. Changing it needs a new migration."""
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | list[str]] = [
+    # A migration is a script of plain statements, or a list of statements when one holds a ";"
+    # (a trigger body).
     # 1: log, memories, indexes, outbox
     """
     CREATE TABLE threads (
@@ -109,6 +111,56 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX idempotency_created ON idempotency (created_at);
     """,
+    # 4: an exact per-tenant count of stored memories (the memory quota), kept by triggers in the
+    # same transaction as every write, whichever code path writes. What counts: each message in
+    # the log (one turn) and each fact stored directly, not derived from turns (source_ids '[]').
+    # Derived memories (turn index entries, extracted facts, summaries) are the product's work.
+    [
+        "CREATE TABLE tenant_usage (tenant_id TEXT PRIMARY KEY, memories INTEGER NOT NULL DEFAULT 0)",
+        """INSERT INTO tenant_usage (tenant_id, memories)
+           SELECT tenant_id, sum(n) FROM (
+               SELECT tenant_id, count(*) AS n FROM messages GROUP BY tenant_id
+               UNION ALL
+               SELECT tenant_id, count(*) FROM memories WHERE kind = 'fact' AND source_ids = '[]' GROUP BY tenant_id
+           ) GROUP BY tenant_id""",
+        """CREATE TRIGGER usage_message_added AFTER INSERT ON messages BEGIN
+               INSERT INTO tenant_usage (tenant_id, memories) VALUES (NEW.tenant_id, 1)
+               ON CONFLICT (tenant_id) DO UPDATE SET memories = memories + 1;
+           END""",
+        """CREATE TRIGGER usage_message_removed AFTER DELETE ON messages BEGIN
+               UPDATE tenant_usage SET memories = memories - 1 WHERE tenant_id = OLD.tenant_id;
+           END""",
+        """CREATE TRIGGER usage_fact_added AFTER INSERT ON memories
+           WHEN NEW.kind = 'fact' AND NEW.source_ids = '[]' BEGIN
+               INSERT INTO tenant_usage (tenant_id, memories) VALUES (NEW.tenant_id, 1)
+               ON CONFLICT (tenant_id) DO UPDATE SET memories = memories + 1;
+           END""",
+        """CREATE TRIGGER usage_fact_changed AFTER UPDATE OF kind, source_ids ON memories
+           WHEN (OLD.kind = 'fact' AND OLD.source_ids = '[]') != (NEW.kind = 'fact' AND NEW.source_ids = '[]')
+           BEGIN
+               INSERT INTO tenant_usage (tenant_id, memories)
+               VALUES (NEW.tenant_id, CASE WHEN NEW.kind = 'fact' AND NEW.source_ids = '[]' THEN 1 ELSE -1 END)
+               ON CONFLICT (tenant_id) DO UPDATE SET memories = memories + excluded.memories;
+           END""",
+        """CREATE TRIGGER usage_fact_removed AFTER DELETE ON memories
+           WHEN OLD.kind = 'fact' AND OLD.source_ids = '[]' BEGIN
+               UPDATE tenant_usage SET memories = memories - 1 WHERE tenant_id = OLD.tenant_id;
+           END""",
+    ],
+    # 5: claims fair across tenants read each tenant's pending jobs in id order (and find the
+    # tenants waiting by skipping through this index), never sorting the whole backlog.
+    [
+        "CREATE INDEX jobs_tenant_queue ON jobs (status, tenant_id, id)",
+    ],
+    # 6: thread versions, which caches of a thread's messages (the recent window) compare with
+    # theirs (MessageLog.thread_version). Values come from one counter that only grows, so a
+    # thread deleted and written again never gets back a version some cache may still hold.
+    # Existing threads start at 1; 0 stays for "no such thread".
+    [
+        "ALTER TABLE threads ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+        "CREATE TABLE thread_version_clock (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
+        "INSERT INTO thread_version_clock (id, value) VALUES (1, 1)",
+    ],
 ]
 
 
@@ -129,6 +181,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     return len(MIGRATIONS)
 
 
-def _statements(sql: str) -> list[str]:
-    # executescript() would commit our transaction; the schema has no ';' inside statements.
+def _statements(sql: str | list[str]) -> list[str]:
+    # executescript() would commit our transaction; scripts have no ';' inside statements.
+    if isinstance(sql, list):
+        return sql
     return [s.strip() for s in sql.split(";") if s.strip()]

@@ -119,3 +119,10 @@ class SqliteTenantStore:
         await self._db.write(
             lambda c: c.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (to_epoch(when), key_id))
         )
+
+    async def memory_usage(self, tenant_id: str) -> int:
+        # Kept exact by triggers on messages and memories (migration 4), in the writer's transaction.
+        row = await self._db.read(
+            lambda c: c.execute("SELECT memories FROM tenant_usage WHERE tenant_id = ?", (tenant_id,)).fetchone()
+        )
+        return 0 if row is None else int(row[0])

@@ -117,6 +117,27 @@ class SqliteVectorIndex:
 
         await self._db.write(delete)
 
+    async def get(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not memory_ids:
+            return {}
+        ids = list(dict.fromkeys(memory_ids))
+
+        def read(conn: sqlite3.Connection) -> dict[str, np.ndarray]:
+            found: dict[str, np.ndarray] = {}
+            where, params = scope_filter(scope, by_id=True)
+            for start in range(0, len(ids), 500):  # bounded statements for long threads
+                chunk = ids[start : start + 500]
+                for r in conn.execute(
+                    f"SELECT memory_id, dim, vec FROM vectors WHERE {where}"
+                    f" AND memory_id IN ({placeholders(len(chunk))})",
+                    (*params, *chunk),
+                ):
+                    if len(r["vec"]) == 4 * r["dim"]:  # a corrupt row is as good as absent
+                        found[r["memory_id"]] = np.frombuffer(r["vec"], dtype=np.float32).copy()
+            return found
+
+        return await self._db.read(read)
+
     async def info(self) -> dict[str, Any]:
         def read(conn: sqlite3.Connection) -> dict[str, Any]:
             models = {r["model"]: r["dim"] for r in conn.execute("SELECT DISTINCT model, dim FROM vectors")}

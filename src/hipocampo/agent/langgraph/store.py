@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...domain.errors import ConfigurationError, InvalidInput
 from ...domain.model import MAX_CONTENT_CHARS, MemoryItem, MemoryKind, Scope, content_hash
-from ...services import retrieval
-from ...services.keyed import put_keyed
+from ...services import browse, keyed, retrieval
 from . import store_query as q
 
 try:
@@ -152,7 +151,7 @@ class HipocampoStore(BaseStore):
     # -- operations ------------------------------------------------------------------------------
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._scope(op.namespace)
-        found = [m for m in await self.deps.memories.get_many(scope, [self._id(scope, op.namespace, op.key)])
+        found = [m for m in await keyed.get_keyed(self.deps, scope, [self._id(scope, op.namespace, op.key)])
                  if self._live(m)]
         if op.refresh_ttl:
             await self._refresh(found)
@@ -167,8 +166,7 @@ class HipocampoStore(BaseStore):
         scope = self._scope(namespace)
         memory_id = self._id(scope, namespace, op.key)
         if op.value is None:
-            async with self.deps.uow.transaction():
-                await self.deps.memories.delete(scope, [memory_id])
+            await keyed.delete_keyed(self.deps, scope, [memory_id])
             return
         value = dict(op.value)
         try:
@@ -190,7 +188,7 @@ class HipocampoStore(BaseStore):
             key=f"{SOURCE}:{memory_id}",  # its own fact slot: fact reconciliation leaves it alone
             expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
         )
-        await put_keyed(self.deps, item, index=indexed)
+        await keyed.put_keyed(self.deps, item, index=indexed)
 
     async def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit < 0 or op.offset < 0:
@@ -247,9 +245,7 @@ class HipocampoStore(BaseStore):
         removed = 0
         for scope in scopes:
             expired = [m.id for m in await self._all_items([scope]) if not m.is_current(now)]
-            if expired:
-                async with self.deps.uow.transaction():
-                    removed += await self.deps.memories.delete(scope, expired)
+            removed += await keyed.delete_keyed(self.deps, scope, expired)
         return removed
 
     # -- TTLs ------------------------------------------------------------------------------------
@@ -265,9 +261,7 @@ class HipocampoStore(BaseStore):
             if isinstance(minutes, (int, float)) and minutes > 0:
                 m.expires_at = now + timedelta(minutes=minutes)
                 renewed.append(m)
-        if renewed:  # only the expiry changes: the indexes stay as they are
-            async with self.deps.uow.transaction():
-                await self.deps.memories.upsert(renewed)
+        await keyed.renew(self.deps, renewed)  # only the expiry changes: the indexes stay as they are
 
     # -- scopes and ids --------------------------------------------------------------------------
     def _scope(self, namespace: tuple[str, ...]) -> Scope:
@@ -295,7 +289,7 @@ class HipocampoStore(BaseStore):
         for c in conditions:
             if c.match_type == "prefix" and len(c.path) > i and c.path[i] != "*":
                 return [Scope(self.tenant_id, c.path[i])]
-        return [Scope(t, u) for t, u in await self.deps.memories.scopes() if t == self.tenant_id]
+        return await browse.tenant_scopes(self.deps, self.tenant_id)
 
     def _id(self, scope: Scope, namespace: tuple[str, ...], key: str) -> str:
         path = json.dumps([scope.tenant_id, scope.user_id, list(namespace), key], ensure_ascii=False)
@@ -305,13 +299,7 @@ class HipocampoStore(BaseStore):
         """Every store item of the scopes, newest first (a scan of their facts)."""
         out: list[MemoryItem] = []
         for scope in scopes:
-            offset = 0
-            while True:
-                page = await self.deps.memories.list(scope, kind=MemoryKind.FACT, limit=PAGE, offset=offset)
-                out += [m for m in page if _is_item(m)]
-                if len(page) < PAGE:
-                    break
-                offset += PAGE
+            out += [m async for m in keyed.facts(self.deps, scope, page=PAGE) if _is_item(m)]
         return out
 
 

@@ -7,7 +7,7 @@ and closes it, worker included, when the server stops (``hipocampo serve``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -15,10 +15,12 @@ from fastapi import Depends, FastAPI
 
 from ... import __version__
 from ...client import AsyncMemory
-from ...services import tenancy
 from ...settings import Settings
 from . import errors
+from .access_log import drop_query_strings
 from .errors import CatchAll
+from .heavy import HeavyLimit
+from .hosts import HostGuard, default_allowed_hosts
 from .limits import BodySizeLimit
 from .mcp_mount import MCP_PATH, mcp_mount
 from .metrics import Metrics, RequestTimer
@@ -37,8 +39,9 @@ from the key: user ids are namespaced inside it, and another tenant's ids answer
 returns the first answer (header `Idempotent-Replayed: true`). Messages that carry an `id` are
 deduplicated per user even without it.
 
-**Errors** are `{"error": code, "detail": message}` with 400, 401, 403, 404, 409, 413, 422 or
-429 (with `Retry-After`).
+**Errors** are `{"error": code, "detail": message}` with 400, 401, 403, 404, 409, 413, 421 (a
+`Host` the server does not answer for), 422, 429 or 503 (the store cannot take writes, or the
+server is busy; both with `Retry-After`).
 
 **MCP.** With the `mcp` extra, `/mcp` serves the same memory tools over the Model Context Protocol
 (streamable HTTP): the same API key, the user in `X-Hipocampo-User`.
@@ -54,6 +57,7 @@ def create_app(
     max_request_bytes: int | None = None,
     local_tenant: str = "default",
     chat_model: Any = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The service over ``memory``, or over a memory opened from ``settings`` at start-up.
 
@@ -61,6 +65,8 @@ def create_app(
     auth every request acts as an admin of ``local_tenant``. ``chat_model`` (a LangChain chat model)
     answers ``/v1/chat``; by default the one ``HIPOCAMPO_LLM`` configures. With the MCP SDK
     installed, ``/mcp`` serves the memory tools over MCP (streamable HTTP) in the same auth mode.
+    ``allowed_hosts``: the ``Host`` values answered (see :mod:`.hosts`); default: the settings'
+    ``allowed_hosts``, else the default for ``http_host`` and the auth mode.
     """
     s = memory.settings if memory is not None else (settings or Settings())
     metrics = Metrics()
@@ -70,8 +76,10 @@ def create_app(
         metrics=metrics,
         local_tenant=local_tenant,
         chat_model=chat_model,
-        limiter=tenancy.RateLimiter(s.rate_limit_storage),
+        heavy=HeavyLimit(s.max_heavy_requests),
     )
+    if allowed_hosts is None:
+        allowed_hosts = s.allowed_hosts or default_allowed_hosts(s.http_host, state.auth)
 
     mcp = mcp_mount(state)
 
@@ -107,9 +115,11 @@ def create_app(
     app.state.hipocampo = state
     errors.install(app)
     # Added innermost first: the timer sees every answer, the 500s of CatchAll and the 413s too.
+    # The host guard is outermost: a request for another host reaches nothing, /mcp included.
     app.add_middleware(BodySizeLimit, max_bytes=max_request_bytes or s.max_request_bytes)
     app.add_middleware(CatchAll)
     app.add_middleware(RequestTimer, metrics=metrics)
+    app.add_middleware(HostGuard, allowed=list(allowed_hosts))
 
     public = s.metrics_public if metrics_public is None else metrics_public
     app.include_router(health.router)
@@ -127,5 +137,8 @@ def create_app(
 
 def from_environment() -> FastAPI:
     """For process managers: ``uvicorn --factory hipocampo.entrypoints.http.app:from_environment``.
-    Settings come from ``HIPOCAMPO_*``; the store opens when the server starts."""
+    Settings come from ``HIPOCAMPO_*`` (``HIPOCAMPO_HTTP_HOST`` should name the address uvicorn
+    listens on, for the default allowed hosts); the store opens when the server starts. uvicorn
+    has configured its logging by now, so the access log's query strings can be dropped here."""
+    drop_query_strings()
     return create_app(settings=Settings())

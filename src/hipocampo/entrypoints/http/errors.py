@@ -21,6 +21,8 @@ from ...domain.errors import (
     WIRE_ERRORS,
     HipocampoError,
     QuotaExceeded,
+    ServerBusy,
+    StorageUnavailable,
     Unauthorized,
 )
 from .responses import ErrorOut
@@ -45,8 +47,16 @@ async def _hipocampo_error(request: Request, exc: Exception) -> JSONResponse:
             headers = None
             if isinstance(exc, Unauthorized):
                 headers = {"WWW-Authenticate": 'Bearer realm="hipocampo"'}
-            elif isinstance(exc, QuotaExceeded):
+            elif isinstance(exc, QuotaExceeded) and exc.retry_after_seconds is not None:
+                # A quota that frees up with time says when; an exhausted memory quota does not
+                # (waiting will not help), so a client is not invited into a retry loop.
                 headers = {"Retry-After": retry_after(exc.retry_after_seconds)}
+            elif isinstance(exc, (StorageUnavailable, ServerBusy)):
+                headers = {"Retry-After": retry_after(exc.retry_after_seconds)}
+                log.warning("%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc)
+                probe = getattr(getattr(request.app.state, "hipocampo", None), "write_probe", None)
+                if isinstance(exc, StorageUnavailable) and probe is not None:
+                    probe.failed(exc)  # /readyz turns now, not at its next probe
             return error_response(status, code, str(exc), headers)
     # Operator-side trouble (index built by another embedder, bad configuration): the message is
     # written for people and holds no internals, but it is not the caller's fault.
@@ -139,6 +149,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         413: "Request body larger than the server accepts.",
         422: "Invalid input: the detail names each bad field.",
         429: "Rate limit or stored-memories quota exceeded; see Retry-After.",
+        503: "The store cannot take writes now (storage_unavailable), or the server is busy; see Retry-After.",
     }.items()
 }
 """Documented on every authenticated route."""

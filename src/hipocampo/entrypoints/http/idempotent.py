@@ -34,14 +34,18 @@ IdempotencyKey = Annotated[
 ]
 
 
-async def respond(request: Request, principal: Principal, key: str | None, work: Work) -> JSONResponse:
-    """Run ``work`` (which returns ``(status, body)``), once per idempotency key when one is given."""
+async def respond(
+    request: Request, principal: Principal, key: str | None, work: Work, *, atomic: bool = True
+) -> JSONResponse:
+    """Run ``work`` (which returns ``(status, body)``), once per idempotency key when one is given.
+
+    ``atomic=False`` for work that waits on an LLM (see :func:`idempotency.run_once`)."""
     if key is None:
         status, body = await work()
         return JSONResponse(body, status_code=status)
     path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     req_hash = idempotency.request_hash(request.method, path, await request.body())
     status, body, replayed = await idempotency.run_once(
-        memory(request).deps, principal.tenant_id, key, req_hash, work
+        memory(request).deps, principal.tenant_id, key, req_hash, work, atomic=atomic
     )
     return JSONResponse(body, status_code=status, headers={"Idempotent-Replayed": "true"} if replayed else None)

@@ -1,5 +1,5 @@
 """The MCP endpoint inside the HTTP service: ``/mcp`` speaks streamable HTTP over the service's
-store, with its rate limiter and authentication mode (``hipocampo[mcp]``; without it, no ``/mcp``).
+store, with its rate limits and authentication mode (``hipocampo[mcp]``; without it, no ``/mcp``).
 
 The endpoint authenticates each request itself (API key, ``X-Hipocampo-User``), so the API's
 auth dependency never sees it; it stays out of the OpenAPI schema, being JSON-RPC, not REST.
@@ -53,7 +53,7 @@ class McpMount:
 
 
 def mcp_mount(state: ServiceState) -> McpMount | None:
-    """The ``/mcp`` endpoint sharing ``state``'s memory, limiter and auth mode, or ``None`` (with one
+    """The ``/mcp`` endpoint sharing ``state``'s memory (and so its rate limits) and auth mode, or ``None`` (with one
     log line) when the MCP SDK is not installed."""
     try:
         from ..mcp_server import configured_session, mcp_asgi_app
@@ -70,7 +70,7 @@ def mcp_mount(state: ServiceState) -> McpMount | None:
     def build() -> Any:
         return mcp_asgi_app(
             memory, template=configured_session(memory(), "template", DEFAULT_THREAD),
-            auth=state.auth, tenant_id=state.local_tenant, limiter=state.limiter,
+            auth=state.auth, tenant_id=state.local_tenant,
         )
 
     return McpMount(build)

@@ -12,6 +12,7 @@ import time
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ...services import health
 from ...services.deps import Deps
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -45,15 +46,28 @@ class Metrics:
             "hipocampo_http_rejected", "Requests refused by authentication or quotas.", ["reason"],
             registry=self.registry,
         )
+        self.fallbacks = Counter(
+            "hipocampo_cache_fallbacks",
+            "Calls answered without Redis because it was unreachable: cache reads served from the log, "
+            "writes skipped (component=cache), requests let through unlimited (component=rate_limit).",
+            ["component"], registry=self.registry,
+        )
+        self._fallbacks_seen: dict[str, int] = {}
 
     async def render(self, deps: Deps) -> bytes:
         """The text exposition, after reading the queue's current state."""
-        stats = await deps.jobs.stats()
+        stats = await health.queue_stats(deps)
         for status in ("pending", "running", "dead"):
             self.jobs.labels(status).set(stats.get(status, 0))
         self.outbox.set(stats.get("pending", 0) + stats.get("running", 0))
         self.dead.set(stats.get("dead", 0))
         self.retrying.set(stats.get("retrying", 0))
+        # The adapters count; the counter catches up with them at scrape time (a count below the
+        # last one seen is a store opened again, counting from zero).
+        for component, now in health.fallbacks(deps).items():
+            seen = self._fallbacks_seen.get(component, 0)
+            self.fallbacks.labels(component).inc(now - seen if now >= seen else now)
+            self._fallbacks_seen[component] = now
         return generate_latest(self.registry)
 
 

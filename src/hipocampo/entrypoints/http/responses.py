@@ -180,6 +180,8 @@ class ReadyOut(BaseModel):
     status: str
     detail: str | None = None
     jobs: dict[str, int] | None = None
+    cache: str | None = Field(None, description="`ok`, or `degraded: <why>` (Redis unreachable; still ready).")
+    rate_limits: str | None = Field(None, description="`ok`, or `degraded: <why>` (requests let through).")
 
 
 class ChatOut(BaseModel):

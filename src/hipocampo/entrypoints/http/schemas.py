@@ -1,7 +1,8 @@
 """Request bodies and path/query parameters of the HTTP API, with the examples the docs show.
 
 Identifiers follow :func:`~hipocampo.domain.model.check_id`: 1 to 200 characters, not blank, no
-control characters. The schema says so too, so generated clients and fuzzers know the rule.
+control or invisible characters, compared in Unicode NFC (``valid_id`` returns that form). The
+schema's pattern says the common part too, so generated clients and fuzzers know the rule.
 """
 
 from __future__ import annotations
@@ -11,17 +12,23 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path, Query
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, MemoryType, Role
 from ...domain.recall import RecencyMode
 from ...services.ingest import MAX_MESSAGES_PER_CALL
 from ...services.retrieval import MAX_QUERY_CHARS
+from ..ids import valid_id
 
-ID_PATTERN = r"^[^\x00-\x1f]*[^\s\x00-\x1f][^\x00-\x1f]*$"
-"""Not blank, no control characters (the length is checked separately)."""
+_BAD = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff"
+ID_PATTERN = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
+"""Not blank, no control characters, none of the usual invisible ones (the length is checked
+separately, and :func:`valid_id` refuses the rarer invisible characters too)."""
 
-ID_RULE = f"1 to {MAX_ID_CHARS} characters, not blank, without control characters"
+ID_RULE = f"1 to {MAX_ID_CHARS} characters, not blank, without control or invisible characters"
+
+Id = Annotated[str, AfterValidator(valid_id)]
+"""An id in a body: checked and put in NFC like every id (:func:`~hipocampo.domain.model.check_id`)."""
 
 
 def _id_field(description: str, **kw: Any) -> Any:
@@ -35,18 +42,19 @@ def _id_path(description: str, example: str) -> Any:
     )
 
 
-UserIdPath = Annotated[str, _id_path("The user, namespaced inside the caller's tenant", "ana")]
-ThreadIdPath = Annotated[str, _id_path("The thread (conversation)", "thread-1")]
-MemoryIdPath = Annotated[str, _id_path("A memory id, as returned by the API", "mem_0f4c...")]
-ConversationIdPath = Annotated[str, _id_path("The conversation (a thread)", "conv-42")]
+_checked = AfterValidator(valid_id)
+UserIdPath = Annotated[str, _id_path("The user, namespaced inside the caller's tenant", "ana"), _checked]
+ThreadIdPath = Annotated[str, _id_path("The thread (conversation)", "thread-1"), _checked]
+MemoryIdPath = Annotated[str, _id_path("A memory id, as returned by the API", "mem_0f4c..."), _checked]
+ConversationIdPath = Annotated[str, _id_path("The conversation (a thread)", "conv-42"), _checked]
 
 
 def _id_query(description: str) -> Any:
     return Query(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN, description=f"{description} ({ID_RULE}).")
 
 
-UserIdQuery = Annotated[str, _id_query("The user who owns the conversation")]
-ThreadIdQuery = Annotated[str | None, _id_query("A thread (conversation) of the user")]
+UserIdQuery = Annotated[str, _id_query("The user who owns the conversation"), _checked]
+ThreadIdQuery = Annotated[str | None, _id_query("A thread (conversation) of the user"), _checked]
 MAX_SEQ = 2**62
 """Bound of thread positions in queries: SQLite integers are 64-bit."""
 
@@ -77,9 +85,9 @@ class MessageIn(Strict):
     role: Role = Field(Role.USER, description="Who said it.")
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What was said.")
     created_at: IsoTime | None = Field(None, description="When it was said (ISO-8601); default: now.")
-    name: str | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
+    name: Id | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
     metadata: dict[str, Any] = Field(default_factory=dict, description="Free JSON kept with the message.")
-    id: str | None = _id_field("Your own id for the message (idempotent retries).", default=None)
+    id: Id | None = _id_field("Your own id for the message (idempotent retries).", default=None)
 
 
 class AddMessagesIn(Strict):
@@ -99,7 +107,7 @@ class AddMessagesIn(Strict):
     )
 
     messages: list[MessageIn] = Field(min_length=1, max_length=MAX_MESSAGES_PER_CALL, description="Turns, in order.")
-    agent_id: str | None = _id_field("The agent writing, to tag what is learned from these turns.", default=None)
+    agent_id: Id | None = _id_field("The agent writing, to tag what is learned from these turns.", default=None)
     metadata: dict[str, Any] | None = Field(None, description="Merged into every message's own metadata.")
 
 
@@ -115,8 +123,8 @@ class RememberIn(Strict):
     memory_type: MemoryType | None = Field(None, description="What kind of fact it is.")
     importance: float = Field(0.5, strict=True, ge=0, le=1, description="How much it matters in ranking, 0 to 1.")
     expires_at: IsoTime | None = Field(None, description="After this time it leaves recall (kept in history).")
-    thread_id: str | None = _id_field("The thread it came from, if any.", default=None)
-    agent_id: str | None = _id_field("The agent saving it.", default=None)
+    thread_id: Id | None = _id_field("The thread it came from, if any.", default=None)
+    agent_id: Id | None = _id_field("The agent saving it.", default=None)
     metadata: dict[str, Any] | None = Field(None, description="Free JSON kept with the memory.")
 
 
@@ -136,7 +144,7 @@ class _Filters(Strict):
     min_relevance: float | None = Field(None, strict=True, ge=0, le=1, description="Drop weaker hits (0 to 1).")
     since: IsoTime | None = Field(None, description="Only memories from this time on (inclusive).")
     until: IsoTime | None = Field(None, description="Only memories before this time (exclusive).")
-    agent_id: str | None = _id_field("The agent asking.", default=None)
+    agent_id: Id | None = _id_field("The agent asking.", default=None)
     agent_only: bool = Field(False, strict=True, description="Only that agent's memories plus the shared ones.")
 
 
@@ -146,7 +154,7 @@ class SearchIn(_Filters):
     )
 
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in any language.")
-    thread_id: str | None = _id_field("The current thread.", default=None)
+    thread_id: Id | None = _id_field("The current thread.", default=None)
     exclude_thread: bool = Field(False, strict=True, description="Other threads than `thread_id` only.")
     kinds: list[MemoryKind] | None = Field(None, description="Only these kinds of memory.")
 
@@ -162,9 +170,22 @@ class RecallIn(_Filters):
     )
 
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
-    thread_id: str | None = _id_field("The current thread: its recent turns and summary come first.", default=None)
+    thread_id: Id | None = _id_field("The current thread: its recent turns and summary come first.", default=None)
     token_budget: int | None = Field(None, strict=True, ge=50, le=200_000, description="Size of the rendered context.")
     exclude_current_thread: bool = Field(False, strict=True, description="Memories from other threads only.")
+
+
+class MemorySearchIn(Strict):
+    """The ``/api/v1/memory/search`` query in a body: the user's words stay out of URLs and logs."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"user_id": "ana", "query": "peanut allergy", "k": 5}]}
+    )
+
+    user_id: Id = _id_field("The user whose memories to search.")
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for.")
+    k: int | None = Field(None, strict=True, ge=1, le=200, description="How many; default adaptive.")
+    conversation_id: Id | None = _id_field("Only this conversation (a thread) of the user.", default=None)
 
 
 class ContextFlags(Strict):
@@ -185,18 +206,18 @@ class ContextIn(Strict):
         },
     )
 
-    thread_id: str = _id_field("The thread the agent is in: its summary and recent turns come first.")
+    thread_id: Id = _id_field("The thread the agent is in: its summary and recent turns come first.")
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
-    agent_id: str | None = _id_field("The agent asking.", default=None)
+    agent_id: Id | None = _id_field("The agent asking.", default=None)
     flags: ContextFlags = Field(default_factory=ContextFlags, description="Which memory layers to render.")
 
 
 class ToolSession(Strict):
     """The agent session a tool call runs in. The tenant is always the API key's."""
 
-    user_id: str = _id_field("Whose memory the tools touch.")
-    thread_id: str = _id_field("The conversation the agent is in.")
-    agent_id: str | None = _id_field("The agent calling.", default=None)
+    user_id: Id = _id_field("Whose memory the tools touch.")
+    thread_id: Id = _id_field("The conversation the agent is in.")
+    agent_id: Id | None = _id_field("The agent calling.", default=None)
     memory_limit: int = Field(20, strict=True, ge=1, le=200, description="Most memories get_memory returns.")
     memory_min_relevance: float = Field(0.6, strict=True, ge=0, le=1, description="Weaker hits are dropped.")
     memory_types: list[MemoryType] | dict[MemoryType, str] | None = Field(

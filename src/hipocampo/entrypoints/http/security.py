@@ -7,7 +7,7 @@ With ``auth="none"`` (a local, single-tenant deployment) every request is the lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -18,6 +18,8 @@ from ...domain.errors import Forbidden, QuotaExceeded, Unauthorized
 from ...domain.model import Scope
 from ...domain.tenancy import Principal
 from ...services import tenancy
+from ...services.health import WriteProbe
+from .heavy import HeavyLimit
 from .metrics import Metrics
 
 
@@ -29,9 +31,10 @@ class ServiceState:
     memory: AsyncMemory | None
     auth: bool
     metrics: Metrics
-    limiter: tenancy.RateLimiter
     local_tenant: str = "default"  # who every request is when auth is off
     chat_model: Any = None  # a LangChain chat model for /v1/chat; None: the one the settings configure
+    write_probe: WriteProbe = field(default_factory=WriteProbe)  # /readyz: does the store take writes?
+    heavy: HeavyLimit = field(default_factory=HeavyLimit)  # exports, user metrics, forgetting a user
 
 
 def service(request: Request) -> ServiceState:
@@ -66,7 +69,7 @@ async def current_principal(
             state.metrics.rejected.labels("unauthorized").inc()
             raise
         try:
-            await state.limiter.hit(principal.tenant)
+            await tenancy.count_request(memory(request).deps, principal.tenant)
         except QuotaExceeded:
             state.metrics.rejected.labels("rate_limited").inc()
             raise

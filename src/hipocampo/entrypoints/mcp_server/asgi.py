@@ -2,8 +2,10 @@
 
 A request names its tenant with its API key (``Authorization: Bearer hk_...``), its user with
 ``X-Hipocampo-User`` and, optionally, its thread (``X-Hipocampo-Thread``, default ``mcp``) and
-agent (``X-Hipocampo-Agent``). The SDK runs statelessly, so any replica can answer any request and
-nothing about a caller outlives the request that authenticated it.
+agent (``X-Hipocampo-Agent``). Header values are UTF-8, optionally percent-encoded, and become
+the same ids as in REST paths (:mod:`hipocampo.entrypoints.ids`). The SDK runs statelessly, so
+any replica can answer any request and nothing about a caller outlives the request that
+authenticated it.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from starlette.types import Receive, Scope, Send
 from ...agent.session import SessionConfig
 from ...agent.tools import MemoryTools
 from ...client import AsyncMemory
-from ...domain.errors import Forbidden, HipocampoError, InvalidInput, QuotaExceeded, Unauthorized
-from ...domain.model import check_id
+from ...domain.errors import WIRE_ERRORS, HipocampoError, InvalidInput, Unauthorized
 from ...domain.tenancy import Principal
-from ...services.tenancy import RateLimiter, authenticate, local_principal
+from ...services.tenancy import authenticate, count_request, local_principal
+from ..ids import id_from_header
 from .server import Caller, build_server, configured_session
 
 USER_HEADER = "X-Hipocampo-User"
@@ -56,14 +58,12 @@ class McpAsgiApp:
         template: SessionConfig | None = None,
         auth: bool = True,
         tenant_id: str = "default",
-        limiter: RateLimiter | None = None,
         allowed_hosts: list[str] | None = None,
     ) -> None:
         self._memory = memory if callable(memory) else lambda: memory
         self._template = template or SessionConfig(user_id="template", thread_id=DEFAULT_THREAD)
         self._auth = auth
         self._local = local_principal(tenant_id)
-        self._limiter = limiter
         server = build_server(self._caller, self._template)
         server.streamable_http_app(  # builds the session manager; its routing is ours
             stateless_http=True, json_response=True, transport_security=_security(allowed_hosts)
@@ -91,18 +91,15 @@ class McpAsgiApp:
     async def _authenticate(self, headers: Headers) -> Caller:
         memory = self._memory()
         principal = await self._principal(memory, headers)
-        user = headers.get(USER_HEADER)
-        if not user:
+        if not headers.get(USER_HEADER):
             raise InvalidInput(f"the {USER_HEADER} header is required: the user whose memory to use")
-        agent = headers.get(AGENT_HEADER) or None
-        check_id("agent_id", agent, required=False)
         session = SessionConfig.model_validate(
             self._template.model_dump()
             | {
                 "tenant_id": principal.tenant_id,
-                "user_id": user,
-                "thread_id": headers.get(THREAD_HEADER) or DEFAULT_THREAD,
-                "agent_id": agent,
+                "user_id": id_from_header("user_id", USER_HEADER, headers.get(USER_HEADER)),
+                "thread_id": id_from_header("thread_id", THREAD_HEADER, headers.get(THREAD_HEADER)) or DEFAULT_THREAD,
+                "agent_id": id_from_header("agent_id", AGENT_HEADER, headers.get(AGENT_HEADER)),
             }
         )
         return Caller(MemoryTools(memory, session), principal.tenant)
@@ -114,9 +111,7 @@ class McpAsgiApp:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("missing API key: send Authorization: Bearer hk_...")
         principal = await authenticate(memory.deps, token.strip())
-        if self._limiter is None:  # built here, inside the serving event loop, as limits wants
-            self._limiter = RateLimiter(memory.settings.rate_limit_storage)
-        await self._limiter.hit(principal.tenant)
+        await count_request(memory.deps, principal.tenant)  # the memory's limiter: shared with the API
         return principal
 
     @staticmethod
@@ -134,8 +129,8 @@ def mcp_asgi_app(memory: MemorySource, **options: Any) -> McpAsgiApp:
     ``memory`` is the service's :class:`AsyncMemory`, or a function returning it (for apps that
     open it in their lifespan). ``options``: ``template`` (a :class:`SessionConfig` whose memory
     types and prompt every session shares), ``auth=False`` with ``tenant_id`` for a local
-    service, ``limiter`` (share the service's :class:`RateLimiter`) and ``allowed_hosts``
-    (``Host`` values to accept, with DNS-rebinding protection; default: any).
+    service, and ``allowed_hosts`` (``Host`` values to accept, with DNS-rebinding protection;
+    default: any). Requests count against the memory's rate limiter, which the API shares.
     """
     return McpAsgiApp(memory, **options)
 
@@ -160,11 +155,8 @@ def _security(allowed_hosts: list[str] | None) -> TransportSecuritySettings:
 
 
 _REFUSALS: list[tuple[type[Exception], int, str]] = [
-    (Unauthorized, 401, "unauthorized"),
-    (Forbidden, 403, "forbidden"),
-    (QuotaExceeded, 429, "quota_exceeded"),
-    (InvalidInput, 400, "bad_request"),
-    (ValidationError, 400, "bad_request"),
+    *WIRE_ERRORS,  # the REST service's statuses and codes, so both answer a mistake alike
+    (ValidationError, 422, "invalid_input"),
 ]
 
 
@@ -174,7 +166,8 @@ def _refusal(exc: Exception) -> JSONResponse:
     headers: dict[str, str] = {}
     if isinstance(exc, Unauthorized):
         headers["WWW-Authenticate"] = 'Bearer realm="hipocampo"'
-    if isinstance(exc, QuotaExceeded):
-        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after_seconds or 1)))
+    retry_after = getattr(exc, "retry_after_seconds", None)
+    if retry_after is not None:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     detail = "; ".join(e["msg"] for e in exc.errors()) if isinstance(exc, ValidationError) else str(exc)
     return JSONResponse({"error": code, "detail": detail}, status_code=status, headers=headers)

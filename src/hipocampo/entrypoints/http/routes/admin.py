@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from ....domain.errors import NotFound
-from ....services import insights
+from ....services import browse, insights
 from ..errors import ERROR_RESPONSES
 from ..schemas import UserIdPath
-from ..security import AdminCaller, Mem, scope_of
+from ..security import AdminCaller, Mem, scope_of, service
 
 router = APIRouter(
     prefix="/v1/admin", tags=["admin"],
@@ -27,11 +27,13 @@ async def tenant_metrics(principal: AdminCaller, mem: Mem) -> JSONResponse:
 
 @router.get("/users/{user_id}/metrics", response_model=dict[str, Any])
 async def user_metrics(
-    user_id: UserIdPath, principal: AdminCaller, mem: Mem,
+    request: Request, user_id: UserIdPath, principal: AdminCaller, mem: Mem,
     gap_days: Annotated[int, Query(ge=1, le=3650, description="Days of silence that end a session.")] = 7,
 ) -> JSONResponse:
-    """One user's engagement and memory: conversations, activity, facts by type, access."""
+    """One user's engagement and memory: conversations, activity, facts by type, access. Heavy:
+    at most `HIPOCAMPO_MAX_HEAVY_REQUESTS` run at once, past that 503 `busy` with `Retry-After`."""
     scope = scope_of(principal, user_id)
-    if not await mem.deps.log.threads(scope) and not await mem.deps.memories.count(scope):
-        raise NotFound(f"no memory for user {user_id!r}")
-    return JSONResponse(await insights.user_metrics(mem.deps, scope, gap_days=gap_days))
+    async with service(request).heavy.slot():
+        if not await browse.user_exists(mem.deps, scope):
+            raise NotFound(f"no memory for user {user_id!r}")
+        return JSONResponse(await insights.user_metrics(mem.deps, scope, gap_days=gap_days))

@@ -51,7 +51,9 @@ async def chat(
         reply = await run_chat(mem, session, body.message, chat_model=chat_model)
         return 200, reply.model_dump(mode="json")
 
-    return await respond(request, principal, idempotency_key, work)
+    # Without a model the turn is a plain write: exactly once. A model's answer takes seconds, too
+    # long to hold the write transaction open, so that path reserves the key instead.
+    return await respond(request, principal, idempotency_key, work, atomic=chat_model is None)
 
 
 router.add_api_route("/chat", chat, methods=["POST"], include_in_schema=False, **_DOC)

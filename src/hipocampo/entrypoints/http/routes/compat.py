@@ -2,6 +2,8 @@
 
 A conversation is a thread; the user comes in the query string because these paths have no
 place for it. ``/search`` is declared before ``/{conversation_id}`` so it is never taken for an id.
+``POST /search`` takes the same parameters in a JSON body, which keeps what the user asked out of
+URLs (and so out of proxies' and servers' access logs); ``GET /search`` stays for older clients.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from ....domain.model import message_to_dict
+from ....services import browse
 from ....services.retrieval import MAX_QUERY_CHARS
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ConversationOut, ForgetOut, SearchOut
-from ..schemas import MAX_SEQ, ConversationIdPath, ThreadIdQuery, UserIdQuery
+from ..schemas import MAX_SEQ, ConversationIdPath, MemorySearchIn, ThreadIdQuery, UserIdQuery
 from ..security import Caller, Mem, scope_of
-from .threads import forget_or_404, thread_page
+from .threads import forget_or_404
 
 router = APIRouter(prefix="/api/v1/memory", tags=["seed 001"], responses=ERROR_RESPONSES)
 
@@ -30,8 +33,18 @@ async def search_memories(
     k: Annotated[int | None, Query(ge=1, le=200, description="How many; default adaptive.")] = None,
     conversation_id: ThreadIdQuery = None,
 ) -> JSONResponse:
-    """Semantic (hybrid) search over the user's memories of every conversation."""
+    """Semantic (hybrid) search over the user's memories of every conversation. Prefer `POST`:
+    a query string ends up in the logs of every proxy on the way."""
     result = await mem.search(user_id, query, tenant_id=principal.tenant_id, k=k, thread_id=conversation_id)
+    return JSONResponse(result.to_dict())
+
+
+@router.post("/search", response_model=SearchOut)
+async def search_memories_post(body: MemorySearchIn, principal: Caller, mem: Mem) -> JSONResponse:
+    """The same search, its parameters in a JSON body rather than in the URL."""
+    result = await mem.search(
+        body.user_id, body.query, tenant_id=principal.tenant_id, k=body.k, thread_id=body.conversation_id
+    )
     return JSONResponse(result.to_dict())
 
 
@@ -43,8 +56,10 @@ async def get_conversation(
 ) -> JSONResponse:
     """The conversation's history: its messages (oldest first, paged) and its rolling summary."""
     scope = scope_of(principal, user_id)
-    page, next_after = await thread_page(mem, scope, conversation_id, after_seq, limit, what="conversation")
-    summary = await mem.deps.summaries.get(scope, conversation_id)
+    page, next_after = await browse.thread_page(
+        mem.deps, scope, conversation_id, after_seq=after_seq, limit=limit, what="conversation"
+    )
+    summary = await browse.thread_summary(mem.deps, scope, conversation_id)
     return JSONResponse({
         "conversation_id": conversation_id,
         "user_id": user_id,

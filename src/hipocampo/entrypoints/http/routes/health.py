@@ -7,6 +7,8 @@ import logging
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
+from ....services import health
+from ..errors import retry_after
 from ..responses import HealthOut, ReadyOut
 from ..security import service
 
@@ -22,16 +24,28 @@ async def healthz() -> JSONResponse:
 
 @router.get("/readyz", response_model=ReadyOut, responses={503: {"model": ReadyOut, "description": "Not ready."}})
 async def readyz(request: Request) -> JSONResponse:
-    """Readiness: the store is open and can be read (the job queue answers). No authentication."""
-    mem = service(request).memory
+    """Readiness: the store is open, can be read (the job queue answers) and takes writes (a tiny
+    write of its own, at most every few seconds). No authentication.
+
+    ``cache`` and ``rate_limits`` say ``ok`` or ``degraded: <why>`` (Redis unreachable): still
+    ready, since the log is the truth; windows are then read from it and rate limits let
+    requests through."""
+    state = service(request)
+    mem = state.memory
     if mem is None:
         return JSONResponse({"status": "starting", "detail": "the store is not open yet"}, status_code=503)
     try:
-        jobs = await mem.deps.jobs.stats()
+        jobs = await health.queue_stats(mem.deps)
+        problem = await state.write_probe.check(mem.deps.uow)
     except Exception as exc:
         log.warning("readiness check failed", exc_info=True)
         return JSONResponse({"status": "unavailable", "detail": type(exc).__name__}, status_code=503)
-    return JSONResponse({"status": "ready", "jobs": jobs})
+    if problem is not None:
+        return JSONResponse(
+            {"status": "unavailable", "detail": str(problem), "jobs": jobs}, status_code=503,
+            headers={"Retry-After": retry_after(problem.retry_after_seconds)},
+        )
+    return JSONResponse({"status": "ready", "jobs": jobs, **await health.shared_components(mem.deps)})
 
 
 async def metrics(request: Request) -> Response:

@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse
 
 from ....domain.model import MemoryKind, MemoryType
 from ....domain.recall import memory_to_dict
-from ....services import tenancy
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import HistoryOut, MemoryOut, MemoryPage
@@ -31,7 +30,6 @@ async def remember(
     scope = scope_of(principal, user_id, body.agent_id)
 
     async def work() -> tuple[int, Any]:
-        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=1)
         item = await mem.remember(
             user_id, body.content, memory_type=body.memory_type, importance=body.importance,
             tenant_id=scope.tenant_id, agent_id=scope.agent_id, thread_id=body.thread_id,

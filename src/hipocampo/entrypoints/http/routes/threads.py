@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse
 
 from ....client import AsyncMemory
 from ....domain.errors import NotFound
-from ....domain.model import Message, Scope, message_to_dict
-from ....services import admin, tenancy
+from ....domain.model import Scope, message_to_dict
+from ....services import admin, browse
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ForgetOut, MessagePage, MessagesOut, ThreadsOut
@@ -36,7 +36,6 @@ async def add_messages(
     scope = scope_of(principal, user_id, body.agent_id)
 
     async def work() -> tuple[int, Any]:
-        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=len(body.messages))
         stored = await mem.add(
             user_id, thread_id, [m.model_dump(exclude_none=True) for m in body.messages],
             tenant_id=scope.tenant_id, agent_id=scope.agent_id, metadata=body.metadata,
@@ -53,24 +52,16 @@ async def list_messages(
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
 ) -> JSONResponse:
     """A page of the thread's messages, oldest first."""
-    page, next_after = await thread_page(mem, scope_of(principal, user_id), thread_id, after_seq, limit)
+    page, next_after = await browse.thread_page(
+        mem.deps, scope_of(principal, user_id), thread_id, after_seq=after_seq, limit=limit
+    )
     return JSONResponse({"messages": [message_to_dict(m) for m in page], "next_after_seq": next_after})
-
-
-async def thread_page(
-    mem: AsyncMemory, scope: Scope, thread_id: str, after_seq: int, limit: int, what: str = "thread"
-) -> tuple[list[Message], int | None]:
-    """A page of a thread's messages and the cursor of the next one; 404 for an unknown thread."""
-    page = await mem.deps.log.list_thread(scope, thread_id, after_seq=after_seq, limit=limit)
-    if not page and thread_id not in await mem.deps.log.threads(scope):
-        raise NotFound(f"no {what} {thread_id!r} for user {scope.user_id!r}")
-    return page, page[-1].seq if len(page) == limit else None
 
 
 @router.get("", response_model=ThreadsOut)
 async def list_threads(user_id: UserIdPath, principal: Caller, mem: Mem) -> JSONResponse:
     """The user's threads (empty for a user the tenant does not have)."""
-    threads = await mem.deps.log.threads(scope_of(principal, user_id))
+    threads = await browse.list_threads(mem.deps, scope_of(principal, user_id))
     return JSONResponse({"user_id": user_id, "threads": threads})
 
 

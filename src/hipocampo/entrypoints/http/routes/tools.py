@@ -57,6 +57,8 @@ async def save_memory(
     tools = bind(mem, principal, body.session)
 
     async def work() -> tuple[int, Any]:
+        # A look first, so a tenant over its quota gets a 429 as from any write route; the save
+        # itself enforces the quota exactly (a race lost there is a tool result with the reason).
         await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=1)
         result = await tools.save_memory(body.arguments.content, body.arguments.memory_type)
         return 200, result.model_dump(mode="json")

@@ -1,0 +1,141 @@
+"""A Postgres database shared by every Postgres store: a psycopg 3 async connection pool.
+
+Why psycopg 3 (not asyncpg): it speaks the same DB-API shape as our SQLite adapters (``%s``
+parameters aside), has a maintained pool (``psycopg_pool``), first-class pgvector support
+(``pgvector.psycopg``), ``LISTEN/NOTIFY`` on async connections, and server-side binding with
+pipelining when we need throughput. asyncpg is faster on micro-benchmarks, but our time goes to
+embedding, and psycopg keeps one driver for sync tools (migrations, data moves) and async servers.
+
+A transaction opened with :meth:`transaction` pins one pooled connection in a context variable;
+store calls inside the block use it and commit together (the outbox, the quota count and the
+idempotent answer ride in the write's transaction). Outside a transaction each call borrows a
+connection in autocommit mode, so a single statement is its own transaction.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime, timezone
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from ...domain.errors import ConfigurationError, StorageUnavailable
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 2.0
+"""What a client is told to wait when the database cannot be reached (a restart, a failover)."""
+
+
+_UNAVAILABLE = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction, PoolTimeout)
+"""Conditions of the server, not of the request: down or restarting, a standby that took over
+read-only, a full disk, a statement cancelled, a deadlock or serialization failure to retry."""
+
+
+def _unavailable(exc: BaseException) -> StorageUnavailable:
+    return StorageUnavailable(
+        f"the database is unavailable ({type(exc).__name__}); retry shortly", retry_after_seconds=RETRY_AFTER_SECONDS
+    )
+
+
+class PostgresDatabase:
+    """Owns the pool. Create with :meth:`open`, finish with :meth:`close`."""
+
+    def __init__(self, url: str, pool: AsyncConnectionPool) -> None:
+        self.url = url
+        self._pool = pool
+        self._tx: contextvars.ContextVar[psycopg.AsyncConnection[Any] | None] = contextvars.ContextVar(
+            f"pg-tx-{id(self)}", default=None
+        )
+
+    @classmethod
+    async def open(
+        cls, url: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 10.0
+    ) -> PostgresDatabase:
+        async def configure(conn: psycopg.AsyncConnection[Any]) -> None:
+            # Times come back as aware UTC datetimes, whatever the server's default time zone.
+            await conn.execute("SET TIME ZONE 'UTC'")
+            # pgvector's type is looked up per connection; before `hipocampo migrate` it is absent.
+            try:
+                from pgvector.psycopg import register_vector_async
+
+                await register_vector_async(conn)
+            except psycopg.ProgrammingError:
+                pass
+
+        pool = AsyncConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            timeout=timeout_s,
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            configure=configure,
+            name="hipocampo",
+        )
+        try:
+            await pool.open(wait=True, timeout=timeout_s)
+        except (PoolTimeout, psycopg.Error) as exc:
+            await pool.close()
+            raise ConfigurationError(f"cannot connect to Postgres at {_redact(url)}: {exc}") from exc
+        return cls(url, pool)
+
+    async def probe_write(self) -> None:
+        """Commit a tiny write now, or raise :class:`StorageUnavailable`: what readiness asks.
+
+        It rewrites the one row of the ``health`` table in its own transaction, so a server
+        that cannot write (down, a read-only standby after a failover, a full disk) fails it."""
+        async with self.transaction(), self.connection() as conn:
+            await conn.execute(
+                "INSERT INTO health (id, probed_at) VALUES (1, %s)"
+                " ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at",
+                (datetime.now(timezone.utc),),
+            )
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._tx.get() is not None
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """The open transaction's connection, or a pooled one in autocommit mode."""
+        conn = self._tx.get()
+        if conn is not None:
+            yield conn
+            return
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except _UNAVAILABLE as exc:
+            raise _unavailable(exc) from exc
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Every store call inside the block joins one transaction; commit on exit. Nested: join."""
+        if self._tx.get() is not None:
+            yield
+            return
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                token = self._tx.set(conn)
+                try:
+                    yield
+                finally:
+                    self._tx.reset(token)
+        except _UNAVAILABLE as exc:
+            raise _unavailable(exc) from exc
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+def _redact(url: str) -> str:
+    from ...backends import redact
+
+    return redact(url)

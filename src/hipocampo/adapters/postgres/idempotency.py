@@ -1,0 +1,83 @@
+"""Answers of idempotent writes on Postgres, keyed by tenant and the client's idempotency key.
+
+:meth:`PostgresIdempotencyStore.put` is one ``INSERT ... ON CONFLICT`` statement: the check and
+the write are atomic, and inside a transaction the key's row stays locked until commit, so a
+racing request with the same key waits on it and then sees the first one's outcome. That is what
+:func:`hipocampo.services.idempotency.run_once` relies on for exactly-once writes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ...ports import StoredResponse
+from .db import PostgresDatabase
+from .rows import to_json
+from .sql import Query, execute, fetch_one
+
+_INSERT = (
+    "INSERT INTO idempotency AS i (tenant_id, key, request_hash, status_code, body, created_at)"
+    " VALUES (%s, %s, %s, %s, %s::json, %s)"
+)
+
+
+def _values(tenant_id: str, key: str, r: StoredResponse) -> tuple[Any, ...]:
+    # A body that is not JSON raises here, before anything is written.
+    body = None if r.body is None else to_json("a stored answer", r.body)
+    return tenant_id, key, r.request_hash, r.status_code, body, r.created_at
+
+
+def put_query(tenant_id: str, key: str, response: StoredResponse, replace_before: datetime | None) -> Query:
+    """Insert unless present; an entry created before ``replace_before`` counts as absent.
+    Returns a row exactly when this call stored its answer."""
+    values = _values(tenant_id, key, response)
+    if replace_before is None:
+        return _INSERT + " ON CONFLICT (tenant_id, key) DO NOTHING RETURNING 1 AS stored", values
+    return (
+        _INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
+        " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at"
+        " WHERE i.created_at < %s RETURNING 1 AS stored",
+        (*values, replace_before),
+    )
+
+
+def _response(row: dict[str, Any]) -> StoredResponse:
+    return StoredResponse(
+        request_hash=row["request_hash"],
+        status_code=row["status_code"],
+        body=row["body"],
+        created_at=row["created_at"],
+    )
+
+
+class PostgresIdempotencyStore:
+    """The :class:`~hipocampo.ports.IdempotencyStore` port on the shared Postgres database."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
+        row = await fetch_one(
+            self._db, ("SELECT * FROM idempotency WHERE tenant_id = %s AND key = %s", (tenant_id, key))
+        )
+        return None if row is None else _response(row)
+
+    async def put(
+        self, tenant_id: str, key: str, response: StoredResponse, *, replace_before: datetime | None = None
+    ) -> bool:
+        return await fetch_one(self._db, put_query(tenant_id, key, response, replace_before)) is not None
+
+    async def replace(self, tenant_id: str, key: str, response: StoredResponse) -> None:
+        await execute(
+            self._db,
+            (_INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
+             " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
+             _values(tenant_id, key, response)),
+        )
+
+    async def delete(self, tenant_id: str, key: str) -> None:
+        await execute(self._db, ("DELETE FROM idempotency WHERE tenant_id = %s AND key = %s", (tenant_id, key)))
+
+    async def purge(self, before: datetime) -> int:
+        return await execute(self._db, ("DELETE FROM idempotency WHERE created_at < %s", (before,)))

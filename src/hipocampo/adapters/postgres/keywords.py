@@ -1,0 +1,165 @@
+"""Keyword search on Postgres: our analysed terms in a ``tsvector`` (GIN), ranked by BM25 with
+the searching user's own statistics (see :mod:`hipocampo.domain.bm25`).
+
+Terms are ``domain.text``'s Snowball stems (PT+EN, accents folded), written into the ``tsvector``
+verbatim (a literal, never through a text search dictionary) with one position per occurrence,
+so Postgres matches exactly the terms SQLite's FTS5 matches and a term's frequency is its number
+of positions (Postgres keeps 256 at most). A query is an OR of its stems, as on SQLite.
+
+A search is one statement when the user's documents holding a query term are few (the common
+case: then every document frequency is counted exactly from them), and three otherwise: the
+term counts (bounded), then the planned candidates (see ``bm25.plan_candidates``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...domain import bm25
+from ...domain.model import Scope
+from ...domain.text import analyze, query_terms
+from ...ports import KeywordHit
+from .db import PostgresDatabase
+from .sql import Query, execute, fetch_all, scope_filter
+
+MAX_POSITIONS = 256
+"""Positions Postgres keeps per lexeme: the largest term frequency it can hold."""
+MAX_LEXEME_BYTES = 2046
+"""Postgres refuses longer lexemes; such a "word" is no search term anyway."""
+
+
+def _quote(term: str) -> str:
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector_literal(terms: Sequence[str]) -> str:
+    """The ``tsvector`` of a document's terms: each distinct term once, with one position per
+    occurrence (1, 2, ...), so its frequency survives without any dictionary."""
+    counts = Counter(t for t in terms if t and len(t.encode()) <= MAX_LEXEME_BYTES)
+    return " ".join(
+        f"{_quote(term)}:{','.join(map(str, range(1, min(n, MAX_POSITIONS) + 1)))}" for term, n in counts.items()
+    )
+
+
+def tsquery_literal(terms: Sequence[str]) -> str:
+    """Any of ``terms``, verbatim."""
+    return " | ".join(_quote(t) for t in terms)
+
+
+def candidates_query(scope: Scope, match: Sequence[str], terms: Sequence[str], limit: int,
+                     exclude_thread: str | None, *, unless: Sequence[str] = ()) -> Query:
+    """The user's documents holding any of ``match`` but none of ``unless`` (at most ``limit``),
+    each with its length, the frequencies of ``terms`` in it, whether the searcher may see it,
+    and the user's corpus size (``docs``, ``total``) on every row."""
+    found = "tenant_id = %s AND user_id = %s AND terms @@ %s::tsquery"
+    found_params: list[Any] = [scope.tenant_id, scope.user_id, tsquery_literal(match)]
+    if unless:
+        found += " AND NOT terms @@ %s::tsquery"
+        found_params.append(tsquery_literal(unless))
+    visible, params = scope_filter(scope, "m")
+    visible += " AND m.valid_to IS NULL"
+    if exclude_thread is not None:
+        visible += " AND m.thread_id IS DISTINCT FROM %s"
+        params = [*params, exclude_thread]
+    return (
+        "WITH corpus AS (SELECT count(*) AS docs, coalesce(sum(length), 0) AS total FROM keywords"
+        " WHERE tenant_id = %s AND user_id = %s),"
+        f" found AS (SELECT memory_id, terms, length FROM keywords WHERE {found} LIMIT %s)"
+        f" SELECT f.memory_id, f.length, t.lexemes, t.tfs, m.rid, ({visible}) AS visible, c.docs, c.total"
+        " FROM found f JOIN memories m ON m.id = f.memory_id CROSS JOIN corpus c"
+        " CROSS JOIN LATERAL (SELECT array_agg(e.lexeme) AS lexemes, array_agg(cardinality(e.positions)) AS tfs"
+        " FROM unnest(f.terms) e WHERE e.lexeme = ANY(%s)) t",
+        (scope.tenant_id, scope.user_id, *found_params, limit, *params, list(terms)),
+    )
+
+
+def term_counts_query(scope: Scope, terms: Sequence[str], bound: int) -> Query:
+    """How many of the user's documents hold each term, counted up to ``bound``."""
+    return (
+        "SELECT q.term, (SELECT count(*) FROM (SELECT 1 FROM keywords k WHERE k.tenant_id = %s"
+        " AND k.user_id = %s AND k.terms @@ q.query LIMIT %s) x) AS df"
+        " FROM unnest(%s::text[], %s::tsquery[]) AS q (term, query)",
+        (scope.tenant_id, scope.user_id, bound, list(terms), [_quote(t) for t in terms]),
+    )
+
+
+class PostgresKeywordIndex:
+    """The :class:`~hipocampo.ports.KeywordIndex` port on a :class:`PostgresDatabase`.
+
+    ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.bm25`)."""
+
+    def __init__(self, db: PostgresDatabase, *, budget: int = bm25.MAX_SCORED) -> None:
+        self._db = db
+        self._budget = budget
+
+    async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
+        docs = {memory_id: analyze(text) for memory_id, text in items}  # the last text of an id wins
+        if not docs:
+            return
+        ids = list(docs)
+        async with self._db.transaction():
+            found = await fetch_all(
+                self._db,
+                ("SELECT id FROM memories WHERE id = ANY(%s) AND tenant_id = %s AND user_id = %s",
+                 (ids, scope.tenant_id, scope.user_id)),
+            )
+            missing = set(ids) - {r["id"] for r in found}
+            if missing:
+                raise LookupError(f"memories {sorted(missing)[:3]} must be stored before they are indexed")
+            await execute(
+                self._db,
+                ("INSERT INTO keywords (memory_id, tenant_id, user_id, terms, length)"
+                 " SELECT k.memory_id, %s, %s, k.terms::tsvector, k.length"
+                 " FROM unnest(%s::text[], %s::text[], %s::integer[]) AS k (memory_id, terms, length)"
+                 " ON CONFLICT (memory_id) DO UPDATE SET terms = excluded.terms, length = excluded.length"
+                 " WHERE keywords.tenant_id = excluded.tenant_id AND keywords.user_id = excluded.user_id",
+                 (scope.tenant_id, scope.user_id, ids, [tsvector_literal(docs[i]) for i in ids],
+                  [len(docs[i]) for i in ids])),
+            )
+
+    async def search(
+        self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None
+    ) -> list[KeywordHit]:
+        terms = query_terms(query)
+        if not terms or k <= 0:
+            return []
+        budget = self._budget
+        rows = await fetch_all(self._db, candidates_query(scope, terms, terms, budget + 1, exclude_thread))
+        if not rows:
+            return []
+        docs, total = int(rows[0]["docs"]), int(rows[0]["total"])
+        if len(rows) <= budget:  # every document holding a term is here: count them exactly
+            df = bm25.document_frequencies(terms, (_tf(r) for r in rows))
+        else:
+            counted = await fetch_all(self._db, term_counts_query(scope, terms, budget + 1))
+            df = {r["term"]: int(r["df"]) for r in counted}
+            every, rest = bm25.plan_candidates(df, budget)
+            rows = await fetch_all(self._db, candidates_query(scope, every, terms, budget, exclude_thread)) \
+                if every else []
+            if rest and len(rows) < budget:  # fill up with documents of the common terms only
+                rows += await fetch_all(
+                    self._db, candidates_query(scope, rest, terms, budget - len(rows), exclude_thread, unless=every)
+                )
+        stats = bm25.ScopeStats(docs, total, df)
+        visible = sorted((r for r in rows if r["visible"]), key=lambda r: r["rid"])
+        ranked = bm25.rank(((r["memory_id"], _tf(r), r["length"]) for r in visible), stats, k)
+        return [KeywordHit(memory_id, score, matched) for memory_id, score, matched in ranked]
+
+    async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
+        if not memory_ids:
+            return
+        where, params = scope_filter(scope, "m")
+        await execute(
+            self._db,
+            (f"DELETE FROM keywords k USING memories m WHERE k.memory_id = ANY(%s) AND m.id = k.memory_id"
+             f" AND {where}", (list(memory_ids), *params)),
+        )
+
+    async def reset(self) -> None:
+        await execute(self._db, ("TRUNCATE keywords", ()))
+
+
+def _tf(row: dict[str, Any]) -> dict[str, int]:
+    return dict(zip(row["lexemes"] or (), row["tfs"] or (), strict=True))

@@ -1,0 +1,106 @@
+"""BM25 with statistics of the searching scope only. Pure functions, shared by every backend.
+
+Why per scope: a search engine's global statistics (FTS5 keeps one document count, one average
+length and one document frequency per term for its whole table) let every tenant's corpus move
+every other tenant's scores, which shows in explanations and leaks a little about what others
+store. Here a scope (a tenant's user) is its own corpus: ``N`` is the number of the user's
+indexed memories, ``avgdl`` their mean length, ``df`` the number of them holding a term. Those
+are counted over all of the user's entries (superseded memories and other agents' included), so
+a score does not depend on who asks or which thread is excluded, only on the user's index.
+
+The formula is FTS5's ``bm25()``, so with one user per store (LoCoMo, most embedded uses) the
+scores are the very numbers SQLite gave before: k1 = 1.2, b = 0.75, and an IDF floored at a
+tiny positive value for terms found in half the documents or more.
+
+Bounded work: a backend scores at most :data:`MAX_SCORED` documents per search. It first takes
+the user's documents holding any query term, one more than that at most: when that is all of
+them (nearly always: a user's corpus rarely holds thousands of documents sharing a query word),
+every statistic is exact and every one of them is scored. Otherwise the document frequency of
+each query term is counted, up to :data:`MAX_SCORED` + 1, and :func:`plan_candidates` picks what
+to score: every document of the rarest terms (the strong evidence), then any documents of the
+common ones to fill the budget (a document holding only common terms scores little anyway). A
+term counted to the bound is scored as if found exactly that often: its IDF is then small, and
+exact whenever the user has at most twice that many documents (the floor applies either way).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+K1 = 1.2
+B = 0.75
+MIN_IDF = 1e-6
+"""FTS5 floors the IDF of terms found in half the documents or more at this."""
+
+MAX_SCORED = 2000
+"""Documents scored per search at most (recall asks for the best 60)."""
+
+
+@dataclass(frozen=True)
+class ScopeStats:
+    """The scope's corpus: its documents, their total length, and ``df`` of the query's terms."""
+
+    docs: int
+    total_length: int
+    df: Mapping[str, int]
+
+    @property
+    def avgdl(self) -> float:
+        return self.total_length / self.docs if self.docs else 0.0
+
+
+def idf(docs: int, df: int) -> float:
+    value = math.log((docs - df + 0.5) / (df + 0.5)) if docs else 0.0
+    return value if value > 0 else MIN_IDF
+
+
+def score(tf: Mapping[str, int], length: int, stats: ScopeStats) -> float:
+    """BM25 of one document holding the query terms ``tf`` (term -> occurrences)."""
+    avgdl = stats.avgdl or 1.0
+    norm = K1 * (1 - B + B * length / avgdl)
+    return sum(
+        idf(stats.docs, stats.df.get(term, 0)) * n * (K1 + 1) / (n + norm) for term, n in tf.items() if n > 0
+    )
+
+
+def document_frequencies(terms: Sequence[str], documents: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """``df`` of ``terms`` over ``documents`` (each a term -> occurrences map)."""
+    df = dict.fromkeys(terms, 0)
+    for doc in documents:
+        for term in terms:
+            if doc.get(term):
+                df[term] += 1
+    return df
+
+
+def plan_candidates(df: Mapping[str, int], budget: int = MAX_SCORED) -> tuple[list[str], list[str]]:
+    """Split query terms into those whose every document is scored and the rest.
+
+    Rarest first, terms are taken while all their documents fit in ``budget``; the rest (common
+    terms) only contribute documents to fill what is left. Terms no document holds are dropped.
+    """
+    every: list[str] = []
+    used = 0
+    ordered = sorted((n, term) for term, n in df.items() if n > 0)
+    for i, (n, term) in enumerate(ordered):
+        if used + n > budget:
+            return every, [t for _, t in ordered[i:]]
+        every.append(term)
+        used += n
+    return every, []
+
+
+def rank(
+    candidates: Iterable[tuple[str, Mapping[str, int], int]], stats: ScopeStats, k: int
+) -> list[tuple[str, float, tuple[str, ...]]]:
+    """The ``k`` best ``(memory_id, score, matched terms)`` of ``(memory_id, tf, length)``
+    candidates: best score first, ties in the candidates' order."""
+    scored = []
+    for order, (memory_id, tf, length) in enumerate(candidates):
+        matched = tuple(sorted(t for t, n in tf.items() if n > 0))
+        if matched:
+            scored.append((-score(tf, length, stats), order, memory_id, matched))
+    scored.sort()
+    return [(memory_id, -neg, matched) for neg, _, memory_id, matched in scored[: max(k, 0)]]

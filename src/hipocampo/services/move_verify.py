@@ -1,0 +1,216 @@
+"""Checking a moved store: counts per table and a checksum per user, source against destination.
+
+``hipocampo move`` ends with this check and ``hipocampo move --verify-only`` runs it alone. It
+reads both stores through their ports only, a page at a time, so it works for any pair of
+backends in constant memory.
+
+Why a sum of hashes and not a hash of sorted rows: sorting needs every row in memory, and the
+order the ports return rows in is not the same on every backend (ties in time are broken by
+each store's own row ids). Each row's canonical form is hashed with SHA-256 and the hashes are
+added modulo 2**256: the total depends on the set of rows, not their order, and a changed,
+missing or extra row changes it. It detects accidents, not an adversary, which is all a move needs.
+
+What is compared per user (tenant and user id): messages (every field), threads that hold
+messages, summaries, memories (every field but the access count and last access, which reading
+the destination changes), each memory's history in order, and which memories have a vector.
+Across the store: tenants and API keys (the hash of the secret included, its last use not), and
+each tenant's memory usage (the quota count). Keyword entries have no read port; they are
+rebuilt from the memories, and a search on the destination is the way to see them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, is_dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from ..domain.model import MemoryKind, Scope, as_utc
+from ..ports import Storage
+
+PAGE = 500
+"""Rows per store call: large enough to be fast, small enough that memory stays flat."""
+
+_MOD = 2**256
+
+BOOKKEEPING = {"access_count", "last_accessed", "last_used_at"}
+"""Fields that reading a store changes (recall marks memories accessed, a request marks its key
+used): copied, but neither compared nor checksummed, so a destination in use still verifies."""
+
+PER_USER = ("messages", "threads", "summaries", "memories", "history", "vectors")
+GLOBAL = ("tenants", "api_keys", "memory_usage")
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data that two backends agree on: times in UTC ISO-8601, floats to
+    six decimals (a backend may keep them as float4), enums by value, bookkeeping left out."""
+    if value is None or isinstance(value, (str, int)):  # the common cases first: this runs per field
+        return value.value if isinstance(value, Enum) else value
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, datetime):
+        return as_utc(value).isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not is_dataclass(value):
+            return value
+        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value) if f.name not in BOOKKEEPING)
+    return {name: plain(getattr(value, name)) for name in names}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def fingerprint(value: Any) -> str:
+    """The canonical text of a stored row (see :func:`plain`): equal on two backends iff the row is."""
+    return json.dumps(plain(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class Tally:
+    """How many rows, and the sum of their hashes (order does not matter, see the module)."""
+
+    count: int = 0
+    total: int = 0
+
+    def add(self, row: Any) -> None:
+        text = row if isinstance(row, str) else fingerprint(row)
+        self.count += 1
+        self.total = (self.total + int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")) % _MOD
+
+
+@dataclass
+class Check:
+    """One line of the verification table."""
+
+    name: str
+    source: int = 0
+    destination: int = 0
+    differing: list[str] = field(default_factory=list)  # "tenant/user" (or tenant, key id) that differ
+    advisory: bool = False  # a difference is reported but does not fail (vectors needing a reindex)
+
+    @property
+    def status(self) -> str:
+        if not self.differing:
+            return "OK"
+        return "REINDEX" if self.advisory else "MISMATCH"
+
+
+@dataclass
+class Verification:
+    checks: list[Check]
+    users: int  # users (tenant, user) of the source that were compared
+    extra_users: int  # users only the destination has: left alone by a move, not compared
+
+    @property
+    def ok(self) -> bool:
+        return all(c.status != "MISMATCH" for c in self.checks)
+
+
+async def all_users(storage: Storage) -> list[tuple[str, str]]:
+    """Every (tenant, user) with a thread or a memory: users with only saved facts have no thread."""
+    return sorted(set(await storage.log.scopes()) | set(await storage.memories.scopes()))
+
+
+async def same_vector_model(src: Storage, dst: Storage) -> bool:
+    """Whether the destination's vectors can be compared with the source's: same model and
+    dimension, or no vectors in the source at all."""
+    models = (await src.vectors.info()).get("models", {})
+    return not models or (await dst.vectors.info()).get("models", {}) == models
+
+
+async def verify(src: Storage, dst: Storage, *, expect_vectors: bool) -> Verification:
+    """Compare the destination with the source (see the module).
+
+    ``expect_vectors``: vectors were copied, so a difference in them fails the check; otherwise
+    it is shown as ``REINDEX`` (the destination's vectors come from ``hipocampo reindex``).
+    """
+    checks = {name: Check(name) for name in (*PER_USER, *GLOBAL)}
+    checks["vectors"].advisory = not expect_vectors
+    users = await all_users(src)
+    for tenant, user in users:
+        scope = Scope(tenant, user)
+        mine, theirs = await user_tallies(src, scope), await user_tallies(dst, scope)
+        for name in PER_USER:
+            _compare(checks[name], f"{tenant}/{user}", mine[name], theirs[name])
+    extra = set(await all_users(dst)) - set(users)
+    await _compare_tenants(src, dst, checks, {t for t, _ in users}, shared={t for t, _ in extra})
+    return Verification(list(checks.values()), len(users), len(extra))
+
+
+async def user_tallies(storage: Storage, scope: Scope) -> dict[str, Tally]:
+    """The per-user tallies of one store (see the module)."""
+    t = {name: Tally() for name in PER_USER}
+    for thread_id in await storage.log.threads(scope):
+        after, seen = -1, 0
+        while batch := await storage.log.list_thread(scope, thread_id, after_seq=after, limit=PAGE):
+            for m in batch:
+                t["messages"].add(m)
+            after, seen = batch[-1].seq, seen + len(batch)
+        if seen:  # a thread whose every message was deleted is an empty row, not moved
+            t["threads"].add(thread_id)
+        summary = await storage.summaries.get(scope, thread_id)
+        if summary is not None:
+            t["summaries"].add(summary)
+    offset = 0
+    while batch := await storage.memories.list(scope, limit=PAGE, offset=offset):
+        offset += len(batch)
+        for item in batch:
+            t["memories"].add(item)
+            if item.kind is not MemoryKind.TURN:  # turns mirror the log and have no history
+                for n, entry in enumerate(await storage.memories.history(scope, item.id)):
+                    t["history"].add(fingerprint([item.id, n, entry]))
+        for memory_id in await storage.vectors.get(scope, [i.id for i in batch]):
+            t["vectors"].add(memory_id)
+    return t
+
+
+def _compare(check: Check, label: str, mine: Tally, theirs: Tally) -> None:
+    check.source += mine.count
+    check.destination += theirs.count
+    if (mine.count, mine.total) != (theirs.count, theirs.total):
+        check.differing.append(label)
+
+
+async def _compare_tenants(
+    src: Storage, dst: Storage, checks: dict[str, Check], tenant_ids: set[str], *, shared: set[str]
+) -> None:
+    """Tenants and keys of the source, each looked up by id in the destination (which may hold
+    other tenants too: several stores can move into one), and the memory usage per tenant,
+    except of ``shared`` tenants, whose other users on the destination count there too."""
+    for tenant in await src.tenants.list_tenants():
+        tenant_ids.add(tenant.id)
+        _compare_rows(checks["tenants"], tenant.id, tenant, await dst.tenants.get_tenant(tenant.id))
+    for key in await src.tenants.list_keys():
+        _compare_rows(checks["api_keys"], f"{key.tenant_id}, key {key.id}", key, await dst.tenants.get_key(key.id))
+    usage = checks["memory_usage"]
+    for tenant_id in sorted(tenant_ids - shared):
+        mine, theirs = await src.tenants.memory_usage(tenant_id), await dst.tenants.memory_usage(tenant_id)
+        usage.source += mine
+        usage.destination += theirs
+        if mine != theirs:
+            usage.differing.append(tenant_id)
+
+
+def _compare_rows(check: Check, label: str, mine: Any, theirs: Any | None) -> None:
+    check.source += 1
+    check.destination += theirs is not None
+    if theirs is None or fingerprint(mine) != fingerprint(theirs):
+        check.differing.append(label)
+
+
+def differing_ids(pairs: Iterable[tuple[str, Any, Any]]) -> list[str]:
+    """Ids whose stored rows differ: ``(id, source row, destination row)``, absent rows skipped."""
+    return [
+        i for i, mine, theirs in pairs
+        if theirs is not None and mine != theirs and fingerprint(mine) != fingerprint(theirs)
+    ]

