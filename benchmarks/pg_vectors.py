@@ -4,14 +4,16 @@
         [--vectors 200000] [--users 2000] [--dim 384] [--queries 50] [--ef 40,100,200] [--json]
 
 Fills a scratch database (migrated here; it must hold nothing else, and is reused as it is when
-already filled) with clustered unit vectors spread over users of three sizes: 4 users of 20,000
-vectors, 100 of 1,000, the rest of about 10 each. The shape is embedding-like and deliberately
-shared: each user writes about 8 of 32 topics, so any topic is every user's, and a query's nearest
-neighbours in the whole table belong mostly to other users (a user of 1,000 vectors holds ~2% of a
-topic's vectors, one of 10 ~0.02%): the case where filtering after an HNSW walk goes wrong. Then, for users of each size, it asks ``PostgresVectorIndex.search`` (the
-real code path, counting query included) the k=10 nearest of queries near that user's topics,
-once forced exact (threshold above every user) and once forced HNSW (threshold 0) per
-``ef_search``, and reports latency (p50/p95, ms) and HNSW's recall@10 against the exact answer.
+already filled) with unit vectors spread over users of five sizes: 4 users of 20,000 vectors, 2
+of 10,000, 4 of 5,000, 60 of 1,000, the rest (about 1,900) of about 10 each. The shape is
+embedding-like (see ``clustered``) and deliberately shared: each user writes about 8 of 32
+topics, so any topic is every user's, and a query's nearest neighbours in the whole table belong
+mostly to other users (a user of 1,000 vectors holds ~2% of a topic's vectors, one of 10 ~0.02%):
+the case where filtering after an HNSW walk goes wrong. Then, for one user of each size, it asks
+``PostgresVectorIndex.search`` (the real code path, its counting query included) for the k=10
+nearest of queries near that user's own vectors, once forced exact (threshold above every user)
+and once forced HNSW (threshold 0) per ``ef_search``, and reports latency (p50/p95, ms) and
+HNSW's recall@10 against the exact answer.
 """
 
 from __future__ import annotations
@@ -38,25 +40,42 @@ from hipocampo.settings import Settings  # noqa: E402
 
 MODEL = "bench/clustered"
 TOPICS = 32
-SIZES = {"large": 20_000, "medium": 1_000}
-LARGE_USERS, MEDIUM_USERS = 4, 100
+LATENT = 24
+SIZED_USERS = {"20k": (20_000, 4), "10k": (10_000, 2), "5k": (5_000, 4), "1k": (1_000, 60)}
+"""label: (vectors per user, users); every other user holds the rest, about 10 each."""
 K = 10
 SEED = 7
 
 
 def user_sizes(total: int, users: int) -> dict[str, int]:
-    sizes = {f"large-{i}": SIZES["large"] for i in range(LARGE_USERS)}
-    sizes |= {f"medium-{i}": SIZES["medium"] for i in range(MEDIUM_USERS)}
+    sizes = {f"user-{label}-{i}": n for label, (n, count) in SIZED_USERS.items() for i in range(count)}
     small = users - len(sizes)
     left = total - sum(sizes.values())
     sizes |= {f"small-{i}": left // small + (1 if i < left % small else 0) for i in range(small)}
     return sizes
 
 
-def clustered(rng: np.random.Generator, centers: np.ndarray, topics: np.ndarray, n: int) -> np.ndarray:
-    dim = centers.shape[1]
-    v = centers[rng.choice(topics, size=n)] + 0.75 * rng.standard_normal((n, dim)).astype(np.float32) / np.sqrt(dim)
+def clustered(rng: np.random.Generator, topics: list[tuple[np.ndarray, np.ndarray]], n: int) -> np.ndarray:
+    """``n`` unit vectors about ``topics``: each a topic's centre moved within the topic's own
+    low-dimensional subspace, plus a little noise in every direction. Text embeddings have that
+    shape (a few meaningful directions per subject), so nearest neighbours mean something; with
+    isotropic noise in 384 dimensions every point of a cluster is as far as any other."""
+    dim = topics[0][0].shape[0]
+    picked = rng.integers(len(topics), size=n)
+    centres = np.stack([topics[i][0] for i in picked])
+    latent = rng.standard_normal((n, LATENT)).astype(np.float32) / np.sqrt(LATENT)
+    moved = np.einsum("nl,ndl->nd", latent, np.stack([topics[i][1] for i in picked]))
+    v = centres + 0.8 * moved + 0.15 * rng.standard_normal((n, dim)).astype(np.float32) / np.sqrt(dim)
     return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def make_topics(rng: np.random.Generator, dim: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    topics = []
+    for _ in range(TOPICS):
+        centre = rng.standard_normal(dim).astype(np.float32)
+        basis, _ = np.linalg.qr(rng.standard_normal((dim, LATENT)))
+        topics.append((centre / np.linalg.norm(centre), basis.astype(np.float32)))
+    return topics
 
 
 async def fill(url: str, total: int, users: int, dim: int) -> dict[str, Any]:
@@ -64,8 +83,7 @@ async def fill(url: str, total: int, users: int, dim: int) -> dict[str, Any]:
     from pgvector.psycopg import register_vector_async
 
     rng = np.random.default_rng(SEED)
-    centers = rng.standard_normal((TOPICS, dim)).astype(np.float32)
-    centers /= np.linalg.norm(centers, axis=1, keepdims=True)
+    all_topics = make_topics(rng, dim)
     sizes = user_sizes(total, users)
     async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
         await register_vector_async(conn)
@@ -80,8 +98,8 @@ async def fill(url: str, total: int, users: int, dim: int) -> dict[str, Any]:
             ) as cp:
                 cp.set_types(["text", "text", "text", "text", "int4", "vector"])
                 for user, n in sizes.items():
-                    topics = rng.choice(TOPICS, size=8, replace=False)
-                    for i, v in enumerate(clustered(rng, centers, topics, n)):
+                    topics = [all_topics[t] for t in rng.choice(TOPICS, size=8, replace=False)]
+                    for i, v in enumerate(clustered(rng, topics, n)):
                         await cp.write_row((f"{user}-{i}", "bench", user, MODEL, dim, v))
         loaded = time.perf_counter() - t
         await conn.execute("INSERT INTO vector_model (model, dim) VALUES (%s, %s)", (MODEL, dim))
@@ -95,9 +113,10 @@ async def fill(url: str, total: int, users: int, dim: int) -> dict[str, Any]:
 
 
 def queries_for(rng: np.random.Generator, stored: np.ndarray, n: int) -> list[np.ndarray]:
-    """Queries near the user's own vectors (a stored one plus noise), as a question about them is."""
+    """Queries about the user's own subjects: a stored vector moved a little (a question is near,
+    not on, what it asks about)."""
     picks = stored[rng.integers(len(stored), size=n)]
-    noisy = picks + 0.5 * rng.standard_normal(picks.shape).astype(np.float32) / np.sqrt(picks.shape[1])
+    noisy = picks + 0.3 * rng.standard_normal(picks.shape).astype(np.float32) / np.sqrt(picks.shape[1])
     return list(noisy / np.linalg.norm(noisy, axis=1, keepdims=True))
 
 
@@ -112,7 +131,7 @@ async def measure(url: str, n_queries: int, efs: list[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         exact = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=10_000_000))
-        for label, user in (("10", "small-0"), ("1k", "medium-0"), ("20k", "large-0")):
+        for label, user in (("10", "small-0"), *((label, f"user-{label}-0") for label in reversed(SIZED_USERS))):
             scope = Scope("bench", user)
             stored = list((await exact.get(scope, [f"{user}-{i}" for i in range(20_000)])).values())
             queries = queries_for(rng, np.stack(stored), n_queries)

@@ -43,7 +43,7 @@ def build_memory_deps(
         settings=settings,
         cache=InMemoryCache(settings.cache_max_entries, clock),
         limiter=LimitsRateLimiter(),
-        embedder=CachingEmbedder(embedder or FakeEmbedder()),
+        embedder=CachingEmbedder(embedder or FakeEmbedder(), max_chars=settings.embed_max_chars),
         tokenizer=tokenizer or CharTokenizer(),
         clock=clock,
         chat=chat,

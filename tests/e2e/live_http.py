@@ -1,5 +1,5 @@
 """A real ``hipocampo`` HTTP server for tests: uvicorn on a free loopback port, in a thread with
-its own event loop, over a temporary SQLite file and the fake embedder.
+its own event loop, over the store it is given (a SQLite file or a Postgres URL) and the fake embedder.
 
 Tenants and keys are made through ``services.tenancy`` on the server's loop before it listens;
 :meth:`LiveServer.call` runs more coroutines there (e.g. ``mem.flush()``).

@@ -50,6 +50,7 @@ def _comparable(export: dict[str, Any]) -> tuple[Any, Any]:
 
 
 # -- writing and reading -------------------------------------------------------------------------
+@pytest.mark.backends()
 def test_add_then_recall_json_round_trip(cli):
     meta = ["--meta", "source=cli", "--meta", "mood=ok"]
     added = cli.json("add", "ana", "t1", "I moved to Porto last year", *ANA, *meta)
@@ -74,6 +75,7 @@ def test_add_then_recall_json_round_trip(cli):
     assert {"dense_rank", "keyword_rank", "boosts"} <= set(hit["explanation"])
 
 
+@pytest.mark.backends()
 def test_recall_prints_context_and_explanation(cli):
     cli("add", "ana", "t1", "I am allergic to peanuts", "I have a cat called Mia", *ANA)
     compact = cli("recall", "ana", "what am I allergic to?", "--thread", "t9").stdout
@@ -87,6 +89,7 @@ def test_recall_prints_context_and_explanation(cli):
     assert "why: score = relevance x boosts" in explained and "dense" in explained
 
 
+@pytest.mark.backends()
 def test_recall_exclude_thread_leaves_it_out(cli):
     cli("add", "ana", "t1", "I live in Porto", *ANA)
     cli("add", "ana", "t2", "I used to live in Braga", *ANA)
@@ -98,6 +101,7 @@ def test_recall_exclude_thread_leaves_it_out(cli):
     assert "--thread" in _one_error_line(error.stderr)
 
 
+@pytest.mark.backends()
 def test_search_ranks_and_explains(cli):
     cli("add", "ana", "t1", "I live in Porto", "I love cats", *ANA)
     data = cli.json("search", "ana", "cats", "--k", "2")
@@ -108,12 +112,14 @@ def test_search_ranks_and_explains(cli):
     assert "I love cats" in table and "why: score = relevance x boosts" in table
 
 
+@pytest.mark.backends()
 def test_tenants_do_not_see_each_other(cli):
     cli("--tenant", "acme", "add", "ana", "t1", "Acme's secret plan")
     assert cli.json("--tenant", "other", "memories", "ana") == []
     assert len(cli.json("--tenant", "acme", "memories", "ana")) == 1
 
 
+@pytest.mark.backends()
 def test_memories_lists_and_filters(cli):
     cli("add", "ana", "t1", "first", "second", *ANA)
     cli("add", "ana", "t2", "third", "--role", "assistant")
@@ -126,6 +132,7 @@ def test_memories_lists_and_filters(cli):
 
 
 # -- import and export ---------------------------------------------------------------------------
+@pytest.mark.backends()
 def test_import_jsonl_with_progress(cli, jsonl):
     path = jsonl(
         "chat.jsonl",
@@ -163,6 +170,7 @@ def test_import_jsonl_with_progress(cli, jsonl):
     assert contents.count("Moro em Lisboa") == 1
 
 
+@pytest.mark.backends()
 def test_import_json_list_and_export_shape(cli, tmp_path):
     listed = tmp_path / "list.json"
     listed.write_text(
@@ -208,6 +216,7 @@ def test_import_json_list_and_export_shape(cli, tmp_path):
     assert "October 14th" in cli.json("recall", "bia", "when do we fly to Tokyo?")["context"]
 
 
+@pytest.mark.backends()
 @pytest.mark.parametrize(
     ("bad_line", "reason"),
     [
@@ -243,6 +252,7 @@ def test_import_missing_file_is_one_line_error(cli, tmp_path):
     assert "nope.jsonl" in _one_error_line(result.stderr)
 
 
+@pytest.mark.backends()
 def test_export_forget_import_round_trip(cli, db_path, tmp_path):
     cli("add", "ana", "t1", "Moro em Lisboa", "Tenho um gato", *ANA, "--meta", "source=test")
     cli("add", "ana", "t2", "Noted, no peanuts.", "--role", "assistant")
@@ -271,6 +281,7 @@ def test_export_forget_import_round_trip(cli, db_path, tmp_path):
     assert "Moro em Lisboa" in cli.json("recall", "ana", "onde eu moro?")["context"]
 
 
+@pytest.mark.backends()
 def test_export_another_user_as_someone_else(cli, tmp_path):
     cli("add", "ana", "t1", "Moro em Lisboa")
     saved = tmp_path / "ana.json"
@@ -289,6 +300,7 @@ def test_forget_without_yes_refuses_without_a_terminal(cli):
     assert len(cli.json("memories", "ana")) == 1
 
 
+@pytest.mark.backends()
 def test_forget_one_thread(cli):
     cli("add", "ana", "t1", "one", "two")
     cli("add", "ana", "t2", "three")
@@ -300,6 +312,7 @@ def test_forget_one_thread(cli):
 
 
 # -- operations ----------------------------------------------------------------------------------
+@pytest.mark.backends()
 def test_doctor_json_ok(cli):
     cli("add", "ana", "t1", "hello", "world")
     report = cli.json("doctor")
@@ -317,6 +330,7 @@ def test_doctor_reports_an_embedder_change_and_exits_1(cli, monkeypatch):
     assert "problem:" in result.stdout and "reindex" in result.stdout
 
 
+@pytest.mark.backends()
 def test_reindex_rebuilds_with_progress(cli):
     cli("add", "ana", "t1", "I live in Porto", "I love cats")
     cli("reindex", code=2)  # no terminal to ask on
@@ -381,6 +395,7 @@ def test_demo_runs_offline_with_the_fake_embedder():
         assert expected in result.stdout
 
 
+@pytest.mark.backends()
 def test_demo_on_a_kept_database_is_idempotent(cli):
     cli("demo")
     cli("demo")
@@ -409,6 +424,7 @@ def test_version(cli):
 
 
 # -- as a real process ---------------------------------------------------------------------------
+@pytest.mark.backends()
 @pytest.mark.slow
 def test_process_add_and_recall_json(process):
     assert process("--version").stdout.strip() == f"hipocampo {__version__}"
@@ -427,6 +443,7 @@ def test_process_error_is_one_line_without_traceback(process):
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+@pytest.mark.backends()
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_process_worker_indexes_and_stops_on_sigterm(cli, cli_command, monkeypatch):

@@ -1,4 +1,4 @@
-"""`hipocampo tenants` and `hipocampo keys`, end to end on a real SQLite file."""
+"""`hipocampo tenants` and `hipocampo keys`, end to end on a real store (each backend)."""
 
 from __future__ import annotations
 

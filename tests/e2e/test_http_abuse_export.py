@@ -5,7 +5,9 @@ past the per-process limit are refused with 503 ``busy`` and Retry-After instead
 from __future__ import annotations
 
 import json
+import os
 import socket
+import sys
 import time
 from contextlib import ExitStack, closing
 
@@ -16,7 +18,7 @@ from serve_process import ServeProcess, serve_process
 from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 
-pytestmark = pytest.mark.slow  # starts a server process
+pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts a server process
 
 MESSAGES = 20_000
 TEXT = "lorem ipsum dolor sit amet " * 37  # ~1 KB: the export is ~25 MB of JSON
@@ -24,10 +26,12 @@ MiB = 1024
 
 
 @pytest.fixture(scope="module")
-def big_user(tmp_path_factory: pytest.TempPathFactory) -> str:
+def big_user(module_db: str) -> tuple[str, dict[str, str]]:
     """A store where ana has 20,000 messages in two threads and a few facts (left unindexed:
-    the export reads the log and the memory table, not the indexes)."""
-    db = str(tmp_path_factory.mktemp("export") / "memory.db")
+    the export reads the log and the memory table, not the indexes); and the environment a server
+    of that store needs (its Redis, on Postgres: set now, cleared by ``fake_env`` in each test)."""
+    db = module_db
+    env = {k: v for k, v in os.environ.items() if k == "HIPOCAMPO_REDIS_URL"}
     with Memory.open(db, embedder=FakeEmbedder(), worker="external") as mem:
         for thread in ("t1", "t2"):
             for start in range(0, MESSAGES // 2, 1000):
@@ -35,13 +39,14 @@ def big_user(tmp_path_factory: pytest.TempPathFactory) -> str:
         for fact in ("Ana is vegan", "Ana lives in Lisbon", "Ana plays chess"):
             mem.remember("ana", fact, memory_type="preference")
         mem.add("bia", "t1", ["Olá"])
-    return db
+    return db, env
 
 
 @pytest.fixture
-def server(big_user: str, cli_command: list[str]):
-    command = [*cli_command[:-1], big_user]  # the same `hipocampo --db`, on the big store
-    with serve_process(command, "--no-auth", "--no-workers-inprocess") as s:
+def server(big_user: tuple[str, dict[str, str]]):
+    db, env = big_user
+    command = [sys.executable, "-m", "hipocampo.entrypoints.cli", "--db", db]
+    with serve_process(command, "--no-auth", "--no-workers-inprocess", env=env) as s:
         yield s
 
 

@@ -7,7 +7,7 @@ import httpx
 import pytest
 from serve_process import serve_process
 
-pytestmark = pytest.mark.slow  # starts server processes
+pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts server processes
 
 RPC = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "X-Hipocampo-User": "ana"}

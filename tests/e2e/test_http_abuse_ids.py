@@ -17,6 +17,8 @@ from hipocampo.client import AsyncMemory
 
 pytest.importorskip("mcp")
 
+pytestmark = pytest.mark.backends()
+
 JOAO = "jo\u00e3o"  # NFC: one code point for ã
 JOAO_NFD = "joa\u0303o"  # "a" and a combining tilde
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from serve_process import serve_process
 
-pytestmark = pytest.mark.slow  # starts a server process
+pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts a server process
 
 SECRET = "my-bank-pin-is-4321"
 

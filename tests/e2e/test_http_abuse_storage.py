@@ -3,7 +3,10 @@ recovery without a restart once the cause is gone.
 
 Real causes, not simulated exceptions: a database at its size limit (``PRAGMA max_page_count``,
 SQLite's own SQLITE_FULL, the error a full disk gives), and files made immutable under a running
-server (``chattr +i``: root ignores file modes) or before it opens them.
+server (``chattr +i``: root ignores file modes) or before it opens them. Those are faults of the
+SQLite file and skip on Postgres; its counterpart there is a database turning read-only under the
+server (what a failover to a standby looks like). Postgres restarts under load are in
+test_faults_service.py.
 """
 
 from __future__ import annotations
@@ -32,6 +35,15 @@ async def no_tenants(mem: AsyncMemory) -> dict[str, str]:
     return {}
 
 
+pytestmark = pytest.mark.backends()
+
+
+@pytest.fixture
+def sqlite_file(store_backend: str) -> None:
+    if store_backend != "sqlite":
+        pytest.skip("a fault of the SQLite file (size limit, immutable file): Postgres has no such file")
+
+
 @pytest.fixture
 def server(db_path: str) -> Iterator[LiveServer]:
     with live_server(db_path, no_tenants, auth=False) as live:
@@ -56,7 +68,9 @@ def wait_ready(c: httpx.Client, timeout: float = 10) -> None:
         time.sleep(0.1)
 
 
-def test_a_full_database_answers_503_and_recovers(server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_full_database_answers_503_and_recovers(
+    sqlite_file: None, server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
     c = server.client()
     assert write(c).status_code == 201
     db = server.memory.deps.uow
@@ -108,7 +122,7 @@ def read_only(*paths: Path) -> Iterator[None]:
                 p.chmod(modes[p])
 
 
-def test_files_turning_read_only_under_a_running_server(server: LiveServer, db_path: str) -> None:
+def test_files_turning_read_only_under_a_running_server(sqlite_file: None, server: LiveServer, db_path: str) -> None:
     if os.geteuid() != 0:
         pytest.skip("without root, open files stay writable whatever their mode")
     c = server.client()
@@ -124,7 +138,7 @@ def test_files_turning_read_only_under_a_running_server(server: LiveServer, db_p
     assert write(c, "Ana likes coffee too").status_code == 201
 
 
-def test_a_store_opened_read_only_recovers_once_writable(db_path: str) -> None:
+def test_a_store_opened_read_only_recovers_once_writable(sqlite_file: None, db_path: str) -> None:
     Memory.open(db_path, embedder=FakeEmbedder()).close()  # created, migrated, closed (no -wal left)
     db = Path(db_path)
     with read_only(db):
@@ -147,3 +161,51 @@ def test_a_store_opened_read_only_recovers_once_writable(db_path: str) -> None:
             assert [m["content"] for m in c.get("/v1/users/ana/threads/t1/messages").json()["messages"]] == [
                 "Ana likes tea"
             ]
+
+
+def pg_read_only(db_path: str, on: bool) -> None:
+    """Make new sessions of the database read-only (or not), and cut the open ones: the server's
+    pool reconnects into the new state, as it would to a standby promoted or demoted under it."""
+    import psycopg
+
+    with psycopg.connect(db_path, autocommit=True) as conn:
+        conn.execute("SET default_transaction_read_only = off")  # this session may be a read-only one
+        name = conn.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        conn.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = {"on" if on else "off"}')
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+def test_a_postgres_database_turning_read_only_under_a_running_server(
+    store_backend: str, server: LiveServer, db_path: str
+) -> None:
+    if store_backend != "postgresql":
+        pytest.skip("Postgres's read-only database; SQLite's read-only file is tested above")
+    c = server.client()
+    assert write(c).status_code == 201
+    pg_read_only(db_path, True)
+    try:
+        deadline = time.monotonic() + 10
+        while (r := write(c, "Ana likes rain")).status_code != 503:  # a cut connection may answer 503 first, too
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.1)
+        assert_unavailable(r, "unavailable")
+        for _ in range(3):  # not a cut connection: the database refuses writes, again and again
+            assert_unavailable(write(c, "Ana likes rain"), "ReadOnlySqlTransaction")
+        deadline = time.monotonic() + 10
+        while (ready := c.get("/readyz")).status_code != 503:
+            assert time.monotonic() < deadline, ready.text
+            time.sleep(0.1)
+        page = c.get("/v1/users/ana/threads/t1/messages")  # reads still work
+        assert page.status_code == 200 and [m["content"] for m in page.json()["messages"]] == ["Ana likes tea"]
+    finally:
+        pg_read_only(db_path, False)
+    deadline = time.monotonic() + 10
+    while (r := write(c, "Ana likes coffee too")).status_code != 201:  # no restart
+        assert r.status_code == 503 and time.monotonic() < deadline, r.text
+        time.sleep(0.2)
+    wait_ready(c)
+    contents = [m["content"] for m in c.get("/v1/users/ana/threads/t1/messages").json()["messages"]]
+    assert contents == ["Ana likes tea", "Ana likes coffee too"]

@@ -37,6 +37,8 @@ from live_http import LiveServer, live_server
 from hipocampo.client import AsyncMemory
 from hipocampo.services import tenancy
 
+pytestmark = pytest.mark.backends()
+
 CAP = 100
 WORKERS = 16
 

@@ -8,10 +8,16 @@ checks that:
 - invalid requests are rejected with a 4xx (``negative_data_rejection``);
 - status codes, content types, headers and bodies are the ones the schema documents.
 
-The examples per operation are bounded so the whole run stays well under a minute.
+It runs on each backend (SQLite; Postgres with Redis), against one server per backend. The
+examples per operation are bounded so that CI stays quick; ``HIPOCAMPO_FUZZ_EXAMPLES`` raises
+them for the nightly run (docs/reliability.md, "Schema fuzzing"). Each backend's tally of requests
+by status class is printed when its server stops.
 """
 
 from __future__ import annotations
+
+import os
+from collections import Counter
 
 import pytest
 import schemathesis
@@ -32,7 +38,9 @@ from hipocampo.entrypoints.http import create_app
 from hipocampo.services import tenancy
 from hipocampo.settings import Settings
 
-EXAMPLES_PER_OPERATION = 50
+EXAMPLES_PER_OPERATION = int(os.environ.get("HIPOCAMPO_FUZZ_EXAMPLES", "50"))
+"""Per operation: CI's 50 make about 3,500 requests per backend (most are schemathesis's coverage
+cases, whatever this number), about 1.5 min per backend on two busy cores."""
 CHECKS = [
     not_a_server_error,
     negative_data_rejection,
@@ -53,11 +61,29 @@ async def setup(mem: AsyncMemory) -> dict[str, str]:
     return {"admin": token}
 
 
+pytestmark = pytest.mark.backends()
+
+
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory):
-    db = str(tmp_path_factory.mktemp("fuzz") / "memory.db")
-    with live_server(db, setup) as server:
+def live(module_db: str, tally: Counter[str]):
+    with live_server(module_db, setup) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def tally(request: pytest.FixtureRequest, store_backend: str):
+    """Requests sent to this backend's server, by status class; reported when it stops."""
+    counts: Counter[str] = Counter()
+    yield counts
+    by_class = ", ".join(f"{k} {counts[k]}" for k in sorted(counts))
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(
+                f"\nschema fuzzing on {store_backend}: {counts.total()} requests"
+                f" ({EXAMPLES_PER_OPERATION} examples per operation): {by_class}"
+            )
 
 
 # The schema of an app that is never started (building it opens nothing); requests go to `live`.
@@ -73,6 +99,7 @@ _rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
     max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_never_fails_and_answers_as_documented(case, live: LiveServer) -> None:
+def test_api_never_fails_and_answers_as_documented(case, live: LiveServer, tally: Counter[str]) -> None:
     response = case.call(base_url=live.url, headers={"Authorization": f"Bearer {live.tokens['admin']}"}, timeout=30)
+    tally[f"{response.status_code // 100}xx"] += 1
     case.validate_response(response, checks=CHECKS)

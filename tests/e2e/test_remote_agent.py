@@ -33,9 +33,12 @@ async def setup(mem: AsyncMemory) -> dict[str, str]:
     return tokens
 
 
+pytestmark = pytest.mark.backends()
+
+
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory):
-    with live_server(str(tmp_path_factory.mktemp("remote") / "memory.db"), setup) as server:
+def live(module_db: str):
+    with live_server(module_db, setup) as server:
         yield server
 
 

@@ -21,6 +21,8 @@ from hipocampo.agent.langgraph import build_agent_graph
 from hipocampo.agent.remote import RemoteAgentMemory
 from hipocampo.agent.scripted_chat import ScriptedToolChatModel, tool_call
 
+pytestmark = pytest.mark.backends()
+
 
 def free_port() -> int:
     with socket.socket() as s:

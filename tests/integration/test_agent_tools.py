@@ -1,4 +1,4 @@
-"""The seed-002 memory tools over a real SQLite store: structured results, ownership, access times."""
+"""The seed-002 memory tools over a real store (each backend): structured results, ownership, access times."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The memory tools as LangChain tools, sync (Memory) and async (AsyncMemory), on SQLite."""
+"""The memory tools as LangChain tools, sync (Memory) and async (AsyncMemory), on each backend."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ready LangGraph agent, driven by the scripted chat model, on a real SQLite file."""
+"""The ready LangGraph agent, driven by the scripted chat model, on a real store (each backend)."""
 
 from __future__ import annotations
 

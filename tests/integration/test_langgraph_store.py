@@ -1,4 +1,4 @@
-"""HipocampoStore against LangGraph's store behaviour, on a real SQLite file with the fake embedder.
+"""HipocampoStore against LangGraph's store behaviour, on a real store (each backend) with the fake embedder.
 
 LangGraph ships no conformance suite, so the behaviour is checked two ways: the same operations
 run on LangGraph's own ``InMemoryStore`` must give the same results (gets, filters, namespace
@@ -231,7 +231,7 @@ def test_ttls_expire_items_and_reads_refresh_them(db_path):
 
 
 # -- hipocampo specifics -------------------------------------------------------------------------
-def test_items_persist_in_the_sqlite_file(db_path):
+def test_items_persist_in_the_store(db_path):
     with Memory.open(db_path, embedder=FakeEmbedder(), extraction=False, llm=None) as mem:
         HipocampoStore(mem).put(("prefs",), "lang", {"text": "Ana prefers Portuguese"})
     with Memory.open(db_path, embedder=FakeEmbedder(), extraction=False, llm=None) as mem:

@@ -65,10 +65,11 @@ def test_calls_are_bounded_by_texts_and_characters() -> None:
 
 def test_a_round_serves_another_tenant_before_the_rest_of_a_backlog() -> None:
     async def scenario(deps: Deps) -> None:
-        for i in range(40):
-            await add_messages(deps, ACME, "t", [f"backlog message {i} " + "x" * 3000])
+        for i in range(40):  # each job too long to share an embedding call: a unit of its own
+            await add_messages(deps, ACME, "t", [f"backlog message {i}.{j} " + "x" * 3000 for j in range(3)])
         (victim,) = await add_messages(deps, GLOBEX, "t", ["the victim's new message"])
-        assert await run_once(deps, round_seconds=0) >= 1  # one group, then the rest goes back
+        # The claim puts acme's oldest job first; the round still serves globex before it ends.
+        assert await run_once(deps, round_seconds=0) == 2
         assert await indexed(deps, GLOBEX, victim.id)
         stats = await deps.jobs.stats("acme")
         assert stats["running"] == 0 and stats["pending"] > 30  # given back, claimable at once
@@ -179,3 +180,50 @@ def test_stop_lets_a_short_batch_finish_within_the_grace() -> None:
         assert (await deps.jobs.stats())["pending"] == 0
 
     asyncio.run(scenario(make_deps(embedder, worker_shutdown_seconds=5, worker_poll_seconds=0.01)))
+
+
+def test_a_huge_job_is_sliced_and_does_not_hold_a_round() -> None:
+    async def scenario(deps: Deps) -> None:
+        big = await add_messages(deps, ACME, "t", [f"one of many turns, number {i}" for i in range(50)])
+        (victim,) = await add_messages(deps, GLOBEX, "t", ["the victim's new message"])
+        assert await run_once(deps, round_seconds=0) == 2  # the victim's job, and acme's moved forward
+        assert await indexed(deps, GLOBEX, victim.id)
+        assert sum([await indexed(deps, ACME, m.id) for m in big]) == 8  # one slice, then given back
+        (job,) = await deps.jobs.claim(10, 60)
+        assert (job.tenant_id, job.attempts) == ("acme", 1)  # released, no attempt counted
+        await deps.jobs.release([job])
+        rounds = 0
+        while await run_once(deps, round_seconds=0):
+            rounds += 1
+        assert rounds == 6  # the other 42 turns, a slice of up to eight per round, none done twice
+        assert all([await indexed(deps, ACME, m.id) for m in big])
+        assert await deps.memories.count(ACME) == 50  # slices done twice are upserted, not duplicated
+        assert (await deps.jobs.stats())["pending"] == 0
+
+    asyncio.run(scenario(make_deps(embed_batch_size=8)))
+
+
+def test_a_failed_slice_fails_its_job_once_and_skips_the_rest() -> None:
+    class FailsOnce(FakeEmbedder):
+        failures = 0
+
+        def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+            if any("turn 12" in t for t in texts) and not self.failures:
+                self.failures += 1
+                raise RuntimeError("the model ran out of memory")
+            return super().embed_documents(texts)
+
+    embedder = FailsOnce()
+
+    async def scenario(deps: Deps) -> None:
+        messages = await add_messages(deps, ACME, "t", [f"turn {i}" for i in range(30)])
+        assert await run_once(deps) == 1  # the job failed once, the slices after the failure skipped
+        stats = await deps.jobs.stats()
+        assert (stats["pending"], stats["retrying"]) == (1, 1)
+        assert not await indexed(deps, ACME, messages[-1].id)
+        deps.clock.advance(60)  # type: ignore[attr-defined]
+        assert await run_once(deps) == 1
+        assert all([await indexed(deps, ACME, m.id) for m in messages])
+        assert (await deps.jobs.stats())["pending"] == 0
+
+    asyncio.run(scenario(make_deps(embedder, embed_batch_size=8, job_backoff_seconds=1)))

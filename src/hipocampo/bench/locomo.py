@@ -232,6 +232,7 @@ async def _run_conversation(
     inner: Embedder,
     folder: Path,
     console: Console,
+    db_url: str | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Ingest and question ``conv`` once per layer; baselines once, over the first layer's turns."""
     from .locomo_layers import LAYERS, headline, run_layer
@@ -257,9 +258,17 @@ async def _run_conversation(
     index_texts: list[str] = []
     for name in layers:
         embedder = CachingEmbedder(inner, max_entries=200_000)  # fresh per layer: fair timings
-        per_layer[name], texts, text_dia = await run_layer(
-            conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console
-        )
+        if db_url is not None:  # a fresh Postgres database per store, dropped after
+            from .pgdb import scratch_database
+
+            async with scratch_database(db_url, "hipocampo_locomo") as url:
+                per_layer[name], texts, text_dia = await run_layer(
+                    conv, LAYERS[name], settings, embedder, url, asked, console
+                )
+        else:
+            per_layer[name], texts, text_dia = await run_layer(
+                conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console
+            )
         if name != layers[0]:
             continue
         index_texts = texts  # the same texts whatever the layer: baselines run once
@@ -315,6 +324,7 @@ async def arun_locomo(
     progress: bool = True,
     db_dir: str | None = None,
     layers: Sequence[str] | str = DEFAULT_LAYERS,
+    db_url: str | None = None,
 ) -> dict[str, Any]:
     """:func:`run_locomo` for callers already inside an event loop."""
     from .locomo_layers import parse_layers
@@ -335,7 +345,7 @@ async def arun_locomo(
         folder.mkdir(parents=True, exist_ok=True)
         for path in files:
             conv = load_conversation(path)
-            summary, recs = await _run_conversation(conv, names, settings, inner, folder, console)
+            summary, recs = await _run_conversation(conv, names, settings, inner, folder, console, db_url)
             summaries.append(summary)
             records.extend(recs)
     return _result(
@@ -430,6 +440,7 @@ def run_locomo(
     progress: bool = True,
     db_dir: str | None = None,
     layers: Sequence[str] | str = DEFAULT_LAYERS,
+    db_url: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark over ``data_dir``'s conversations (the first ``limit``, sorted by name).
 
@@ -437,6 +448,8 @@ def run_locomo(
     ``layers`` are the memory layers to compare (:mod:`.locomo_layers`): ``"turns"`` and/or
     ``"full"``, each in its own store; the top-level scores are the full layer's when it runs.
     Stores are temporary unless ``db_dir`` is given, where ``<conversation>-<layer>.db`` are kept.
+    ``db_url`` (a ``postgresql://`` URL) runs every store on that Postgres server instead: a fresh
+    database per conversation and layer, migrated, then dropped (:mod:`.pgdb`).
     """
     return asyncio.run(
         arun_locomo(
@@ -446,6 +459,7 @@ def run_locomo(
             progress=progress,
             db_dir=db_dir,
             layers=layers,
+            db_url=db_url,
         )
     )
 

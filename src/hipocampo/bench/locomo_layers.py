@@ -207,14 +207,14 @@ async def run_layer(
     layer: Layer,
     settings: Settings,
     embedder: CachingEmbedder,
-    db: Path,
+    db: Path | str,
     asked: Sequence[tuple[Question, dict[str, Any]]],
     console: Console,
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """Ingest ``conv`` into a fresh store of this layer, then ask every question of ``asked``,
     writing the scores into each record's ``layers[layer.name]``. Returns the layer's summary and
     the indexed turn texts with their dia ids (for the baselines)."""
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm") if isinstance(db, Path) else ():  # a URL: a fresh database
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     acks: list[tuple[float, int]] = []
     dia_of_message: dict[str, str] = {}

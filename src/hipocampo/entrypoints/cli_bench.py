@@ -45,6 +45,15 @@ def locomo(
             "full (facts, summaries and consolidation).",
         ),
     ] = "turns,full",
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="Run the stores on this Postgres server (postgresql://...): a fresh database per "
+            "conversation and layer, dropped after. Default: temporary SQLite files.",
+        ),
+    ] = None,
 ) -> None:
     """Measure recall quality on the LoCoMo long-conversation benchmark."""
     from ..bench.locomo import render_locomo, run_locomo
@@ -54,12 +63,18 @@ def locomo(
         names = parse_layers(layers)
     except ValueError as exc:
         raise InvalidInput(f"--layers: {exc}") from None
+    if db is not None:
+        from ..bench.pgdb import is_postgres
+
+        if not is_postgres(db):
+            raise InvalidInput(f"--db expects a postgresql:// URL, got {db!r}")
     result = run_locomo(
         str(data),
         embedder=embedder,
         limit=limit_conversations,
         progress=not json_out,
         layers=names,
+        db_url=db,
     )
     if json_out:
         print_json(result)

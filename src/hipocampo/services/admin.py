@@ -24,16 +24,18 @@ async def export_user(deps: Deps, scope: Scope) -> dict[str, Any]:
 
 async def forget(deps: Deps, scope: Scope, thread_id: str | None = None) -> dict[str, int]:
     """Delete a thread, or a whole user, with every derived row and vector."""
+    # Messages before memories: a worker indexing them holds them (Postgres: FOR SHARE) until it
+    # has written their turn memories, which the memory delete, coming after, then sees.
     async with deps.uow.transaction():
         if thread_id is not None:
-            memories = await deps.memories.delete_thread(scope, thread_id)
             messages = await deps.log.delete_thread(scope, thread_id)
+            memories = await deps.memories.delete_thread(scope, thread_id)
             await deps.summaries.delete_thread(scope, thread_id)
             threads = [thread_id]
         else:
             threads = await deps.log.threads(scope)
-            memories = await deps.memories.delete_user(scope)
             messages = await deps.log.delete_user(scope)
+            memories = await deps.memories.delete_user(scope)
             await deps.summaries.delete_user(scope)
     for t in threads:
         await deps.cache.delete(recent_cache_key(scope, t))

@@ -17,6 +17,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterable
 
+from ..domain.errors import StorageUnavailable
 from ..domain.model import Job
 from .deps import Deps
 
@@ -67,5 +68,23 @@ async def holding(deps: Deps, jobs: Iterable[Job]) -> AsyncIterator[Held]:
             await renewer
         if held.open:
             left = list(held.open.values())
-            released = await deps.jobs.release(left)
+            released = await _release(deps, left)
             log.info("gave back %d unfinished jobs (%d still held)", len(left), released)
+
+
+RELEASE_TRIES = 3
+"""Attempts to give jobs back when the store fails (a Postgres restart breaks the pooled
+connections; the next try gets a fresh one). After the last, the jobs wait out their lease:
+indexing then stalled for the whole ``job_lease_seconds`` (54 s measured) after a restart."""
+
+
+async def _release(deps: Deps, jobs: list[Job]) -> int:
+    for attempt in range(1, RELEASE_TRIES + 1):
+        try:
+            return await deps.jobs.release(jobs)
+        except StorageUnavailable:
+            if attempt == RELEASE_TRIES:
+                log.warning("could not give back %d jobs: they are claimable again when their lease ends", len(jobs))
+                return 0
+            await asyncio.sleep(0.2 * attempt)
+    return 0

@@ -14,17 +14,20 @@ lets the work in hand run ``worker_shutdown_seconds``, then gives back what is u
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import timedelta
 
+from ..domain.errors import StorageUnavailable
 from ..domain.model import Job, MemoryItem, Scope
 from ..ports import StoredResponse
 from . import consolidation, facts, summaries
 from .deps import Deps
-from .indexing import CALL_CHARS, job_items, process_jobs
+from .indexing import CALL_CHARS, call_sizes, job_items, process_jobs
 from .ingest import EXTRACT_JOB, INDEX_JOB, INDEX_MEMORIES_JOB, SUMMARIZE_JOB
 from .leases import holding
 
@@ -32,11 +35,12 @@ log = logging.getLogger(__name__)
 
 BATCHED = (INDEX_JOB, INDEX_MEMORIES_JOB)
 
-ROUND_SECONDS = 5.0
-"""A round that has run this long starts nothing new: it gives back the jobs it has not started
-and the worker claims again. Claims are round-robin by tenant, so this is what bounds how long
-another tenant's new message waits behind one tenant's backlog of long texts (a 64-job round of
-them took minutes). Short enough for that, long enough that claims stay a small cost."""
+ROUND_SECONDS = 2.0
+"""A round that has run this long (and has served every tenant it claimed for) starts nothing
+new: it gives back the jobs it has not started and the worker claims again. Claims are
+round-robin by tenant, so this is what bounds how long another tenant's new message waits
+behind one tenant's backlog of long texts (a 64-job round of them took minutes). A claim and a
+release cost a few milliseconds, so short rounds are cheap."""
 
 
 async def _extract(deps: Deps, job: Job) -> None:
@@ -95,12 +99,15 @@ async def run_once(
     abandon: threading.Event | None = None,
     round_seconds: float = ROUND_SECONDS,
 ) -> int:
-    """One worker round; returns how many jobs it finished (done or failed).
+    """One worker round; returns how many jobs it worked on: finished (done or failed), or, for a
+    large job, moved forward and given back (0: nothing was ready).
 
     ``stop``: once set, start no new work (what is not started is given back). ``abandon``: once
     set, embedding gives up between calls; the caller then cancels the round, which gives back
-    every unfinished job. After ``round_seconds`` the round starts nothing new either (it always
-    finishes one unit first, so every round makes progress).
+    every unfinished job. After ``round_seconds`` the round starts nothing new either, once every
+    tenant it claimed jobs for has had one unit done: the claim put each tenant's oldest job
+    first, so a round that ended after the first tenant's long unit would serve that tenant again
+    and again while the next one waited.
     """
     deps = deps.for_worker()
     s = deps.settings
@@ -110,19 +117,57 @@ async def run_once(
     if not jobs:
         return 0
     started, finished = time.monotonic(), 0
+    unserved = {job.tenant_id for job in jobs}  # each tenant claimed gets a unit before the round may end
     async with holding(deps, jobs) as held:
-        for unit in await _plan(deps, jobs):
-            if (stop is not None and stop.is_set()) or (finished and time.monotonic() - started >= round_seconds):
-                break
-            done = [unit] if isinstance(unit, Job) else [job for job, _ in unit]
-            await _guarded(deps, done, _handler(unit, done, abandon))
-            held.finished(done)
-            finished += len(done)
-    return finished
+        units = _units(deps, jobs)
+        failed: set[int | None] = set()  # jobs whose remaining slices are skipped
+        moved: set[int | None] = set()  # large jobs moved forward, given back unfinished
+        try:
+            while not (stop is not None and stop.is_set()):
+                if not unserved and time.monotonic() - started >= round_seconds:
+                    break
+                unit = await anext(units, None)
+                if unit is None:
+                    break
+                if isinstance(unit, Slice) and unit.job.id in failed:
+                    continue
+                jobs_of = _jobs_of(unit)
+                ok = await _guarded(deps, jobs_of, _handler(unit, jobs_of, abandon))
+                unserved -= {job.tenant_id for job in jobs_of}
+                if isinstance(unit, Slice):
+                    if not ok:
+                        failed.add(unit.job.id)
+                    elif not unit.last:
+                        moved.add(unit.job.id)
+                        continue  # more of this job to come: it stays held
+                    moved.discard(unit.job.id)
+                held.finished(jobs_of)
+                finished += len(jobs_of)
+        finally:
+            await units.aclose()
+    return finished + len(moved)
 
 
-Unit = Job | list[tuple[Job, list[MemoryItem]]]
-"""A single job, or a group of indexing jobs with their items, embedded and committed together."""
+@dataclass(frozen=True)
+class Slice:
+    """Part of a new-messages job too large for one embedding call: its turns are indexed and
+    committed, and the job completed with the last slice. A round may end between slices: the
+    job is given back, and the next round skips the turns already indexed."""
+
+    job: Job
+    items: list[MemoryItem]
+    last: bool
+
+
+Unit = Job | Slice | list[tuple[Job, list[MemoryItem]]]
+"""A single job, a slice of a large indexing job, or a group of indexing jobs with their items,
+embedded and committed together."""
+
+
+def _jobs_of(unit: Unit) -> list[Job]:
+    if isinstance(unit, Slice):
+        return [unit.job]
+    return [unit] if isinstance(unit, Job) else [job for job, _ in unit]
 
 
 def _handler(
@@ -130,6 +175,8 @@ def _handler(
 ) -> Callable[[Deps, list[Job]], Awaitable[None]]:
     if isinstance(unit, Job):
         return lambda d, js: SINGLE[js[0].kind](d, js[0])
+    if isinstance(unit, Slice):
+        return lambda d, js: process_jobs(d, js, loaded=[unit.items], abandon=abandon, complete=unit.last)
     loaded = [items for _, items in unit]
 
     def index(d: Deps, js: list[Job]) -> Awaitable[None]:  # a retry of one job alone reads it again
@@ -138,41 +185,92 @@ def _handler(
     return index
 
 
-async def _plan(deps: Deps, jobs: list[Job]) -> list[Unit]:
+async def _units(deps: Deps, jobs: list[Job]) -> AsyncIterator[Unit]:
     """The round's work in claim order (fair across tenants): indexing jobs grouped up to
     ``embed_batch_size`` texts and :data:`~.indexing.CALL_CHARS` characters (one embedding call,
-    one commit), each group placed where its first job was claimed; other jobs one by one."""
+    one commit), each group placed where its first job was claimed; other jobs one by one; a new-
+    messages job too large for one call in slices, its first in place, the rest after all else.
+    A job's items are read only when its group is formed, so a round cut short reads no more."""
     s = deps.settings
-    units: list[Unit] = []
     group: list[tuple[Job, list[MemoryItem]]] = []
+    after_group: list[Job] = []  # single jobs claimed after the open group's first job
+    deferred: list[Slice] = []
     texts = chars = 0
     for job in jobs:
         if job.kind not in BATCHED:
-            units.append(job)
+            if group:
+                after_group.append(job)
+            else:
+                yield job
             continue
         items = await job_items(deps, job)
-        size = sum(min(len(i.content), s.embed_max_chars) for i in items)
+        sizes = [min(len(i.content), s.embed_max_chars) for i in items]
+        size = sum(sizes)
         if group and (texts + len(items) > s.embed_batch_size or chars + size > CALL_CHARS):
-            group, texts, chars = [], 0, 0
-        if not group:
-            units.append(group)
+            yield group
+            for single in after_group:
+                yield single
+            group, after_group, texts, chars = [], [], 0, 0
+        if job.kind == INDEX_JOB and (len(items) > s.embed_batch_size or size > CALL_CHARS):  # sliced
+            slices = await _slices(deps, job, items, sizes)
+            yield slices[0]
+            deferred += slices[1:]  # the rest after everyone else's work: one job must not hold the round
+            continue
         group.append((job, items))
         texts, chars = texts + len(items), chars + size
-    return units
+    if group:
+        yield group
+    for single in after_group:
+        yield single
+    for part in deferred:
+        yield part
 
 
-async def _guarded(deps: Deps, jobs: list[Job], handle: Callable[[Deps, list[Job]], Awaitable[None]]) -> None:
+async def _slices(deps: Deps, job: Job, items: list[MemoryItem], sizes: list[int]) -> list[Slice]:
+    """A large new-messages job's slices, one embedding call each. Turns already indexed (by an
+    earlier round that gave the job back part-done: messages do not change) are left out, so each
+    round moves the job forward; with nothing left, one empty slice completes it. (Jobs of edited
+    memories are not sliced: what was indexed may have changed since.)"""
+    done = await deps.vectors.get(Scope(job.tenant_id, job.user_id), [i.id for i in items])
+    kept = [k for k, item in enumerate(items) if item.id not in done]
+    items, sizes = [items[k] for k in kept], [sizes[k] for k in kept]
+    s = deps.settings
+    bounds = list(itertools.accumulate(call_sizes(sizes, s.embed_batch_size, CALL_CHARS), initial=0))
+    slices = [Slice(job, items[a:b], last=b == len(items)) for a, b in itertools.pairwise(bounds)]
+    return slices or [Slice(job, [], last=True)]
+
+
+async def _guarded(deps: Deps, jobs: list[Job], handle: Callable[[Deps, list[Job]], Awaitable[None]]) -> bool:
+    """Run ``handle``; False when any of ``jobs`` failed (and was scheduled for a retry)."""
     try:
         await handle(deps, jobs)
+        return True
     except Exception as exc:  # isolate the poison job: retry each alone before failing it
+        if isinstance(exc, StorageUnavailable) and await _store_down(deps):
+            raise  # not these jobs' fault: the round ends and gives them back, no attempt counted
         if len(jobs) == 1:
             await _fail(deps, jobs[0], exc)
-            return
+            return False
+        ok = True
         for job in jobs:
             try:
                 await handle(deps, [job])
             except Exception as single_exc:
                 await _fail(deps, job, single_exc)
+                ok = False
+        return ok
+
+
+async def _store_down(deps: Deps) -> bool:
+    """Whether the store itself cannot take a write now (a Postgres restart or failover, a
+    read-only disk), as opposed to one job's work failing. Counting such failures as the jobs'
+    attempts would kill jobs (and leave messages unindexed) after a few outages, and retrying a
+    group's jobs one by one would only meet the outage again, each call waiting for the pool."""
+    try:
+        await deps.uow.probe_write()
+    except StorageUnavailable:
+        return True
+    return False
 
 
 async def _fail(deps: Deps, job: Job, exc: Exception) -> None:
@@ -216,16 +314,20 @@ class Worker:
 
     async def run(self) -> None:
         while not self._stopping:
+            pause = self._deps.settings.worker_poll_seconds
             try:
                 await self._maybe_schedule()
                 done = await self._round()
+            except StorageUnavailable as exc:  # the store is down: its jobs were given back, wait for it
+                log.warning("worker round stopped, the store is unavailable: %s", exc)
+                done, pause = 0, max(pause, exc.retry_after_seconds or 0)
             except Exception:  # the queue itself failed (e.g. database locked too long): keep going
                 log.exception("worker round failed")
                 done = 0
             if done == 0 and not self._stopping:
                 self._wake.clear()
                 try:
-                    await asyncio.wait_for(self._wake.wait(), self._deps.settings.worker_poll_seconds)
+                    await asyncio.wait_for(self._wake.wait(), pause)
                 except asyncio.TimeoutError:
                     pass
 

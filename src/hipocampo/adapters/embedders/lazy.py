@@ -35,10 +35,6 @@ class LazyEmbedder:
                     self._inner = inner
         return self._inner
 
-    @property
-    def built(self) -> bool:
-        return self._inner is not None
-
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._get().embed_documents(texts)
 

@@ -14,6 +14,7 @@ connection in autocommit mode, so a single statement is its own transaction.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 from collections.abc import AsyncIterator
@@ -32,6 +33,17 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 2.0
 """What a client is told to wait when the database cannot be reached (a restart, a failover)."""
 
+
+RECONNECT_SECONDS = 2.0
+"""How long the pool retries one lost connection before giving the slot up (psycopg_pool's
+``reconnect_timeout``). Its default, 5 minutes, doubles the pause between tries, so the next try
+after an outage came up to the outage's length later; given up after 2 s, a slot is tried again
+by :meth:`PostgresDatabase._recover` while requests wait. Measured (Postgres stopped with
+``immediate``, 3 clients calling every 0.2 s): the first call succeeded 5.5-7 s after the server
+was back from a 20 s outage and 10-13 s after a 45 s one before; 0.3-1.0 s after either now."""
+
+RECOVER_POLL_SECONDS = 0.5
+"""While requests wait for a connection after a loss, how often the pool is asked to try again."""
 
 _UNAVAILABLE = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction, PoolTimeout)
 """Conditions of the server, not of the request: down or restarting, a standby that took over
@@ -53,6 +65,7 @@ class PostgresDatabase:
         self._tx: contextvars.ContextVar[psycopg.AsyncConnection[Any] | None] = contextvars.ContextVar(
             f"pg-tx-{id(self)}", default=None
         )
+        self._checking: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -75,6 +88,7 @@ class PostgresDatabase:
             max_size=max_size,
             open=False,
             timeout=timeout_s,
+            reconnect_timeout=RECONNECT_SECONDS,
             kwargs={"autocommit": True, "row_factory": dict_row},
             configure=configure,
             name="hipocampo",
@@ -113,7 +127,7 @@ class PostgresDatabase:
             async with self._pool.connection() as conn:
                 yield conn
         except _UNAVAILABLE as exc:
-            raise _unavailable(exc) from exc
+            raise self._lost(exc) from exc
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -129,9 +143,41 @@ class PostgresDatabase:
                 finally:
                     self._tx.reset(token)
         except _UNAVAILABLE as exc:
-            raise _unavailable(exc) from exc
+            raise self._lost(exc) from exc
+
+    def _lost(self, exc: BaseException) -> StorageUnavailable:
+        """The error to raise; a lost connection, or none to be had, also starts :meth:`_recover`."""
+        if isinstance(exc, (psycopg.OperationalError, PoolTimeout)) and (
+            self._checking is None or self._checking.done()
+        ):
+            self._checking = asyncio.get_running_loop().create_task(self._recover())
+        return _unavailable(exc)
+
+    async def _recover(self) -> None:
+        """Check the idle connections, then, while requests wait for one, keep the pool trying.
+
+        A server restart breaks every pooled connection at once, and the pool only notices a
+        broken one when it is used: each would fail one more request. Measured after a restart
+        with 10 pooled connections: 5-7 of the next 120 calls failed, 3 (those under way) with the
+        check. And while the server is down, the pool's retries of a lost connection back off
+        (then give up, see :data:`RECONNECT_SECONDS`) while requests queue for a connection:
+        nothing tried again until one timed out, up to ``timeout_s`` after the server was back.
+        ``check()`` starts a new attempt whenever none is under way."""
+        try:
+            await self._pool.check()  # broken idle connections are replaced; an empty pool grows
+            while not self._pool.closed:
+                stats = self._pool.get_stats()
+                if stats.get("pool_available", 0) or not stats.get("requests_waiting", 0):
+                    return
+                await asyncio.sleep(RECOVER_POLL_SECONDS)
+                await self._pool.check()
+        except Exception:  # the pool retries on its own; the next failure starts this again
+            log.debug("recovering the connection pool failed", exc_info=True)
 
     async def close(self) -> None:
+        if self._checking is not None and not self._checking.done():
+            self._checking.cancel()
+            await asyncio.gather(self._checking, return_exceptions=True)
         await self._pool.close()
 
 

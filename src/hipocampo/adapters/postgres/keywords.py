@@ -13,6 +13,7 @@ term counts (bounded), then the planned candidates (see ``bm25.plan_candidates``
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +27,8 @@ from .sql import Query, execute, fetch_all, scope_filter
 
 MAX_POSITIONS = 256
 """Positions Postgres keeps per lexeme: the largest term frequency it can hold."""
+VISIBILITY_SLACK = 20
+"""Candidates asked about beyond ``k`` at once, for the few the searcher may not see."""
 MAX_LEXEME_BYTES = 2046
 """Postgres refuses longer lexemes; such a "word" is no search term anyway."""
 
@@ -49,30 +52,40 @@ def tsquery_literal(terms: Sequence[str]) -> str:
 
 
 def candidates_query(scope: Scope, match: Sequence[str], terms: Sequence[str], limit: int,
-                     exclude_thread: str | None, *, unless: Sequence[str] = ()) -> Query:
+                     *, unless: Sequence[str] = (), corpus: bool = True) -> Query:
     """The user's documents holding any of ``match`` but none of ``unless`` (at most ``limit``),
-    each with its length, the frequencies of ``terms`` in it, whether the searcher may see it,
-    and the user's corpus size (``docs``, ``total``) on every row."""
+    each with its length and its ``terms`` (``tf``: a ``tsvector`` of the query terms alone, as
+    text), and with ``corpus`` the user's corpus size (``docs``, ``total``) on every row.
+
+    The frequencies are cut out by C functions (mark the query's lexemes, keep the marked ones)
+    rather than by unnesting every document: a third of the time for a couple of thousand rows.
+    """
     found = "tenant_id = %s AND user_id = %s AND terms @@ %s::tsquery"
     found_params: list[Any] = [scope.tenant_id, scope.user_id, tsquery_literal(match)]
     if unless:
         found += " AND NOT terms @@ %s::tsquery"
         found_params.append(tsquery_literal(unless))
-    visible, params = scope_filter(scope, "m")
-    visible += " AND m.valid_to IS NULL"
-    if exclude_thread is not None:
-        visible += " AND m.thread_id IS DISTINCT FROM %s"
-        params = [*params, exclude_thread]
+    columns = "f.memory_id, f.length, ts_filter(setweight(f.terms, 'A', %s), '{a}')::text AS tf"
+    found_rows = f"(SELECT memory_id, terms, length FROM keywords WHERE {found} LIMIT %s) f"
+    if not corpus:
+        return f"SELECT {columns} FROM {found_rows}", (list(terms), *found_params, limit)
     return (
         "WITH corpus AS (SELECT count(*) AS docs, coalesce(sum(length), 0) AS total FROM keywords"
-        " WHERE tenant_id = %s AND user_id = %s),"
-        f" found AS (SELECT memory_id, terms, length FROM keywords WHERE {found} LIMIT %s)"
-        f" SELECT f.memory_id, f.length, t.lexemes, t.tfs, m.rid, ({visible}) AS visible, c.docs, c.total"
-        " FROM found f JOIN memories m ON m.id = f.memory_id CROSS JOIN corpus c"
-        " CROSS JOIN LATERAL (SELECT array_agg(e.lexeme) AS lexemes, array_agg(cardinality(e.positions)) AS tfs"
-        " FROM unnest(f.terms) e WHERE e.lexeme = ANY(%s)) t",
-        (scope.tenant_id, scope.user_id, *found_params, limit, *params, list(terms)),
+        f" WHERE tenant_id = %s AND user_id = %s) SELECT {columns}, c.docs, c.total FROM {found_rows}"
+        " CROSS JOIN corpus c",
+        (scope.tenant_id, scope.user_id, list(terms), *found_params, limit),
     )
+
+
+def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: str | None) -> Query:
+    """Which of ``memory_ids`` the searcher may see (current, in scope, not in the excluded
+    thread), with their write order (``rid``) for ties."""
+    where, params = scope_filter(scope)
+    where += " AND valid_to IS NULL"
+    if exclude_thread is not None:
+        where += " AND thread_id IS DISTINCT FROM %s"
+        params = [*params, exclude_thread]
+    return (f"SELECT id, rid FROM memories WHERE id = ANY(%s) AND {where}", (list(memory_ids), *params))
 
 
 def term_counts_query(scope: Scope, terms: Sequence[str], bound: int) -> Query:
@@ -126,7 +139,7 @@ class PostgresKeywordIndex:
         if not terms or k <= 0:
             return []
         budget = self._budget
-        rows = await fetch_all(self._db, candidates_query(scope, terms, terms, budget + 1, exclude_thread))
+        rows = await fetch_all(self._db, candidates_query(scope, terms, terms, budget + 1))
         if not rows:
             return []
         docs, total = int(rows[0]["docs"]), int(rows[0]["total"])
@@ -136,16 +149,33 @@ class PostgresKeywordIndex:
             counted = await fetch_all(self._db, term_counts_query(scope, terms, budget + 1))
             df = {r["term"]: int(r["df"]) for r in counted}
             every, rest = bm25.plan_candidates(df, budget)
-            rows = await fetch_all(self._db, candidates_query(scope, every, terms, budget, exclude_thread)) \
+            rows = await fetch_all(self._db, candidates_query(scope, every, terms, budget, corpus=False)) \
                 if every else []
             if rest and len(rows) < budget:  # fill up with documents of the common terms only
                 rows += await fetch_all(
-                    self._db, candidates_query(scope, rest, terms, budget - len(rows), exclude_thread, unless=every)
+                    self._db, candidates_query(scope, rest, terms, budget - len(rows), unless=every, corpus=False)
                 )
-        stats = bm25.ScopeStats(docs, total, df)
-        visible = sorted((r for r in rows if r["visible"]), key=lambda r: r["rid"])
-        ranked = bm25.rank(((r["memory_id"], _tf(r), r["length"]) for r in visible), stats, k)
-        return [KeywordHit(memory_id, score, matched) for memory_id, score, matched in ranked]
+        ranked = bm25.ranked(((r["memory_id"], _tf(r), r["length"]) for r in rows), bm25.ScopeStats(docs, total, df))
+        return await self._visible(scope, ranked, k, exclude_thread)
+
+    async def _visible(self, scope: Scope, ranked: list[tuple[str, float, tuple[str, ...]]], k: int,
+                       exclude_thread: str | None) -> list[KeywordHit]:
+        """The ``k`` best the searcher may see, asked in slices from the top (nearly all usually
+        are, so one slice of a little more than ``k`` does), ties broken by write order."""
+        hits: list[tuple[float, int, KeywordHit]] = []
+        start = 0
+        while start < len(ranked) and len(hits) < k:
+            end = min(start + k + VISIBILITY_SLACK, len(ranked))
+            while end < len(ranked) and ranked[end][1] == ranked[end - 1][1]:
+                end += 1  # a slice never splits a tie
+            chunk = ranked[start:end]
+            seen = {r["id"]: r["rid"] for r in await fetch_all(
+                self._db, visibility_query(scope, [memory_id for memory_id, _, _ in chunk], exclude_thread))}
+            hits += [(-score, seen[memory_id], KeywordHit(memory_id, score, matched))
+                     for memory_id, score, matched in chunk if memory_id in seen]
+            start = end
+        hits.sort(key=lambda h: (h[0], h[1]))
+        return [hit for _, _, hit in hits[:k]]
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:
@@ -161,5 +191,12 @@ class PostgresKeywordIndex:
         await execute(self._db, ("TRUNCATE keywords", ()))
 
 
+_LEXEME = re.compile(r"'((?:[^']|'')*)'(?::(\S+))?")
+
+
 def _tf(row: dict[str, Any]) -> dict[str, int]:
-    return dict(zip(row["lexemes"] or (), row["tfs"] or (), strict=True))
+    """Term frequencies from a ``tsvector``'s text (``'ana':1A,2A 'lisbon':5A``): positions per lexeme."""
+    return {
+        lexeme.replace("''", "'").replace("\\\\", "\\"): positions.count(",") + 1 if positions else 1
+        for lexeme, positions in _LEXEME.findall(row["tf"] or "")
+    }

@@ -41,6 +41,9 @@ REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configur
 MAX_SCAN_TUPLES = 100_000
 """How far an iterative HNSW scan may go looking for a user's vectors before it stops short."""
 
+JIT_SAFE_ROWS = 20_000
+"""Up to this many rows the exact path's plan costs too little for Postgres to JIT-compile it."""
+
 
 def ann_expression(dim: int) -> tuple[str, str, str] | None:
     """``(expression, cast, operator class)`` of the HNSW index for ``dim``, or None (too wide)."""
@@ -162,23 +165,33 @@ class PostgresVectorIndex:
                 f"query vector has dimension {q.shape[-1]} but the index holds {size['dim']}; {REINDEX_HINT}"
             )
         if size["n"] <= self._exact_below or ann_expression(size["dim"]) is None:
-            rows = await fetch_all(self._db, exact_search(scope, q, k, exclude_thread))
+            exact = exact_search(scope, q, k, exclude_thread)
+            # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
+            # gain nothing from compiling (100+ ms).
+            rows = await (fetch_all(self._db, exact) if size["n"] <= JIT_SAFE_ROWS
+                          else self._with_settings(exact, {"jit": "off"}))
         else:
             rows = await self._hnsw(hnsw_search(scope, q, k, exclude_thread), k)
         return [VectorHit(r["memory_id"], float(r["score"])) for r in rows if np.isfinite(r["score"])]
 
     async def _hnsw(self, query: Query, k: int) -> list[dict[str, Any]]:
-        """Run ``query`` with the HNSW settings, in a transaction of its own (a savepoint inside
-        the caller's) that is then rolled back: the search reads only, and the rollback takes the
+        # Without a sort, the only plan left is the index's order: for a user just above the
+        # threshold the planner would often read their rows by the scope index and sort them
+        # instead, the exact path under another name. Disabling sorts inflates the plan's cost
+        # estimate past the JIT threshold, and compiling it costs 100+ ms: no JIT either.
+        return await self._with_settings(query, {
+            "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)), "hnsw.iterative_scan": "relaxed_order",
+            "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES), "enable_sort": "off", "jit": "off",
+        })
+
+    async def _with_settings(self, query: Query, settings: dict[str, str]) -> list[dict[str, Any]]:
+        """Run ``query`` with ``settings``, in a transaction of its own (a savepoint inside the
+        caller's) that is then rolled back: the search reads only, and the rollback takes the
         settings along, so they never reach the caller's later statements."""
         async with self._db.connection() as conn, conn.transaction() as tx:
-            # Without a sort, the only plan left is the index's order: for a user just above the
-            # threshold the planner would often read their rows by the scope index and sort them
-            # instead, the exact path under another name.
             await conn.execute(
-                "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order',"
-                " true), set_config('hnsw.max_scan_tuples', %s, true), set_config('enable_sort', 'off', true)",
-                (str(min(max(self._ef_search, k), 1000)), str(MAX_SCAN_TUPLES)),
+                "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in settings),
+                [v for item in settings.items() for v in item],
             )
             cur = await conn.execute(*query)
             rows = await cur.fetchall()
