@@ -91,7 +91,7 @@ class PgStores:
 
     def __init__(self, server_url: str) -> None:
         self.server_url = server_url
-        self.idle: list[tuple[str, str, Callable[[], None]]] = []  # (url, schema shape, drop)
+        self.idle: list[tuple[str, Shape, Callable[[], None]]] = []  # (url, schema, drop)
 
     @contextmanager
     def database(self) -> Iterator[str]:
@@ -111,7 +111,7 @@ class PgStores:
             yield url
         finally:
             try:
-                reusable = _empty(url) == shape
+                reusable = _empty(url, shape) == shape
             except Exception:
                 reusable = False
             if reusable:
@@ -124,16 +124,24 @@ class PgStores:
             self.idle.pop()[2]()
 
 
-_SHAPE = """SELECT md5(string_agg(c.relname || ':' || c.relkind::text || ':' || coalesce(a.attname, '') || ':'
+Shape = tuple[str, frozenset[str]]
+"""A database's schema (a digest of tables, columns, migrations and database settings), and its indexes."""
+
+
+_SCHEMA = """SELECT md5(string_agg(c.relname || ':' || c.relkind::text || ':' || coalesce(a.attname, '') || ':'
                || coalesce(format_type(a.atttypid, a.atttypmod), ''), ',' ORDER BY c.relname, a.attnum))
          || (SELECT coalesce(string_agg(version::text, ',' ORDER BY version), '') FROM schema_migrations)
+         || (SELECT count(*) FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+             WHERE d.datname = current_database())::text
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-    WHERE n.nspname = 'public'"""
+    WHERE n.nspname = 'public' AND c.relkind <> 'i'"""
 
 
-def _empty(url: str) -> str:
-    """Empty the database as if just migrated; its schema's shape (tables, columns, versions).
+def _empty(url: str, migrated: Shape | None = None) -> Shape:
+    """Empty the database as if just migrated: rows deleted (but ``schema_migrations``'), sequences
+    restarted, and indexes made since ``migrated`` (the vector index's per-dimension HNSW ones)
+    dropped. Returns its :data:`Shape`, which differs from ``migrated`` if the test changed more.
 
     DELETE rather than TRUNCATE (which makes new files: ten times slower on small tables), with
     triggers and foreign keys off (``session_replication_role``), so no order is needed and usage
@@ -156,7 +164,16 @@ def _empty(url: str) -> str:
                 "SELECT setval(format('%I.%I', schemaname, sequencename), start_value, false)"
                 " FROM pg_sequences WHERE schemaname = 'public'"
             )
-        return str(conn.execute(_SHAPE).fetchone()[0])  # type: ignore[index]
+        indexes = _indexes(conn)
+        if migrated is not None and indexes - migrated[1]:
+            for name in indexes - migrated[1]:
+                conn.execute(f'DROP INDEX "{name}"')
+            indexes = _indexes(conn)
+        return str(conn.execute(_SCHEMA).fetchone()[0]), indexes  # type: ignore[index]
+
+
+def _indexes(conn) -> frozenset[str]:
+    return frozenset(r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"))
 
 
 @pytest.fixture(scope="session")

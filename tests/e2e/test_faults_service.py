@@ -114,6 +114,9 @@ DOWN_S = 2.0
 """How long Postgres stays down in the crash-like (immediate stop) fault."""
 RETRY_PAUSE_S = 0.1
 """A client retries a 503 after this (it would honour Retry-After; short here to time the recovery)."""
+RECOVERED_WITHIN_S = 5.0
+"""Every client has a write acknowledged within this long after Postgres accepts connections again
+(measured: 0.2-1.1 s; before the pool's reconnection was driven, 6.4 s once after an 8 s outage)."""
 DRAIN_S = 30.0
 """Half the default job lease: jobs left leased by a round that the outage broke would exceed it."""
 
@@ -220,7 +223,7 @@ def test_postgres_restarts_under_writes_answer_503_then_recover_without_losing_a
                         faults.append({"kind": kind, "began": began, "back": back})
                         wait_for_pg(pg_url)
                         # Writes must succeed again without restarting anything, within the bound.
-                        deadline = back + CLIENT_TIMEOUT_S
+                        deadline = back + RECOVERED_WITHIN_S
                         while not all(any(a.status == 201 and a.began > back for a in w.attempts) for w in writers):
                             assert time.monotonic() < deadline, "writes did not recover after the restart"
                             assert not any(f.done() for f in running), [f.result() for f in running if f.done()]

@@ -14,8 +14,8 @@ tiny positive value for terms found in half the documents or more.
 
 Bounded work: a backend scores at most :data:`MAX_SCORED` documents per search. It first takes
 the user's documents holding any query term, one more than that at most: when that is all of
-them (nearly always: a user's corpus rarely holds thousands of documents sharing a query word),
-every statistic is exact and every one of them is scored. Otherwise the document frequency of
+them (the usual case: every LoCoMo search; most searches of a 10,000-memory user, whose common
+words match ~1,500 documents), every statistic is exact and every one of them is scored. Otherwise the document frequency of
 each query term is counted, up to :data:`MAX_SCORED` + 1, and :func:`plan_candidates` picks what
 to score: every document of the rarest terms (the strong evidence), then any documents of the
 common ones to fill the budget (a document holding only common terms scores little anyway). A

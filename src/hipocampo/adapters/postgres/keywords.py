@@ -6,9 +6,12 @@ verbatim (a literal, never through a text search dictionary) with one position p
 so Postgres matches exactly the terms SQLite's FTS5 matches and a term's frequency is its number
 of positions (Postgres keeps 256 at most). A query is an OR of its stems, as on SQLite.
 
-A search is one statement when the user's documents holding a query term are few (the common
-case: then every document frequency is counted exactly from them), and three otherwise: the
-term counts (bounded), then the planned candidates (see ``bm25.plan_candidates``).
+A search reads the user's documents holding a query term in one statement when they are few
+(the common case: every document frequency is then counted exactly from them), or else counts
+each term's documents (bounded) and reads the planned candidates (see ``bm25.plan_candidates``).
+Candidates are ranked without joining their memories; one more statement then asks, of the top
+of the ranking only, which ones the searcher may see (current, their agent's or shared, not in
+the excluded thread), as SQLite's join filters them.
 """
 
 from __future__ import annotations
