@@ -36,9 +36,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import http_load  # noqa: E402
 import httpx  # noqa: E402
 
-import http_load  # noqa: E402
 from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 
 
