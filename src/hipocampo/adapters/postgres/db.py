@@ -89,7 +89,13 @@ class PostgresDatabase:
             open=False,
             timeout=timeout_s,
             reconnect_timeout=RECONNECT_SECONDS,
-            kwargs={"autocommit": True, "row_factory": dict_row},
+            # No server-side prepared statements (psycopg prepares a query run 5 times): after 5
+            # runs of a prepared statement Postgres may switch to a generic plan, made without the
+            # parameters, and for per-user queries that plan suits no user. Measured at 1M
+            # memories (benchmarks/pg_scale.py): a 10k-memory user's keyword search went from 5 ms
+            # to 115-370 ms from its 11th run on. Each statement is now planned for its values
+            # (~0.1-0.8 ms), and poolers in transaction mode (PgBouncer) need nothing special.
+            kwargs={"autocommit": True, "row_factory": dict_row, "prepare_threshold": None},
             configure=configure,
             name="hipocampo",
         )
