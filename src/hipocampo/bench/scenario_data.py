@@ -87,9 +87,27 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """A question asked after the last session, as the user would ask it.
+
+    Checked on the rendered context (:meth:`Memory.recall` in a new thread) and on the search
+    results: some value in ``current`` appears in the context; the top search hit does not state
+    a ``stale`` value unless it also states a current one or is marked outdated; no context line
+    states a ``stale`` value without the outdated mark (or a current value beside it); no value in
+    ``foreign`` (another user's) appears anywhere. Values are compared after case and accent
+    folding, as whole words.
+    """
+
+    query: str
+    current: tuple[str, ...]
+    stale: tuple[str, ...] = ()
+    foreign: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
-    language: str  # "en", "pt" or "mixed"
+    language: str  # "en", "pt" (Brazilian Portuguese), "pt-pt" (European Portuguese) or "mixed"
     summary: str
     sessions: tuple[Session, ...]
     facts: tuple[Fact, ...]
@@ -97,6 +115,17 @@ class Scenario:
     retracted: tuple[Retraction, ...] = ()
     mentions: tuple[Mention, ...] = ()
     events: tuple[Event, ...] = ()
+    probes: tuple[Probe, ...] = ()
+    allowed: tuple[Fact, ...] = ()
+    """Facts neither required nor counted against precision when extracted (a reasonable reading
+    the scenario does not insist on)."""
+    other_user: tuple[Session, ...] = ()
+    """Sessions of a second user of the same tenant, written first: nothing of theirs may reach
+    this user's context or search results (list their values in a probe's ``foreign``)."""
+    split: str = "tuned"
+    """"tuned": written alongside the extraction rules, which were changed to pass them.
+    "never-tuned": written blind, by a contributor who had not read the rules, before any rule was
+    changed, and never used to change one since. Reported separately."""
 
 
 def session(thread_id: str, day: str, *turns: tuple[str, str, str]) -> Session:
