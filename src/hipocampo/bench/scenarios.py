@@ -23,6 +23,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -38,52 +39,107 @@ from ..ports import Embedder
 from ..settings import Settings
 from .scenario_data import ENGLISH, MIXED, Change, Event, Mention, Retraction, Scenario
 from .scenario_data_pt import PORTUGUESE
+from .scenario_probes import MODES, Mode, clock_for, probe_checks
 
-__all__ = ["LANGUAGES", "SCENARIOS", "USER", "open_memory", "play", "render_scenarios", "run_scenarios", "score"]
+__all__ = [
+    "LANGUAGES", "MODES", "SCENARIOS", "SPLITS", "USER", "open_memory", "play", "render_scenarios", "run_scenarios",
+    "score",
+]
 
-SCENARIOS: tuple[Scenario, ...] = (*ENGLISH, *PORTUGUESE, *MIXED)
-LANGUAGES = ("en", "pt", "mixed")
+
+def _collect() -> tuple[Scenario, ...]:
+    """Every scenario: the tuned ones, then the never-tuned (blind) ones when present."""
+    found: list[Scenario] = [*ENGLISH, *PORTUGUESE, *MIXED]
+    for module, name in ((".scenario_data_tuned", "TUNED"), (".scenario_data_blind", "BLIND")):
+        try:
+            found.extend(getattr(import_module(module, __package__), name))
+        except ModuleNotFoundError:
+            continue
+    return tuple(found)
+
+
+SCENARIOS: tuple[Scenario, ...] = _collect()
+LANGUAGES = ("en", "pt", "pt-pt", "mixed")
+SPLITS = ("tuned", "never-tuned")
 USER = "scenario-user"
+OTHER_USER = "scenario-other-user"
 CHECKS = ("updates", "retractions", "mentions", "events")
 OVERRIDES: dict[str, Any] = {"extraction": True, "llm": None, "consolidation": False, "worker": "inprocess"}
 """The rule-based path, whatever HIPOCAMPO_* says, and nothing scheduled on the wall clock."""
 
 
-def open_memory(path: str | Path, embedder: Embedder | None = None) -> Memory:
-    """A memory on ``path`` set up as the scenarios run it (the fake embedder unless given one)."""
-    return Memory.open(str(path), embedder=embedder or FakeEmbedder(), **OVERRIDES)
+def open_memory(
+    path: str | Path, embedder: Embedder | None = None, mode: Mode | None = None, scenario: Scenario | None = None
+) -> Memory:
+    """A memory on ``path`` set up as the scenarios run it (the fake embedder unless given one),
+    on the mode's clock (the real one, or the day after the scenario's last turn)."""
+    clock = clock_for(mode, scenario) if mode is not None and scenario is not None else None
+    return Memory.open(str(path), embedder=embedder or FakeEmbedder(), clock=clock, **OVERRIDES)
 
 
 def play(mem: Memory, scenario: Scenario, user_id: str = USER) -> None:
-    """Write the scenario's sessions in order, waiting for the worker after each."""
-    for s in scenario.sessions:
-        mem.add(user_id, s.thread_id, [{"role": t.role, "content": t.content, "created_at": t.at} for t in s.turns])
+    """Write the other user's sessions (if any), then the scenario's, in order, waiting for the
+    worker after each."""
+    sessions = [(OTHER_USER, s) for s in scenario.other_user] + [(user_id, s) for s in scenario.sessions]
+    for who, s in sessions:
+        mem.add(who, s.thread_id, [{"role": t.role, "content": t.content, "created_at": t.at} for t in s.turns])
         mem.flush()
 
 
-def run_scenarios(*, embedder: str = "fake", scenarios: Sequence[Scenario] = SCENARIOS) -> dict[str, Any]:
-    """Play every scenario on its own temporary store and score it; see the module docstring."""
+def run_scenarios(
+    *, embedder: str = "fake", scenarios: Sequence[Scenario] = SCENARIOS, modes: Sequence[Mode] = MODES
+) -> dict[str, Any]:
+    """Play every scenario on its own temporary store, once per mode, and score it; see the module
+    docstring. The facts are scored in the first mode; the probes in every mode."""
     started = time.perf_counter()
     model = FakeEmbedder() if embedder == "fake" else build_embedder(Settings(embedder=embedder))  # type: ignore[arg-type]
     rows = []
     with tempfile.TemporaryDirectory(prefix="hipocampo-scenarios-") as tmp:
         for scenario in scenarios:
             t0 = time.perf_counter()
-            mem = open_memory(Path(tmp) / f"{scenario.name}.db", model)
-            try:
-                play(mem, scenario)
-                row = score(mem, scenario)
-            finally:
-                mem.close()
+            row: dict[str, Any] = {}
+            failures: list[tuple[str, int, str]] = []  # (mode, probe index, why)
+            for i, mode in enumerate(modes):
+                mem = open_memory(Path(tmp) / f"{scenario.name}-{mode.name}.db", model, mode, scenario)
+                try:
+                    play(mem, scenario)
+                    if mode.consolidate:
+                        mem.consolidate(USER)
+                        mem.flush()
+                    if i == 0:
+                        row = score(mem, scenario)
+                    failures += [(mode.name, n, why) for n, why in probe_checks(mem, scenario, USER)]
+                finally:
+                    mem.close()
+            expected = len(scenario.probes) * len(modes)
+            row["probes"] = {
+                "expected": expected,
+                "correct": expected - len({(m, n) for m, n, _ in failures}),
+                "failures": [f"[{m}] {why}" for m, _, why in failures],
+            }
+            row["passed"] = _passed(row)
             row["seconds"] = round(time.perf_counter() - t0, 3)
             rows.append(row)
     return {
         "embedder": embedder,
+        "modes": [m.name for m in modes],
         "scenarios": rows,
         "overall": _aggregate(rows),
         "by_language": {lang: _aggregate([r for r in rows if r["language"] == lang]) for lang in LANGUAGES},
+        "by_split": {split: _aggregate([r for r in rows if r["split"] == split]) for split in SPLITS},
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+def _passed(row: dict[str, Any]) -> bool:
+    """A scenario passes when its current facts are exactly the expected ones (allowed extras
+    aside), every update and retraction was recorded, and every probe holds in every mode."""
+    f = row["facts"]
+    return (
+        not f["missing"] and not f["unexpected"]
+        and not row["updates"]["failures"] and not row["retractions"]["failures"]
+        and not row["probes"]["failures"]
+    )  # fmt: skip
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -110,7 +166,9 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     facts: list[MemoryItem] = mem.list(user_id, kind="fact", limit=1000)
     current = [f for f in facts if f.valid_to is None]
     expected = {_triple(f.memory_type, f.key, f.value) for f in scenario.facts}
+    allowed = {_triple(f.memory_type, f.key, f.value) for f in scenario.allowed} - expected
     got = [_triple(f.memory_type.value if f.memory_type else "", f.key or "", _value(f)) for f in current]
+    got = [t for t in got if t not in allowed]  # neither required nor counted against precision
     hits = expected & set(got)
     checks: dict[str, list[str | None]] = {
         "updates": [_update(mem, user_id, facts, current, c) for c in scenario.superseded],
@@ -121,6 +179,7 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     return {
         "name": scenario.name,
         "language": scenario.language,
+        "split": scenario.split,
         "summary": scenario.summary,
         "facts": {
             "expected": len(expected),
@@ -213,9 +272,11 @@ def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "facts": {"expected": expected, "extracted": extracted, "correct": correct,
                   "precision": precision, "recall": recall, "f1": f1},
     }  # fmt: skip
-    for name in CHECKS:
+    for name in (*CHECKS, "probes"):
         want, ok = sum(r[name]["expected"] for r in rows), sum(r[name]["correct"] for r in rows)
         out[name] = {"expected": want, "correct": ok, "rate": _rate(ok, want)}
+    passed = sum(bool(r.get("passed")) for r in rows)
+    out["passed"] = {"expected": len(rows), "correct": passed, "rate": _rate(passed, len(rows))}
     return out
 
 
@@ -234,26 +295,32 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
     """Per-scenario and per-language tables, then every miss with its reason."""
     table = Table(title=f"Fact lifecycle scenarios (embedder: {result['embedder']})")
     table.add_column("scenario", no_wrap=True)
-    for col in ("lang", "fact P", "fact R", *CHECKS, "s"):
-        table.add_column(col, justify="left" if col == "lang" else "right")
+    for col in ("lang", "split", "pass", "fact P", "fact R", *CHECKS, "probes", "s"):
+        table.add_column(col, justify="left" if col in ("lang", "split") else "right")
     for r in result["scenarios"]:
         f = r["facts"]
-        table.add_row(r["name"], r["language"], _pct(f["precision"]), _pct(f["recall"]),
-                      *(_ratio(r[c]) for c in CHECKS), f"{r['seconds']:.2f}")  # fmt: skip
+        table.add_row(r["name"], r["language"], r["split"], "yes" if r["passed"] else "NO",
+                      _pct(f["precision"]), _pct(f["recall"]),
+                      *(_ratio(r[c]) for c in (*CHECKS, "probes")), f"{r['seconds']:.2f}")  # fmt: skip
     console.print(table)
 
-    summary = Table(title="By language")
+    summary = Table(title=f"By split and language (modes: {', '.join(result['modes'])})")
     summary.add_column("", no_wrap=True)
-    for col in ("n", "fact P", "fact R", "fact F1", *CHECKS):
+    for col in ("n", "passed", "fact P", "fact R", "fact F1", *CHECKS, "probes"):
         summary.add_column(col, justify="right", no_wrap=True)
-    groups = [*((lang, result["by_language"][lang]) for lang in LANGUAGES), ("overall", result["overall"])]
+    groups = [
+        *((split, result["by_split"][split]) for split in SPLITS),
+        *((lang, result["by_language"][lang]) for lang in LANGUAGES),
+        ("overall", result["overall"]),
+    ]
     for name, agg in groups:
         if not agg["scenarios"]:
             continue
         f = agg["facts"]
         summary.add_row(
-            name, str(agg["scenarios"]), _pct(f["precision"]), _pct(f["recall"]), _pct(f["f1"]),
-            *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in CHECKS),
+            name, str(agg["scenarios"]), f"{_ratio(agg['passed'])} {_pct(agg['passed']['rate'])}",
+            _pct(f["precision"]), _pct(f["recall"]), _pct(f["f1"]),
+            *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in (*CHECKS, "probes")),
             style="bold" if name == "overall" else None,
         )  # fmt: skip
     console.print(summary)
@@ -267,7 +334,7 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
             misses.add_row(r["name"], "missing fact", detail)
         for detail in r["facts"]["unexpected"]:
             misses.add_row(r["name"], "unexpected fact", detail)
-        for c in CHECKS:
+        for c in (*CHECKS, "probes"):
             for detail in r[c]["failures"]:
                 misses.add_row(r["name"], c, detail)
     if misses.row_count:

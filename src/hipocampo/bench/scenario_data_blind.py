@@ -1,0 +1,706 @@
+"""Never-tuned fact-lifecycle scenarios, English and mixed (the Portuguese ones are in
+:mod:`.scenario_data_blind_pt`).
+
+These scenarios were written blind for the ``never-tuned`` split: by a contributor who had not read
+the extraction rules (nor the extractor's tests) and who never ran the system on them. The
+expectations are what a careful reader expects from the words alone, following only the key and
+value conventions visible in :mod:`.scenario_data`. They measure how the product generalises to
+phrasing nobody tuned it for, and must never be used to change a rule: a rule changed to pass one
+of them would turn them into tuned scenarios and void the split.
+
+Relative dates resolve against the message time as in :mod:`.scenario_data` ("last week": the
+Monday of the previous ISO week; "last month": the 1st of the previous month). For future
+references the same reading is used forwards: "next month" and a bare future month ("in October")
+the 1st of that month, "in two weeks" fourteen days later (said on Mondays, where the ISO-week and
+the day-count readings agree), "next Friday" said on a Sunday.
+"""
+
+from __future__ import annotations
+
+from .scenario_data import (
+    CONSTRAINT,
+    CRITICAL,
+    ENTITY,
+    GOAL,
+    PREFERENCE,
+    PROFILE,
+    Change,
+    Event,
+    Fact,
+    Mention,
+    Probe,
+    Retraction,
+    Scenario,
+    session,
+)
+from .scenario_data_blind_pt import BLIND_PT
+
+NEVER = "never-tuned"
+
+# --- English --------------------------------------------------------------------------------------
+
+NORA = Scenario(
+    name="blind_nora_austin_to_seattle",
+    language="en",
+    summary="A UX designer moves from Austin to Seattle for a new employer; two sisters; peanut allergy.",
+    sessions=(
+        session(
+            "nora-dinner", "2024-02-05",
+            ("18:40", "u", "hi there! I'm Nora, 34, I live in Austin and I'm a UX designer at Indeed."),
+            ("18:40", "a", "Hi Nora! What can I do for you today?"),
+            ("18:41", "u", "I'm organizing a dinner for my sister Megan, she's turning 30 and I want it to be special"),
+            ("18:42", "a", "Lovely! What kind of food does she like, and how many people are coming?"),
+            ("18:43", "u", "around 8 people. she's obsessed with sushi haha"),
+            ("18:43", "u", "I'm allergic to peanuts, by the way, so no places that cook with peanut oil"),
+            ("18:44", "a", "Noted. Most sushi places don't use peanut oil, but it's worth asking when you book."),
+            ("18:46", "u", "good point, thanks. can you draft a short invite text?"),
+            ("18:47", "a", "Sure: 'Megan is turning 30! Join us for sushi on Saturday at 7. RSVP to Nora.'"),
+        ),
+        session(
+            "nora-offer", "2024-03-18",
+            ("12:05", "u", "ok so, update: I accepted an offer in Seattle!!"),
+            ("12:05", "a", "Congratulations! Tell me more."),
+            ("12:06", "u", "I start at Expedia next month, same role, UX designer, but a much bigger team"),
+            ("12:07", "u", "my other sister Claire already lives there so I'll crash at her place at first"),
+            ("12:08", "u", "which neighborhoods are good if you don't have a car?"),
+            ("12:09", "a", "Capitol Hill, Fremont and Ballard are walkable and well served by buses."),
+            ("12:10", "u", "nice. Claire is in Ballard actually"),
+        ),
+        session(
+            "nora-settled", "2024-04-22",
+            ("20:15", "u", "I moved to Seattle last week, there are boxes everywhere 😅"),
+            ("20:15", "a", "Welcome to Seattle! How is it going so far?"),
+            ("20:16", "u", "my first day at Expedia was April 1st, no joke, and the team is lovely"),
+            ("20:17", "u", "Claire has been amazing, she helped me carry a couch up three floors"),
+            ("20:18", "u", "still allergic to peanuts obviously, any safe bakeries near Capitol Hill?"),
+            ("20:19", "a", "Look for dedicated nut-free bakeries and always ask about cross-contact."),
+        ),
+        session(
+            "nora-visit", "2024-05-13",
+            ("19:00", "u", "Megan is coming to visit me in June!"),
+            ("19:00", "a", "Fun! What would you like to do together?"),
+            ("19:01", "u", "I love hiking, she's more of a beach person. any day trip that works for both?"),
+            ("19:02", "a", "Deception Pass has forest trails and beaches in the same park."),
+            ("19:03", "u", "perfect, thanks!"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Nora"),
+        Fact(PROFILE, "age", "34"),
+        Fact(PROFILE, "home_city", "Seattle"),
+        Fact(PROFILE, "occupation", "UX designer"),
+        Fact(PROFILE, "employer", "Expedia"),
+        Fact(CRITICAL, "allergy:peanuts", "peanuts"),
+        Fact(ENTITY, "person:sister", "Megan"),
+        Fact(ENTITY, "person:sister", "Claire"),
+        Fact(PREFERENCE, "likes:hiking", "hiking"),
+    ),
+    superseded=(Change("home_city", "Austin", "Seattle"), Change("employer", "Indeed", "Expedia")),
+    mentions=(Mention("allergy:peanuts", "peanuts", 2), Mention("occupation", "UX designer", 2)),
+    events=(
+        Event("2024-04-15", key="home_city"),
+        Event("2024-04-01", key="employer"),
+        Event("2024-06-01", text="visit me in June"),
+    ),
+    probes=(
+        Probe("Where do I live these days?", ("Seattle",), stale=("Austin",)),
+        Probe("Which company do I work for?", ("Expedia",), stale=("Indeed",)),
+        Probe("What am I allergic to?", ("peanuts",)),
+        Probe("What are my sisters called?", ("Megan", "Claire")),
+    ),
+    allowed=(
+        Fact(PREFERENCE, "person:sister:likes:sushi", "sushi"),
+        Fact(ENTITY, "person:sister:age", "30"),
+    ),
+    split=NEVER,
+)
+
+TOM = Scenario(
+    name="blind_tom_lisbon_flight",
+    language="en",
+    summary="A flight number changed by the airline, a hotel booking code, vegan to vegetarian; "
+    "another user of the tenant has her own city, employer, allergy and booking code.",
+    other_user=(
+        session(
+            "rachel-trip", "2024-08-30",
+            ("09:10", "u", "Hey, Rachel here. I live in Edinburgh and work at Ocado."),
+            ("09:10", "a", "Hi Rachel! How can I help?"),
+            ("09:11", "u", "I'm allergic to sesame, keep that in mind for any recipes."),
+            ("09:12", "a", "Will do, no sesame."),
+            ("09:13", "u", "My booking reference for the Inverness sleeper train is ZK49QH."),
+            ("09:13", "a", "Got it. Anything else for the trip?"),
+        ),
+    ),
+    sessions=(
+        session(
+            "tom-conf", "2024-09-01",
+            ("16:20", "u", "Hi, I'm Tom, I live in Cambridge. Flying to Lisbon next Friday for a conference!"),
+            ("16:20", "a", "Exciting! First time in Portugal?"),
+            ("16:21", "u", "Yep. My flight is TP1351 from Heathrow, it leaves at 7:40am 😩"),
+            ("16:22", "u", "and I'm vegan, is Lisbon ok for that?"),
+            ("16:23", "a", "Very much so, there are plenty of vegan places around Príncipe Real and Cais do Sodré."),
+            ("16:24", "u", "great. the hotel booking code is HX3K9M, can you keep it for me?"),
+            ("16:24", "a", "Sure, hotel code HX3K9M."),
+        ),
+        session(
+            "tom-cancel", "2024-09-04",
+            ("21:02", "u", "ugh, TAP cancelled my flight. they put me on TP1357 instead, same day, later"),
+            ("21:03", "a", "Annoying, but at least it's the same day. Do you need to tell the hotel?"),
+            ("21:04", "u", "nah check-in is flexible. fastest way from the airport to Baixa?"),
+            ("21:05", "a", "The metro: red line to Alameda, then green line to Baixa-Chiado, about 30 minutes."),
+            ("21:07", "u", "I work at Darktrace, so this conference is a big deal for me, I'm giving a talk"),
+            ("21:07", "a", "Good luck with the talk!"),
+        ),
+        session(
+            "tom-back", "2024-09-16",
+            ("08:30", "u", "back home. Lisbon was amazing"),
+            ("08:30", "a", "Glad to hear it! How did the talk go?"),
+            ("08:31", "u", "really well. confession though: I'm not vegan anymore, just vegetarian now. the pastéis "
+                           "de nata broke me haha"),
+            ("08:32", "a", "Understandable! Want some vegetarian recipes inspired by the trip?"),
+            ("08:33", "u", "yes, could you suggest a Portuguese cookbook with vegetarian stuff?"),
+            ("08:34", "a", "Try one focused on petiscos; many are easy to make without meat or fish."),
+            ("08:35", "u", "ok cheers"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Tom"),
+        Fact(PROFILE, "home_city", "Cambridge"),
+        Fact(PROFILE, "employer", "Darktrace"),
+        Fact(CONSTRAINT, "diet", "vegetarian"),
+        Fact(CRITICAL, "flight_number", "TP1357"),
+        Fact(CRITICAL, "reservation_code", "HX3K9M"),
+    ),
+    superseded=(Change("flight_number", "TP1351", "TP1357"), Change("diet", "vegan", "vegetarian")),
+    events=(Event("2024-09-06", text="Flying to Lisbon"),),
+    probes=(
+        Probe("What's my flight number?", ("TP1357",), stale=("TP1351",), foreign=("ZK49QH",)),
+        Probe("What was the hotel booking code?", ("HX3K9M",), foreign=("ZK49QH", "Inverness")),
+        Probe("Where do I live and where do I work?", ("Cambridge", "Darktrace"),
+              foreign=("Edinburgh", "Ocado")),
+        Probe("Any food restrictions I have?", ("vegetarian",), stale=("vegan",), foreign=("sesame",)),
+    ),
+    split=NEVER,
+)
+
+GRACE = Scenario(
+    name="blind_grace_phoenix_retiree",
+    language="en",
+    summary="A retiree with a husband, a parrot and a granddaughter; hates cilantro; gives up water "
+    "aerobics and goes vegetarian.",
+    sessions=(
+        session(
+            "grace-salsa", "2024-05-06",
+            ("10:02", "u", "Hello dear. My name is Grace, I'm 71 and I live in Phoenix with my husband George."),
+            ("10:02", "a", "Hello Grace! What can I help you with?"),
+            ("10:03", "u", "I have a little parrot called Kiwi who talks more than George does, haha."),
+            ("10:04", "u", "I can't stand cilantro, it tastes like soap to me. Could you give me a salsa recipe "
+                           "without it?"),
+            ("10:05", "a", "Of course! A roasted tomato salsa with parsley and lime is lovely and has no cilantro."),
+            ("10:06", "u", "I love doing the crossword every morning, so recipes with short steps please."),
+            ("10:07", "u", "Thank you sweetheart."),
+        ),
+        session(
+            "grace-party", "2024-05-27",
+            ("09:15", "u", "I love water aerobics, I go on Tuesdays and Thursdays, it's wonderful for my knees."),
+            ("09:15", "a", "That sounds like a great routine."),
+            ("09:16", "u", "My birthday is on June 20th and George wants to throw a garden party."),
+            ("09:17", "u", "My granddaughter Lily had her dance recital yesterday, she was wonderful."),
+            ("09:17", "a", "How lovely! Shall we plan the party menu?"),
+            ("09:18", "u", "Yes please. And remember, I can't stand cilantro."),
+            ("09:19", "a", "No cilantro, promise. Grilled vegetables, a pasta salad and a lemon cake?"),
+        ),
+        session(
+            "grace-knee", "2024-07-08",
+            ("11:30", "u", "I had knee surgery last month, so I'm moving slowly these days."),
+            ("11:30", "a", "I'm sorry to hear that. How is the recovery going?"),
+            ("11:31", "u", "Fine. But I don't enjoy water aerobics anymore, the pool feels too cold since the "
+                           "operation."),
+            ("11:32", "u", "Also I've become a vegetarian, George thinks I've lost my mind."),
+            ("11:33", "u", "Can you suggest protein-rich meals for an old lady who just went vegetarian?"),
+            ("11:34", "a", "Lentil soup, eggs, Greek yogurt, beans and tofu are all easy and full of protein."),
+        ),
+        session(
+            "grace-trip", "2024-07-29",
+            ("15:00", "u", "The party was lovely. Kiwi said 'happy birthday' all afternoon!"),
+            ("15:00", "a", "Ha, what a clever bird!"),
+            ("15:01", "u", "George and I are flying to San Diego next month to see Lily."),
+            ("15:02", "u", "Any easy crossword apps for the plane?"),
+            ("15:03", "a", "Most newspapers have crossword apps with large print; try one with offline puzzles."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Grace"),
+        Fact(PROFILE, "age", "71"),
+        Fact(PROFILE, "home_city", "Phoenix"),
+        Fact(PROFILE, "birthday", "June 20"),
+        Fact(ENTITY, "person:husband", "George"),
+        Fact(ENTITY, "person:granddaughter", "Lily"),
+        Fact(ENTITY, "pet:parrot", "Kiwi"),
+        Fact(PREFERENCE, "dislikes:cilantro", "cilantro"),
+        Fact(PREFERENCE, "likes:doing_the_crossword", "doing the crossword"),
+        Fact(CONSTRAINT, "diet", "vegetarian"),
+    ),
+    retracted=(Retraction("likes:water_aerobics", "water aerobics"),),
+    mentions=(Mention("dislikes:cilantro", "cilantro", 2),),
+    events=(
+        Event("2024-05-26", text="dance recital"),
+        Event("2024-06-01", text="knee surgery"),
+        Event("2024-08-01", text="San Diego"),
+    ),
+    probes=(
+        Probe("Which herb do I hate?", ("cilantro",)),
+        Probe("What is my parrot's name?", ("Kiwi",)),
+        Probe("When is my birthday?", ("June",)),
+        Probe("What's my husband's name?", ("George",)),
+    ),
+    allowed=(
+        Fact(CRITICAL, "condition:knee_surgery", "knee surgery"),
+        Fact(PREFERENCE, "likes:crossword", "crossword"),
+    ),
+    split=NEVER,
+)
+
+MARCUS = Scenario(
+    name="blind_marcus_barista_to_paralegal",
+    language="en",
+    summary="A barista becomes a paralegal, drops his laptop budget, loves jazz; another user of the "
+    "tenant has her own city, employer and allergy.",
+    other_user=(
+        session(
+            "dana-bike", "2024-10-01",
+            ("17:00", "u", "Hi! I'm Dana. I live in Tucson and I'm an engineer at Raytheon."),
+            ("17:00", "a", "Hi Dana, what can I do for you?"),
+            ("17:01", "u", "I'm allergic to penicillin, good to keep in mind if I ask health stuff."),
+            ("17:01", "a", "Noted."),
+            ("17:02", "u", "Can you help me pick a road bike under $1,500?"),
+            ("17:03", "a", "Sure: aluminium frame, 105 groupset, and get a proper fitting."),
+        ),
+    ),
+    sessions=(
+        session(
+            "marcus-laptop", "2024-10-03",
+            ("22:10", "u", "yo. I'm Marcus, I live in Cleveland and work as a barista at Starbucks while I study for "
+                           "the LSAT"),
+            ("22:10", "a", "Hey Marcus! How can I help?"),
+            ("22:11", "u", "need a laptop for law school prep. my budget is $900"),
+            ("22:12", "a", "For $900 you can get a solid ultrabook with 16 GB of RAM."),
+            ("22:13", "u", "I mostly just type and watch lectures lol"),
+            ("22:14", "u", "also I love jazz, so decent speakers would be a plus haha"),
+            ("22:15", "a", "Then look at models with front-facing speakers, or budget for headphones."),
+        ),
+        session(
+            "marcus-lsat", "2024-10-24",
+            ("19:40", "u", "took the LSAT last Saturday!! finally"),
+            ("19:40", "a", "Congrats on getting through it! How do you feel?"),
+            ("19:41", "u", "ok I think. forget what I said about the budget, my aunt is giving me her old MacBook"),
+            ("19:42", "a", "Even better, no spending needed."),
+            ("19:43", "u", "I want to get into law school at Case Western"),
+            ("19:44", "u", "what should a personal statement focus on?"),
+            ("19:45", "a", "One concrete story that shows why law, and what you have done about it."),
+        ),
+        session(
+            "marcus-job", "2024-11-18",
+            ("08:05", "u", "big change: I quit Starbucks. I'm a paralegal now, at Hartley & Moss"),
+            ("08:05", "a", "That's a great step toward law school!"),
+            ("08:06", "u", "the office is downtown so my commute is 20 min on the bus"),
+            ("08:07", "u", "what should I read to get up to speed on civil litigation?"),
+            ("08:08", "a", "A civil procedure primer and your state's court rules are the best start."),
+            ("08:09", "u", "I can't stand true crime podcasts btw, so don't recommend any of those"),
+        ),
+        session(
+            "marcus-music", "2024-12-09",
+            ("20:00", "u", "still love jazz, any good Christmas jazz albums?"),
+            ("20:00", "a", "Vince Guaraldi's 'A Charlie Brown Christmas' is the classic."),
+            ("20:01", "u", "my girlfriend Tasha is more into soul though"),
+            ("20:02", "a", "Then try a soul Christmas compilation for the two of you."),
+            ("20:03", "u", "cool thx"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Marcus"),
+        Fact(PROFILE, "home_city", "Cleveland"),
+        Fact(PROFILE, "occupation", "paralegal"),
+        Fact(PROFILE, "employer", "Hartley & Moss"),
+        Fact(PREFERENCE, "likes:jazz", "jazz"),
+        Fact(PREFERENCE, "dislikes:true_crime_podcasts", "true crime podcasts"),
+        Fact(GOAL, "goal:get_into_law_school_at_case_western", "get into law school at Case Western"),
+        Fact(ENTITY, "person:girlfriend", "Tasha"),
+    ),
+    superseded=(
+        Change("occupation", "barista", "paralegal"),
+        Change("employer", "Starbucks", "Hartley & Moss"),
+    ),
+    retracted=(Retraction("budget", "900 USD"),),
+    mentions=(Mention("likes:jazz", "jazz", 2),),
+    events=(Event("2024-10-19", text="took the LSAT"),),
+    probes=(
+        Probe("What's my job now?", ("paralegal",), stale=("barista",), foreign=("Raytheon", "Tucson")),
+        Probe("Where do I work?", ("Hartley",), stale=("Starbucks",), foreign=("Raytheon", "Tucson")),
+        Probe("What music am I into?", ("jazz",), foreign=("penicillin",)),
+    ),
+    split=NEVER,
+)
+
+AISHA = Scenario(
+    name="blind_aisha_houston_wedding",
+    language="en",
+    summary="A nurse plans her wedding: favourite cuisine changes, stops being vegan, an order number, "
+    "a new hospital, the fiancé becomes her husband.",
+    sessions=(
+        session(
+            "aisha-catering", "2025-01-13",
+            ("19:30", "u", "Hi! I'm Aisha, I'm a nurse at Memorial Hermann in Houston and I'm marrying my fiancé Omar "
+                           "this spring 💍"),
+            ("19:30", "a", "Congratulations, Aisha! How can I help with the planning?"),
+            ("19:31", "u", "catering first. I'm vegan, and so is most of my side of the family"),
+            ("19:32", "a", "Then a fully plant-based menu keeps everyone happy."),
+            ("19:33", "u", "my favorite cuisine is Thai, maybe a Thai-fusion menu?"),
+            ("19:34", "u", "the catering budget is $12,000"),
+            ("19:35", "a", "That's workable for a plant-based Thai menu for around 120 guests."),
+        ),
+        session(
+            "aisha-dresses", "2025-02-03",
+            ("13:00", "u", "I ordered the bridesmaid dresses online and they still haven't arrived. order number is "
+                           "114-7730921-5582"),
+            ("13:01", "a", "Frustrating. Do you want a message to the seller?"),
+            ("13:01", "u", "yes please, polite but firm"),
+            ("13:02", "a", "Here's a draft: 'Hello, my order has not arrived and the wedding is soon. Could you "
+                           "confirm a delivery date?'"),
+            ("13:03", "u", "haha perfect, thanks"),
+            ("13:04", "u", "oh and Omar's birthday is March 2nd, I need to plan something small"),
+        ),
+        session(
+            "aisha-menu", "2025-02-24",
+            ("21:10", "u", "ok I changed my mind about the menu. Ethiopian is my favorite cuisine now, we had it last "
+                           "weekend and wow"),
+            ("21:11", "a", "Ethiopian food is wonderful for a shared wedding table!"),
+            ("21:12", "u", "also, I'm not vegan anymore, I missed eggs too much"),
+            ("21:13", "u", "we're getting married in two weeks!! I can't believe it"),
+            ("21:14", "a", "So close! Anything left on the list?"),
+            ("21:15", "u", "just seating. my aunts can't sit together lol"),
+        ),
+        session(
+            "aisha-shifts", "2025-03-24",
+            ("07:45", "u", "back from the honeymoon! Omar is officially my husband now 🥹"),
+            ("07:45", "a", "Congratulations to you both!"),
+            ("07:46", "u", "and I switched hospitals, I work at Texas Children's now. still a nurse, just a calmer "
+                           "unit"),
+            ("07:47", "u", "can you help me meal prep for 12-hour shifts?"),
+            ("07:48", "a", "Sure: overnight oats, grain bowls and soups that reheat well."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Aisha"),
+        Fact(PROFILE, "occupation", "nurse"),
+        Fact(PROFILE, "employer", "Texas Children's"),
+        Fact(ENTITY, "person:husband", "Omar"),
+        Fact(PREFERENCE, "favorite:cuisine", "Ethiopian"),
+        Fact(CONSTRAINT, "budget:catering", "12000 USD"),
+        Fact(CRITICAL, "order_number", "114-7730921-5582"),
+    ),
+    superseded=(
+        Change("employer", "Memorial Hermann", "Texas Children's"),
+        Change("favorite:cuisine", "Thai", "Ethiopian"),
+    ),
+    retracted=(Retraction("diet", "vegan"),),
+    mentions=(Mention("occupation", "nurse", 2),),
+    events=(Event("2025-02-22", text="Ethiopian is my favorite"), Event("2025-03-10", text="married in two weeks")),
+    probes=(
+        Probe("What's my favorite cuisine?", ("Ethiopian",), stale=("Thai",)),
+        Probe("What was the order number for the dresses?", ("7730921",)),
+        Probe("Which hospital do I work at now?", ("Texas",), stale=("Hermann",)),
+        Probe("What's my husband's name?", ("Omar",)),
+    ),
+    allowed=(
+        Fact(ENTITY, "person:fiance", "Omar"),
+        Fact(PROFILE, "home_city", "Houston"),
+        Fact(PROFILE, "marital_status", "married"),
+        Fact(ENTITY, "person:husband:birthday", "March 2"),
+        Fact(ENTITY, "person:fiance:birthday", "March 2"),
+    ),
+    split=NEVER,
+)
+
+BEN = Scenario(
+    name="blind_ben_two_sons",
+    language="en",
+    summary="A dad of two sons with a partner and a dog; the hamster dies; a treehouse project.",
+    sessions=(
+        session(
+            "ben-cake", "2024-03-03",
+            ("15:20", "u", "hey, Ben here. dad of two boys: Oliver is 9 and my other son Felix just turned 6"),
+            ("15:20", "a", "Hi Ben! What can I help with?"),
+            ("15:21", "u", "we live in Milwaukee, my partner Sam and I both work full time so weekends are chaos"),
+            ("15:22", "u", "Oliver is allergic to eggs, which makes birthday cakes a nightmare"),
+            ("15:23", "a", "Aquafaba or a flax 'egg' works well in most cake recipes."),
+            ("15:24", "u", "oh nice. we also have a dog named Waffles and a hamster named Nugget lol, it's a zoo"),
+            ("15:25", "a", "Sounds like a lively house!"),
+        ),
+        session(
+            "ben-soccer", "2024-03-25",
+            ("18:00", "u", "Felix has his first soccer tournament this Saturday, he's so pumped"),
+            ("18:00", "a", "How fun! Anything you need for it?"),
+            ("18:01", "u", "what snacks should I bring for a team of 6 year olds?"),
+            ("18:02", "a", "Orange slices, pretzels and water; check with the coach about allergies."),
+            ("18:03", "u", "I can't do Wednesday evenings btw, that's swim lessons for both boys"),
+            ("18:04", "a", "Got it, I won't suggest anything on Wednesday evenings."),
+        ),
+        session(
+            "ben-nugget", "2024-04-15",
+            ("20:30", "u", "sad news, we don't have Nugget anymore 😢 the boys buried him in the yard yesterday"),
+            ("20:30", "a", "I'm so sorry. That's hard for kids."),
+            ("20:31", "u", "how do I talk to a 6 year old about a pet dying?"),
+            ("20:32", "a", "Use simple, honest words, let him ask questions, and maybe draw a picture of Nugget "
+                           "together."),
+            ("20:33", "u", "I'm a high school chemistry teacher, I explain stuff all day, but this one is hard"),
+        ),
+        session(
+            "ben-treehouse", "2024-05-20",
+            ("17:45", "u", "new project: I want to build a treehouse this summer"),
+            ("17:45", "a", "Great project! Do you have a good tree?"),
+            ("17:46", "u", "a big oak in the backyard. Waffles will probably try to climb it haha"),
+            ("17:47", "u", "budget is around $600 for lumber and hardware"),
+            ("17:48", "a", "That covers a simple platform with railings if you do the labour yourself."),
+            ("17:49", "u", "Sam says hi, by the way"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Ben"),
+        Fact(PROFILE, "home_city", "Milwaukee"),
+        Fact(PROFILE, "occupation", "high school chemistry teacher"),
+        Fact(ENTITY, "person:son", "Oliver"),
+        Fact(ENTITY, "person:son", "Felix"),
+        Fact(ENTITY, "person:partner", "Sam"),
+        Fact(ENTITY, "pet:dog", "Waffles"),
+        Fact(CONSTRAINT, "unavailable:wednesday_evening", "Wednesday evenings"),
+        Fact(GOAL, "goal:build_a_treehouse", "build a treehouse"),
+        Fact(CONSTRAINT, "budget", "600 USD"),
+    ),
+    retracted=(Retraction("pet:hamster", "Nugget"),),
+    events=(Event("2024-03-30", text="soccer tournament"), Event("2024-04-14", text="buried him")),
+    probes=(
+        Probe("What are my kids' names?", ("Oliver", "Felix")),
+        Probe("What pets do we have?", ("Waffles",), stale=("Nugget",)),
+        Probe("Which evening am I busy?", ("Wednesday",)),
+    ),
+    allowed=(
+        Fact(ENTITY, "family:sons", "2"),
+        Fact(ENTITY, "family:children", "2"),
+        Fact(ENTITY, "person:son:allergy:eggs", "eggs"),
+        Fact(ENTITY, "person:son:age", "9"),
+        Fact(ENTITY, "person:son:age", "6"),
+        Fact(CONSTRAINT, "budget:treehouse", "600 USD"),
+    ),
+    split=NEVER,
+)
+
+CHLOE = Scenario(
+    name="blind_chloe_leeds_to_glasgow",
+    language="en",
+    summary="A student graduates, becomes a data analyst and moves from Leeds to Glasgow; gives up "
+    "Korean; hates horror films; the flatmate's cat is not hers.",
+    sessions=(
+        session(
+            "chloe-stats", "2024-04-08",
+            ("14:00", "u", "hiya I'm Chloe, I live in Leeds and I'm a student, final year maths"),
+            ("14:00", "a", "Hi Chloe! What are you working on?"),
+            ("14:01", "u", "stats revision 😭 the exam is in two weeks"),
+            ("14:02", "a", "Let's make a plan: one topic a day, past papers at the weekend."),
+            ("14:03", "u", "ok. also I want to learn Korean over the summer, I'm obsessed with k-dramas lol"),
+            ("14:04", "u", "anyway, hypothesis testing, where do I even start"),
+            ("14:05", "a", "Start with the null and alternative hypotheses, then p-values."),
+        ),
+        session(
+            "chloe-bday", "2024-05-13",
+            ("21:30", "u", "planning way ahead: my birthday is the 14th of November and my flatmates want a horror "
+                           "movie night"),
+            ("21:30", "a", "Ha, sounds fun?"),
+            ("21:31", "u", "not for me, I can't stand horror films"),
+            ("21:32", "a", "Maybe a comedy marathon or karaoke instead?"),
+            ("21:33", "u", "karaoke!! good compromise"),
+        ),
+        session(
+            "chloe-job", "2024-07-22",
+            ("10:10", "u", "I graduated!! and I got a job as a data analyst at Arup"),
+            ("10:10", "a", "Congratulations, Chloe! That's brilliant."),
+            ("10:11", "u", "the job's in Glasgow, so I'm moving there next month"),
+            ("10:12", "u", "honestly I don't want to learn Korean anymore, no time with the move"),
+            ("10:13", "a", "Fair enough. Want a moving checklist?"),
+            ("10:14", "u", "yes pls"),
+        ),
+        session(
+            "chloe-glasgow", "2024-08-19",
+            ("19:20", "u", "ok I live in Glasgow now. it rains even more than in Leeds, which I didn't think was "
+                           "possible"),
+            ("19:20", "a", "Welcome to Scotland! How's the flat?"),
+            ("19:21", "u", "nice, West End. my flatmate Isla has a cat called Haggis, he sleeps on my bed"),
+            ("19:22", "u", "what's a good routine for the first week at a new job?"),
+            ("19:23", "a", "Meet your team one by one, take notes, and ask where the data lives."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Chloe"),
+        Fact(PROFILE, "home_city", "Glasgow"),
+        Fact(PROFILE, "occupation", "data analyst"),
+        Fact(PROFILE, "employer", "Arup"),
+        Fact(PROFILE, "birthday", "14 November"),
+        Fact(PREFERENCE, "dislikes:horror_films", "horror films"),
+    ),
+    superseded=(Change("home_city", "Leeds", "Glasgow"), Change("occupation", "student", "data analyst")),
+    retracted=(Retraction("goal:learn_korean", "learn Korean"),),
+    events=(
+        Event("2024-04-22", text="exam is in two weeks"),
+        Event("2024-08-01", text="moving there next month"),
+    ),
+    probes=(
+        Probe("Where do I live?", ("Glasgow",), stale=("Leeds",)),
+        Probe("What's my job and who do I work for?", ("analyst", "Arup")),
+        Probe("When's my birthday?", ("November",)),
+        Probe("What kind of movies do I hate?", ("horror",)),
+    ),
+    allowed=(
+        Fact(PREFERENCE, "likes:k-dramas", "k-dramas"),
+        Fact(ENTITY, "person:flatmate", "Isla"),
+    ),
+    split=NEVER,
+)
+
+RAJ = Scenario(
+    name="blind_raj_toronto_insurance",
+    language="en",
+    summary="An accountant changes firm, has a car accident with claim and policy numbers, breaks up; "
+    "another user of the tenant has her own city, employer, allergy and policy number.",
+    other_user=(
+        session(
+            "wei-car", "2025-03-01",
+            ("11:00", "u", "Hi, I'm Wei. I live in Calgary and I work at Suncor as a geologist."),
+            ("11:00", "a", "Hi Wei! What can I do for you?"),
+            ("11:01", "u", "I'm allergic to mango, which is tragic."),
+            ("11:01", "a", "Noted, no mango."),
+            ("11:02", "u", "My car insurance policy number is AX-88213, in case I need it."),
+            ("11:03", "a", "Got it."),
+        ),
+    ),
+    sessions=(
+        session(
+            "raj-busy", "2025-03-03",
+            ("21:45", "u", "Hello, I'm Raj, an accountant at Deloitte in Toronto. busy season is starting 😵"),
+            ("21:45", "a", "Hi Raj! Good luck with busy season. How can I help?"),
+            ("21:46", "u", "I'm vegetarian, so please no chicken when I ask for quick dinners"),
+            ("21:47", "u", "my girlfriend Priti says I live on instant noodles in March haha"),
+            ("21:48", "u", "dinners that take under 15 minutes?"),
+            ("21:49", "a", "Chickpea curry with naan, egg fried rice, or a black bean quesadilla."),
+        ),
+        session(
+            "raj-claim", "2025-03-24",
+            ("12:30", "u", "my car got rear-ended two days ago, nobody hurt thankfully"),
+            ("12:30", "a", "Glad you're okay. Have you opened a claim?"),
+            ("12:31", "u", "yes, the claim number is CLM-5530917 and my policy number is TD-440192"),
+            ("12:32", "u", "what should I ask the adjuster?"),
+            ("12:33", "a", "Ask about the repair shop choice, a rental car, and how fault was decided."),
+        ),
+        session(
+            "raj-kpmg", "2025-05-12",
+            ("19:00", "u", "big news: I left Deloitte. I'm at KPMG now, started last week"),
+            ("19:00", "a", "Congrats on the move!"),
+            ("19:01", "u", "also Priti and I broke up. I'm single now"),
+            ("19:02", "a", "Sorry to hear that. How are you holding up?"),
+            ("19:03", "u", "ok honestly. still vegetarian btw, the new office cafeteria is hopeless"),
+            ("19:04", "u", "I love cricket, any bars in Toronto that show IPL games?"),
+            ("19:05", "a", "Several sports bars downtown stream IPL matches; check their schedules."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Raj"),
+        Fact(PROFILE, "occupation", "accountant"),
+        Fact(PROFILE, "employer", "KPMG"),
+        Fact(CONSTRAINT, "diet", "vegetarian"),
+        Fact(PREFERENCE, "likes:cricket", "cricket"),
+        Fact(CRITICAL, "policy_number", "TD-440192"),
+        Fact(CRITICAL, "claim_number", "CLM-5530917"),
+    ),
+    superseded=(Change("employer", "Deloitte", "KPMG"),),
+    retracted=(Retraction("person:girlfriend", "Priti"),),
+    mentions=(Mention("diet", "vegetarian", 2),),
+    events=(Event("2025-03-22", text="rear-ended"), Event("2025-05-05", key="employer")),
+    probes=(
+        Probe("What's my car insurance policy number?", ("440192",), foreign=("88213", "Calgary")),
+        Probe("Where do I work now?", ("KPMG",), stale=("Deloitte",), foreign=("Suncor", "Calgary")),
+        Probe("What's my diet?", ("vegetarian",), foreign=("mango",)),
+    ),
+    allowed=(Fact(PROFILE, "marital_status", "single"), Fact(PROFILE, "home_city", "Toronto")),
+    split=NEVER,
+)
+
+# --- both languages -------------------------------------------------------------------------------
+
+RENATA = Scenario(
+    name="blind_renata_dublin_mixed",
+    language="mixed",
+    summary="A Brazilian in Ireland switches between Portuguese and English: two friends, a PPS "
+    "number, stops being vegan, moves from Dublin to Cork.",
+    sessions=(
+        session(
+            "renata-oi", "2024-10-07",
+            ("20:00", "u", "Oi! Sou a Renata, moro em Dublin faz dois anos e trabalho na Stripe como product manager."),
+            ("20:00", "a", "Oi, Renata! Como posso ajudar?"),
+            ("20:01", "u", "Sou vegana, me ajuda a achar um lugar pra jantar sexta?"),
+            ("20:02", "a", "Claro! Quantas pessoas?"),
+            ("20:03", "u", "three of us: my friend Aoife and minha amiga Duda, que chegou do Brasil semana passada"),
+            ("20:04", "a", "Um restaurante com menu vegano completo perto do centro seria ideal."),
+            ("20:05", "u", "perfeito, valeu!"),
+        ),
+        session(
+            "renata-docs", "2024-10-28",
+            ("09:10", "u", "Switching to English, this keyboard has no accents lol"),
+            ("09:10", "a", "No problem! What's up?"),
+            ("09:11", "u", "I need to renew my residence card, the appointment is in ten days"),
+            ("09:12", "u", "my PPS number is 7654321TA, they always ask for it"),
+            ("09:13", "a", "Bring your passport, the current card, and proof of address as well."),
+            ("09:14", "u", "also, I'm not vegan anymore. I eat eggs and cheese again"),
+            ("09:15", "u", "Aoife is thrilled, she's been trying to get me to eat her mom's quiche for years haha"),
+        ),
+        session(
+            "renata-cork", "2024-12-02",
+            ("18:30", "u", "Mudei pra Cork mês passado! Still at Stripe, I work remotely now."),
+            ("18:30", "a", "Que mudança! Está gostando de Cork?"),
+            ("18:31", "u", "muito! only thing: I can't stand driving in traffic, and here I have to drive more"),
+            ("18:32", "u", "a Duda vai passar o Natal comigo 🎄"),
+            ("18:33", "u", "ideias de ceia? Duda is vegetarian"),
+            ("18:34", "a", "Um assado de lentilha com castanhas e legumes assados agrada todo mundo."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Renata"),
+        Fact(PROFILE, "home_city", "Cork"),
+        Fact(PROFILE, "employer", "Stripe"),
+        Fact(PROFILE, "occupation", "product manager"),
+        Fact(ENTITY, "person:friend", "Aoife"),
+        Fact(ENTITY, "person:friend", "Duda"),
+        Fact(CRITICAL, "pps_number", "7654321TA"),
+        Fact(PREFERENCE, "dislikes:driving_in_traffic", "driving in traffic"),
+    ),
+    superseded=(Change("home_city", "Dublin", "Cork"),),
+    retracted=(Retraction("diet", "vegano"),),
+    mentions=(Mention("employer", "Stripe", 2),),
+    events=(
+        Event("2024-09-30", text="chegou do Brasil"),
+        Event("2024-11-07", text="appointment is in ten days"),
+        Event("2024-11-01", key="home_city"),
+    ),
+    probes=(
+        Probe("Onde eu moro agora?", ("Cork",), stale=("Dublin",)),
+        Probe("What's my PPS number?", ("7654321TA",)),
+        Probe("Quem são minhas amigas?", ("Aoife", "Duda")),
+    ),
+    allowed=(
+        Fact(PROFILE, "work_mode", "remote"),
+        Fact(PROFILE, "nationality", "brasileiro"),
+        Fact(ENTITY, "person:friend:diet", "vegetarian"),
+    ),
+    split=NEVER,
+)
+
+BLIND_EN = (NORA, TOM, GRACE, MARCUS, AISHA, BEN, CHLOE, RAJ, RENATA)
+BLIND = (*BLIND_EN, *BLIND_PT)
