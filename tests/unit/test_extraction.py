@@ -72,7 +72,8 @@ POSITIVES: list[tuple[str, set[Triple]]] = [
     ("My wife Ana is a doctor", {(ENT, "person:wife", "Ana"), (ENT, "person:wife:occupation", "doctor")}),
     ("I have two kids", {(ENT, "family:children", "2")}),
     ("Tenho três filhos", {(ENT, "family:children", "3")}),
-    ("Minha irmã Maria mora em Roma", {(ENT, "person:sister", "Maria"), (ENT, "person:sister:home_city", "Roma")}),
+    ("Minha irmã Maria mora em Roma",
+     {(ENT, "person:sister", "Maria"), (ENT, "person:sister:maria:home_city", "Roma")}),
     ("My sister lives in Rome", {(ENT, "person:sister:home_city", "Rome")}),
     ("Tenho um gato chamado Miso", {(ENT, "pet:cat", "Miso")}),
     ("I have a dog named Rex", {(ENT, "pet:dog", "Rex")}),
@@ -87,12 +88,12 @@ POSITIVES: list[tuple[str, set[Triple]]] = [
     ),
     ("I prefer window seats", {(PREF, "prefers:window_seats", "window seats")}),
     ("My favorite color is blue", {(PREF, "favorite:color", "blue")}),
-    ("I hate mushrooms", {(PREF, "likes:mushrooms", "mushrooms")}),
+    ("I hate mushrooms", {(PREF, "dislikes:mushrooms", "mushrooms")}),
     ("Eu gosto de comida italiana", {(PREF, "likes:comida_italiana", "comida italiana")}),
     ("Adoro camarão", {(PREF, "likes:shrimp", "camarão")}),
-    ("Prefiro hotéis com academia", {(PREF, "prefers:hoteis_com_academia", "hotéis com academia")}),
+    ("Prefiro hotéis com academia", {(PREF, "prefers:hoteis", "hotéis com academia")}),
     ("Minha cor favorita é verde", {(PREF, "favorite:color", "verde")}),
-    ("Odeio acordar cedo", {(PREF, "likes:acordar_cedo", "acordar cedo")}),
+    ("Odeio acordar cedo", {(PREF, "dislikes:acordar_cedo", "acordar cedo")}),
     ("Não gosto de futebol", {(PREF, "likes:futebol", "futebol")}),
     # goals
     ("I want to learn Japanese", {(GOAL, "goal:learn_japanese", "learn Japanese")}),
@@ -282,8 +283,8 @@ class TestOtherPeople:
     def test_named_relative(self) -> None:
         facts = {f.key: f for f in extract_facts("My friend John lives in Porto")}
         assert facts["person:friend"].people == ("John",)
-        assert facts["person:friend:home_city"].people == ("John",)
-        assert facts["person:friend:home_city"].content == "The user's friend John lives in Porto."
+        assert facts["person:friend:john:home_city"].people == ("John",)
+        assert facts["person:friend:john:home_city"].content == "The user's friend John lives in Porto."
 
     def test_a_named_speaker_in_the_third_person_is_the_user(self) -> None:
         assert triples("Ana mora em Lisboa", speaker="Ana") == {(UP, "home_city", "Lisboa")}
@@ -301,8 +302,8 @@ class TestOtherPeople:
                 "My daughter Sophie is 7 and she loves dinosaurs.",
                 {
                     (ENT, "person:daughter", "Sophie"),
-                    (ENT, "person:daughter:age", "7"),
-                    (ENT, "person:daughter:likes:dinosaurs", "dinosaurs"),
+                    (ENT, "person:daughter:sophie:age", "7"),
+                    (ENT, "person:daughter:sophie:likes:dinosaurs", "dinosaurs"),
                 },
             ),
             (

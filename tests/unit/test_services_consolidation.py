@@ -121,7 +121,7 @@ def test_related_memories_become_one_consolidated_memory_per_cluster() -> None:
         assert lines[2:4] == ["Facts:", "- Ana and I live in a flat in Lisbon"]  # the fact before the turns
         assert "- Ana and I painted the flat in Lisbon" in lines
         assert "Recurring: Ana, flat, Lisbon" in lines
-        assert "Evolution: home_city: São Paulo → Lisbon" in lines
+        assert lines[-2:] == ["Evolution:", "- home_city: São Paulo (2023-01-05) → Lisbon (2023-05-01)"]
         assert guitar.metadata["cluster_size"] == 3 and "guitar" in guitar.content.splitlines()[0]
         assert "Evolution" not in guitar.content
 
@@ -322,5 +322,138 @@ def test_portuguese_memories_get_a_title_without_stopwords_and_turns_show_their_
         lines = memory.content.splitlines()
         assert lines[0] == "Ana · apartamento · Lisboa"
         assert "- Bia: Eu e a Ana pintamos o apartamento em Lisboa" in lines
+
+    run(scenario)
+
+
+class ConeEmbedder(FakeEmbedder):
+    """The hashing fake plus one large shared direction: every text lands in a narrow cone, as
+    with real sentence embedders (raw cosine about 0.9 between unrelated texts)."""
+
+    def _cone(self, vectors: Any) -> Any:
+        import numpy as np
+
+        shifted = np.asarray(vectors, dtype=np.float32) + 1.5 / np.sqrt(self.dim)
+        return shifted / np.linalg.norm(shifted, axis=1, keepdims=True)
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        return self._cone(super().embed_documents(texts))
+
+    def embed_query(self, text: str) -> Any:
+        return self._cone(super().embed_documents([text]))[0]
+
+
+MARCOS = [  # (day, speaker or None for the assistant, text)
+    (2, "Marcos", "Trabalho na Acme como designer, o projeto novo está puxado."),
+    (2, None, "Entendi."),
+    (3, "Marcos", "Fui promovido no trabalho na Acme, agora lidero o projeto de design."),
+    (4, "Marcos", "Treino na academia três vezes por semana, foco em corrida."),
+    (4, None, "Entendi, Marcos."),
+    (6, "Marcos", "Hoje o treino de corrida na academia foi de 8 km."),
+    (8, "Marcos", "A reunião do projeto de design na Acme atrasou de novo."),
+    (9, None, "Que bom!"),
+    (10, "Marcos", "Meu treino de corrida de sábado foi de 12 km, a academia estava vazia."),
+    (12, "Marcos", "Moro em São Paulo, perto da academia."),
+]
+
+
+async def seed_marcos(deps: Deps) -> list[MemoryItem]:
+    items = [
+        turn(ALICE, day, text, i, name=who, role=Role.USER if who else Role.ASSISTANT)
+        for i, (day, who, text) in enumerate(MARCOS)
+    ]
+    await deps.memories.upsert(items)
+    return items
+
+
+def test_unrelated_topics_never_share_a_memory_and_filler_is_never_a_fact_or_title() -> None:
+    async def scenario(deps: Deps) -> None:
+        await seed_marcos(deps)
+        cone = ConsolidationPolicy(lookback_days=30, threshold=0.6, min_cluster=3)
+        await consolidate(deps, ALICE, cone, now=NOW)
+        memories = await consolidated(deps, ALICE)
+        assert len(memories) == 2
+        for m in memories:
+            text = m.content.lower()
+            assert "entendi" not in text and "que bom" not in text
+            assert "marcos" not in m.metadata["title"].lower()
+            assert not ("acme" in text and "treino" in text)  # work and fitness apart
+        titles = sorted(m.metadata["title"] for m in memories)
+        assert any("academia" in t or "treino" in t or "corrida" in t for t in titles)
+        assert any("acme" in t.lower() or "projeto" in t or "design" in t for t in titles)
+
+    asyncio.run(scenario(build_memory_deps(
+        Settings(embedder="fake", tokenizer="chars"), embedder=ConeEmbedder(dim=1024), clock=FakeClock(NOW)
+    )))
+
+
+def test_superseded_statements_go_under_evolution_not_facts() -> None:
+    async def scenario(deps: Deps) -> None:
+        said = [
+            turn(ALICE, 2, "I work at Acme on the billing team", 1),
+            turn(ALICE, 5, "At Acme the billing team had a long meeting", 2),
+            turn(ALICE, 20, "I started working at Globex on the billing team", 3),
+            turn(ALICE, 22, "At Globex the billing team is nicer", 4),
+        ]
+        old = fact(ALICE, 2, "Alice works at Acme on the billing team", 5, key="employer",
+                   metadata={FACT_VALUE: "Acme"}, valid_to=may(20))
+        new = fact(ALICE, 20, "Alice works at Globex on the billing team", 6, key="employer",
+                   metadata={FACT_VALUE: "Globex"})
+        old.source_message_ids, new.source_message_ids = said[0].source_message_ids, said[2].source_message_ids
+        await deps.memories.upsert([*said, old, new])
+        await deps.memories.add_history(ALICE, [
+            HistoryEntry(old.id, HistoryEvent.UPDATE, may(20), old.content, new.content, "heuristic", "job", new.id)
+        ])
+        await consolidate(deps, ALICE, POLICY, now=NOW)
+        (memory,) = await consolidated(deps, ALICE)
+        facts_part = memory.content.split("Evolution:")[0]
+        assert "- Alice works at Globex on the billing team" in facts_part
+        assert "I work at Acme" not in facts_part and "Alice works at Acme" not in facts_part
+        assert memory.content.splitlines()[-1] == "- employer: Acme (2023-05-02) → Globex (2023-05-20)"
+
+    run(scenario)
+
+
+def test_the_lookback_defaults_to_90_days_and_comes_from_settings() -> None:
+    from hipocampo.services.worker import consolidation_policy
+
+    assert Settings().consolidation_lookback_days == 90 and ConsolidationPolicy().lookback_days == 90
+    deps = build_memory_deps(Settings(embedder="fake", consolidation_lookback_days=7), embedder=FakeEmbedder())
+    assert consolidation_policy(deps).lookback_days == 7
+
+
+def test_with_a_chat_model_the_model_writes_the_consolidated_text_once() -> None:
+    from hipocampo.adapters.llm.scripted import ScriptedChatModel
+
+    answer = {
+        "title": "apartamento em Lisboa",
+        "facts": ["Ana e Alice moram num apartamento em Lisboa."],
+        "patterns": ["Cuidam juntas do apartamento aos fins de semana."],
+        "evolution": ["Moravam em São Paulo; em maio de 2023 passaram a morar em Lisboa."],
+    }
+
+    async def scenario(deps: Deps) -> None:
+        await home_city_history(deps)
+        await seed(deps, ALICE, FLAT)
+        chat = ScriptedChatModel([answer])
+        await consolidate(deps, ALICE, POLICY, now=NOW, llm=chat)
+        (memory,) = await consolidated(deps, ALICE)
+        assert memory.content.splitlines() == [
+            "apartamento em Lisboa",
+            "from 2023-05-01 to 2023-05-12 (4 memories)",
+            "Facts:", "- Ana e Alice moram num apartamento em Lisboa.",
+            "Recurring:", "- Cuidam juntas do apartamento aos fins de semana.",
+            "Evolution:", "- Moravam em São Paulo; em maio de 2023 passaram a morar em Lisboa.",
+        ]
+        assert memory.metadata["writer"] == "llm" and "home_city: São Paulo" in chat.calls[0][1]
+        again = ScriptedChatModel([])  # nothing changed: no call, same text
+        report = await consolidate(deps, ALICE, POLICY, now=NOW + timedelta(days=1), llm=again)
+        assert again.calls == [] and report.superseded_ids == []
+        assert [m.content for m in await consolidated(deps, ALICE)] == [memory.content]
+        failing = ScriptedChatModel([RuntimeError("down")])
+        await seed(deps, ALICE, [(25, "Ana and I repaired the door of the flat in Lisbon")], start=10)
+        await consolidate(deps, ALICE, POLICY, now=NOW + timedelta(days=2), llm=failing)
+        assert failing.calls  # a changed cluster asks again; the model fails and the rules' text stands in
+        assert any(m.metadata["writer"] == "rules" for m in await consolidated(deps, ALICE))
 
     run(scenario)

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
 from hipocampo.domain.errors import LLMError
-from hipocampo.domain.llm_schemas import FactsOut
+from hipocampo.domain.llm_schemas import FactsOut, RevisionsOut
 from hipocampo.domain.model import HistoryEvent, MemoryKind, Scope
 from hipocampo.services.deps import Deps
 from hipocampo.services.facts import ask_llm, mine_messages
@@ -18,7 +18,7 @@ from hipocampo.testing import build_memory_deps
 
 T0 = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
 ANA = Scope("t", "ana")
-SETTINGS = Settings(embedder="fake", tokenizer="chars", summaries=False)
+SETTINGS = Settings(embedder="fake", tokenizer="chars", summaries=False, llm="openai:gpt-test")
 
 
 def run(scenario, chat=None) -> None:  # noqa: ANN001
@@ -56,7 +56,7 @@ def test_an_llm_adds_what_the_rules_miss_and_history_says_who() -> None:
         await mine_messages(deps, ANA, [m.id], llm_facts=found)
         assert (await facts(deps)) == {"likes:jazz": "Ana enjoys jazz."}
         (fact,) = await deps.memories.list(ANA, kind=MemoryKind.FACT)
-        assert (await deps.memories.history(ANA, fact.id))[0].actor == "llm"
+        assert (await deps.memories.history(ANA, fact.id))[0].actor == "llm:gpt-test"  # "llm:<model>"
         assert "Ana" in chat.calls[0][1]  # the speaker is in the prompt
 
     run(scenario, chat)
@@ -90,6 +90,8 @@ def test_the_llm_reconciles_what_it_found_with_the_slot_it_updates() -> None:
         if schema is FactsOut:
             return {"facts": [{"memory_type": "user_profile", "key": "employer", "value": "Acme",
                                "content": "Ana works at Acme.", "confidence": 0.9}]}
+        if schema is RevisionsOut:
+            return {"revisions": []}  # the review of stored facts (see test_llm_reconcile.py)
         target = prompt.split("- [", 1)[1].split("]", 1)[0]  # the one existing memory listed
         return {"action": "UPDATE", "target_id": target, "content": "Ana left Globex and now works at Acme.",
                 "reason": "new job"}
@@ -103,7 +105,7 @@ def test_the_llm_reconciles_what_it_found_with_the_slot_it_updates() -> None:
         await mine_messages(deps, ANA, [m2.id], rules=False, llm_facts=found)
         assert (await facts(deps)) == {"employer": "Ana left Globex and now works at Acme."}
         (closed,) = [e for e in await deps.memories.history(ANA, old.id) if e.event is HistoryEvent.UPDATE]
-        assert closed.actor == "llm" and "new job" in (closed.reason or "")
+        assert closed.actor == "llm:gpt-test" and "new job" in (closed.reason or "")
 
     run(scenario, ScriptedChatModel(answer))
 
@@ -121,3 +123,30 @@ def test_memory_types_are_configured_per_agent_and_injected_into_the_prompt() ->
     assert travel["constraint"]  # an empty description falls back to the built-in one
     assert set(memory_types_for(deps, Scope("t", "ana", "other"))) == {"critical_info"}
     assert len(memory_types_for(build_memory_deps(Settings(embedder="fake")), ANA)) == 6
+
+
+def test_the_llm_actor_names_the_model() -> None:
+    from hipocampo.services.facts import llm_actor
+
+    chat = ScriptedChatModel([])
+    assert llm_actor(build_memory_deps(SETTINGS, chat=chat)) == "llm:gpt-test"
+    ollama = Settings(embedder="fake", llm="openai:llama3.1:8b")
+    assert llm_actor(build_memory_deps(ollama, chat=chat)) == "llm:llama3.1:8b"
+    assert llm_actor(build_memory_deps(Settings(embedder="fake"), chat=chat)) == "llm:ScriptedChatModel"
+
+
+def test_an_open_year_dates_no_fact() -> None:
+    """"in April" with nothing to tell the year leaves the fact undated rather than a year off."""
+    from hipocampo.domain.extraction import ExtractedFact
+    from hipocampo.domain.model import MemoryType, Message, Role
+    from hipocampo.services.facts import _event_dates
+
+    said = datetime(2025, 3, 5, 12, tzinfo=timezone.utc)
+
+    def dated(text: str) -> tuple[datetime | None, datetime | None]:
+        message = Message(id="m", scope=ANA, thread_id="t", seq=0, role=Role.USER, content=text, created_at=said)
+        fact = ExtractedFact(MemoryType.GOAL, "k", "v", "c", 0.9, span=(0, len(text)))
+        return _event_dates(message, fact)
+
+    assert dated("Comprei ingressos para o show do Caetano em abril.")[0] == datetime(2025, 4, 1, tzinfo=timezone.utc)
+    assert dated("My birthday party is in April.") == (None, None)

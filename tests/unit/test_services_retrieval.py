@@ -95,13 +95,13 @@ def test_hits_explain_their_fused_score_and_boosts() -> None:
         )
         assert e.keyword_score is not None and e.keyword_score > 0 and e.keyword_rank is not None
         assert {"sister", "live"} <= set(e.matched_terms)
-        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind"}
+        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind", "validity"}
         speaker_boost, _ = person_boost({"Ana"}, "Ana", top.memory.content)
         assert e.boosts["person"] == speaker_boost > 1  # Ana is the speaker
         assert e.matched_names == ["Ana"]
         assert 0.0 < e.relevance <= 1.0
         assert e.fused_score > 0
-        assert top.score == pytest.approx(e.relevance * math.prod(e.boosts.values()))
+        assert top.score == pytest.approx(e.base_score * math.prod(e.boosts.values()))
         assert [h.score for h in result.hits] == sorted(
             (h.score for h in result.hits), reverse=True
         )

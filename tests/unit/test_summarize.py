@@ -50,7 +50,15 @@ EMBEDS = pytest.mark.parametrize("embed", [None, EMBEDDER.embed_documents], ids=
 
 
 def lines(summary: str) -> list[str]:
-    return summary.splitlines()
+    """The summary's lines with their day inline (``- [day] Speaker: text``): the summary writes
+    each day once, as a ``[day]`` header over that day's lines."""
+    out, day = [], None
+    for line in summary.splitlines():
+        if line.startswith("[") and line.endswith("]"):
+            day = line
+        else:
+            out.append(f"- {day} {line[2:]}" if day else line)
+    return out
 
 
 class TestSplitSentences:

@@ -19,7 +19,7 @@ from hipocampo.settings import Settings
 from hipocampo.testing import build_memory_deps
 
 ALICE = Scope("acme", "alice")
-POLICY = SummaryPolicy(threshold=20, keep_recent=10, max_tokens=500)
+POLICY = SummaryPolicy(threshold=20, keep_recent=10, max_tokens=500, window=200)  # threshold-driven folds
 PLACES = ("Lisbon", "Porto", "Braga", "Faro", "Coimbra", "Évora")
 
 
@@ -72,4 +72,4 @@ def test_turns_not_indexed_yet_are_embedded_as_before() -> None:
     reused, embedded_none = asyncio.run(summarize(index_first=True))
     fresh, embedded = asyncio.run(summarize(index_first=False))
     assert embedded_none == [] and set(embedded) == set(TURNS[:20])  # the fallback: each folded turn
-    assert "Sofia" in fresh and reused.splitlines()[0].startswith("- [")
+    assert "Sofia" in fresh and reused.splitlines()[0].startswith("[")

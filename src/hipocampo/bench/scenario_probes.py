@@ -3,6 +3,8 @@ product presents (the rendered context and the top search hit), in several modes
 
 The top search hit is held to more than the context: it must not state a stale value at all
 (unless it states a current one too), marked or not, since it is what an agent answers from.
+A line or hit said on or after the day the product closed the stale value's fact is not held to
+this: it states the change itself, or speaks of the past.
 
 A probe (:class:`~.scenario_data.Probe`) names the values that must be presented as current, the
 values that were superseded or retracted, and another user's values. The checks are about what a
@@ -20,13 +22,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..adapters.clock import FakeClock
 from ..domain.model import parse_time
+from ..domain.reconcile import FACT_VALUE
 from ..domain.text import fold
+from ..domain.validity import OUTDATED_MARK, UPDATED_SINCE
 from ..ports import Clock
 from .scenario_data import Probe, Scenario
 
@@ -38,10 +42,6 @@ __all__ = ["MODES", "OUTDATED_MARK", "Mode", "clock_for", "probe_checks", "state
 PROBE_THREAD = "scenario-probe"
 """A new thread: the probes are asked in a fresh conversation, as a user coming back would."""
 
-try:  # the mark the context puts on a memory a later fact replaced
-    from ..domain.validity import OUTDATED_MARK
-except ImportError:  # pragma: no cover - before validity marks existed
-    OUTDATED_MARK = "earlier; since"
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,46 @@ def states(text: str, values: tuple[str, ...]) -> list[str]:
 
 def _presents_stale(line: str, probe: Probe) -> list[str]:
     stale = states(line, probe.stale)
-    if not stale or OUTDATED_MARK in line or states(line, probe.current):
+    if not stale or OUTDATED_MARK in line or UPDATED_SINCE in line or states(line, probe.current):
         return []
     return stale
+
+
+_HEADER_DAY = re.compile(r"^###.*?(\d{1,2} \w+ \d{4})\s*$")
+_RECENT_DAY = re.compile(r"^- \[(\d{4}-\d{2}-\d{2})")
+
+
+def _line_days(context: str) -> list[tuple[str, date | None]]:
+    """Each line of the context with the day it was said, when the context says it (the group
+    header above a memory, or the stamp of a recent message)."""
+    out: list[tuple[str, date | None]] = []
+    day: date | None = None
+    for line in context.splitlines():
+        if line.startswith("#"):
+            m = _HEADER_DAY.match(line)
+            day = datetime.strptime(m.group(1), "%d %B %Y").date() if m else None
+            continue  # headers name threads and days, never a value
+        m = _RECENT_DAY.match(line)
+        out.append((line, date.fromisoformat(m.group(1)) if m else day))
+    return out
+
+
+def _closures(mem: Memory, user_id: str, values: tuple[str, ...]) -> dict[str, date]:
+    """For each stale value, the day the product closed the fact that held it (superseded or
+    retracted). Lines said on or after that day state the change itself ("we don't have Nugget
+    anymore") or speak of the past, and are not presenting the value as current."""
+    out: dict[str, date] = {}
+    for f in mem.list(user_id, kind="fact", limit=1000):
+        if f.valid_to is None:
+            continue
+        for v in states(f"{f.content} {f.metadata.get(FACT_VALUE) or ''}", values):
+            day = f.valid_to.date()
+            out[v] = min(out.get(v, day), day)
+    return out
+
+
+def _after_closure(stale: list[str], said: date | None, closures: dict[str, date]) -> bool:
+    return said is not None and all(v in closures and said >= closures[v] for v in stale)
 
 
 def probe_checks(mem: Memory, scenario: Scenario, user_id: str) -> list[tuple[int, str]]:
@@ -90,22 +127,23 @@ def probe_checks(mem: Memory, scenario: Scenario, user_id: str) -> list[tuple[in
     failures: list[tuple[int, str]] = []
     for n, probe in enumerate(scenario.probes):
         label = f"{probe.query!r}"
+        closures = _closures(mem, user_id, probe.stale) if probe.stale else {}
         context = mem.recall(user_id, PROBE_THREAD, probe.query).context
         if probe.current and not states(context, probe.current):
             failures.append((n, f"{label}: the context has none of {list(probe.current)}"))
-        for line in context.splitlines():
+        for line, said in _line_days(context):
             stale = _presents_stale(line, probe)
-            if stale:
+            if stale and not _after_closure(stale, said, closures):
                 failures.append((n, f"{label}: context presents {stale} as current: {line.strip()[:160]!r}"))
         foreign = states(context, probe.foreign)
         if foreign:
             failures.append((n, f"{label}: the context shows another user's {foreign}"))
         hits = mem.search(user_id, probe.query).hits
         if hits:  # strict: even marked as outdated, a stale value is not the answer to lead with
-            top = hits[0].memory.content
-            stale = [] if states(top, probe.current) else states(top, probe.stale)
-            if stale:
-                failures.append((n, f"{label}: the top hit states {stale}: {top[:160]!r}"))
+            top = hits[0].memory
+            stale = [] if states(top.content, probe.current) else states(top.content, probe.stale)
+            if stale and not _after_closure(stale, top.created_at.date(), closures):
+                failures.append((n, f"{label}: the top hit states {stale}: {top.content[:160]!r}"))
         foreign = sorted({v for h in hits for v in states(h.memory.content, probe.foreign)})
         if foreign:
             failures.append((n, f"{label}: search returns another user's {foreign}"))

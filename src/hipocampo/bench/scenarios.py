@@ -170,6 +170,10 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     got = [_triple(f.memory_type.value if f.memory_type else "", f.key or "", _value(f)) for f in current]
     got = [t for t in got if t not in allowed]  # neither required nor counted against precision
     hits = expected & set(got)
+    # Lenient: the value is one the scenario expects or allows, whatever key it was filed under
+    # (key names are a convention a scenario writer may guess differently).
+    values = {t[2] for t in expected | allowed}
+    value_hits = sum(t[2] in values for t in got)
     checks: dict[str, list[str | None]] = {
         "updates": [_update(mem, user_id, facts, current, c) for c in scenario.superseded],
         "retractions": [_retraction(mem, user_id, facts, current, r) for r in scenario.retracted],
@@ -186,6 +190,7 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
             "extracted": len(got),
             "correct": len(hits),
             "precision": _rate(len(hits), len(got)),
+            "value_correct": value_hits,
             "recall": _rate(len(hits), len(expected)),
             "missing": sorted(_shown(t) for t in expected - hits),
             "unexpected": sorted(_shown(t) for t in got if t not in expected),
@@ -265,12 +270,14 @@ def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
     expected = sum(r["facts"]["expected"] for r in rows)
     extracted = sum(r["facts"]["extracted"] for r in rows)
     correct = sum(r["facts"]["correct"] for r in rows)
+    value_correct = sum(r["facts"]["value_correct"] for r in rows)
     precision, recall = _rate(correct, extracted), _rate(correct, expected)
     f1 = round(2 * precision * recall / (precision + recall), 4) if precision and recall else None
     out: dict[str, Any] = {
         "scenarios": len(rows),
         "facts": {"expected": expected, "extracted": extracted, "correct": correct,
-                  "precision": precision, "recall": recall, "f1": f1},
+                  "precision": precision, "recall": recall, "f1": f1,
+                  "value_precision": _rate(value_correct, extracted)},
     }  # fmt: skip
     for name in (*CHECKS, "probes"):
         want, ok = sum(r[name]["expected"] for r in rows), sum(r[name]["correct"] for r in rows)
@@ -306,7 +313,7 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
 
     summary = Table(title=f"By split and language (modes: {', '.join(result['modes'])})")
     summary.add_column("", no_wrap=True)
-    for col in ("n", "passed", "fact P", "fact R", "fact F1", *CHECKS, "probes"):
+    for col in ("n", "passed", "fact P", "value P", "fact R", "fact F1", *CHECKS, "probes"):
         summary.add_column(col, justify="right", no_wrap=True)
     groups = [
         *((split, result["by_split"][split]) for split in SPLITS),
@@ -319,7 +326,7 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
         f = agg["facts"]
         summary.add_row(
             name, str(agg["scenarios"]), f"{_ratio(agg['passed'])} {_pct(agg['passed']['rate'])}",
-            _pct(f["precision"]), _pct(f["recall"]), _pct(f["f1"]),
+            _pct(f["precision"]), _pct(f["value_precision"]), _pct(f["recall"]), _pct(f["f1"]),
             *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in (*CHECKS, "probes")),
             style="bold" if name == "overall" else None,
         )  # fmt: skip

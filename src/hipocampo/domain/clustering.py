@@ -85,3 +85,72 @@ def near_duplicates(
                 continue
         earlier.append(j)
     return pairs
+
+
+def coherent(
+    clusters: Sequence[Sequence[int]],
+    vectors: np.ndarray,
+    terms: Sequence[frozenset[str]],
+    *,
+    min_similarity: float,
+    min_size: int = 2,
+) -> list[list[int]]:
+    """Clusters made topic-coherent: no two unrelated topics in one.
+
+    Embedding clusters alone lump topics together when the embedder puts every text of a user
+    in a narrow cone (work and fitness turns of one person are all "about Marcos"). So each
+    cluster is split into the groups of members linked by a shared salient term (``terms[i]``:
+    row ``i``'s; the caller leaves out filler, stopwords and words every memory uses), and each
+    group sheds, one at a time, the member least similar to the centroid of the others while
+    that similarity is below ``min_similarity``. Groups of at least ``min_size`` members are
+    returned, each in ascending order, ordered by their first row.
+    """
+    rows = _unit_rows(vectors)
+    if len(terms) != len(rows):
+        raise ValueError(f"{len(rows)} vectors but {len(terms)} term sets")
+    found: list[list[int]] = []
+    for members in clusters:
+        for group in _linked(list(members), terms):
+            group = _tighten(group, rows, min_similarity)
+            if len(group) >= min_size:
+                found.append(sorted(group))
+    return sorted(found, key=lambda g: g[0])
+
+
+def _linked(members: list[int], terms: Sequence[frozenset[str]]) -> list[list[int]]:
+    """Connected components of ``members``, two being linked when they share a term."""
+    parent = {m: m for m in members}
+
+    def root(m: int) -> int:
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    owner: dict[str, int] = {}
+    for m in members:
+        for t in terms[m]:
+            if t in owner:
+                parent[root(m)] = root(owner[t])
+            else:
+                owner[t] = m
+    groups: dict[int, list[int]] = {}
+    for m in members:
+        groups.setdefault(root(m), []).append(m)
+    return list(groups.values())
+
+
+def _tighten(group: list[int], rows: np.ndarray, min_similarity: float) -> list[int]:
+    group = list(group)
+    while len(group) > 1:
+        total = rows[group].sum(axis=0)
+        similarity = []
+        for m in group:
+            rest = total - rows[m]
+            norm = float(np.linalg.norm(rest))
+            similarity.append(float(rows[m] @ rest) / norm if norm > 0 else 0.0)
+        worst = int(np.argmin(similarity))
+        if similarity[worst] >= min_similarity:
+            break
+        group.pop(worst)
+    return group

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .dates import describe, resolve_dates
 from .model import MemoryItem, MemoryKind, Message, Summary
+from .validity import Validity, summary_updates
 
 SUMMARY_SHARE = 0.25
 RECENT_SHARE = 0.30
@@ -43,16 +44,21 @@ def date_notes(content: str, said: datetime) -> str:
     return f" [{'; '.join(notes)}]" if notes else ""
 
 
-def memory_line(item: MemoryItem, notes: bool = True) -> str:
-    """One memory, without its date: the group header above it carries the day."""
+def memory_line(item: MemoryItem, notes: bool = True, outdated: str | None = None) -> str:
+    """One memory, without its date: the group header above it carries the day. ``outdated``:
+    what replaced it (:mod:`.validity`), so a stale statement never reads as current."""
     who = f"{item.name}: " if item.name else (f"{item.role.value}: " if item.role else "")
     label = ""
     if item.kind.value != "turn":
-        kind = item.kind.value + (f"/{item.memory_type.value}" if item.memory_type else "")
+        kind = item.kind.value + (f"/{item.type_name}" if item.type_name else "")  # custom types too
         label = f"({kind}) "
     # Only memories whose indexing found a date mention are re-read for their notes (cached).
     dates = date_notes(item.content, item.created_at) if notes and item.event_start is not None else ""
-    return f"- {label}{who}{item.content}{dates}"
+    return f"- {label}{who}{item.content}{dates}{_mark(outdated)}"
+
+
+def _mark(outdated: str | None) -> str:
+    return f" ({outdated})" if outdated else ""
 
 
 def group_key(item: MemoryItem) -> tuple[str, str]:
@@ -68,9 +74,9 @@ def group_header(item: MemoryItem) -> str:
     return f"### {where}, {item.created_at:%A %d %B %Y}"
 
 
-def message_line(message: Message) -> str:
+def message_line(message: Message, outdated: str | None = None) -> str:
     who = message.name or message.role.value
-    return f"- [{_when(message)}] {who}: {message.content}"
+    return f"- [{_when(message)}] {who}: {message.content}{_mark(outdated)}"
 
 
 def render_context(
@@ -81,14 +87,26 @@ def render_context(
     budget: int,
     count: Callable[[str], int],
     truncate: Callable[[str, int], str],
+    validity: Validity | None = None,
 ) -> tuple[str, list[ContextPiece], int]:
-    """Return the context text, the memory pieces that made it in, and its token count."""
+    """Return the context text, the memory pieces that made it in, and its token count.
+
+    ``validity``: the user's closed facts. Every memory and recent message a later fact made
+    outdated carries a note of what replaced it, and a summary stating a replaced value gets an
+    "Updated since" line: no section presents a superseded value as current.
+    """
     sections: list[str] = []
     used = 0
+    notes: dict[str, str | None] = {}
+
+    def outdated(item: MemoryItem) -> str | None:
+        if item.id not in notes:
+            notes[item.id] = validity.note(item) if validity else None
+        return notes[item.id]
 
     if summary is not None and summary.content.strip():
         head = "## Summary of this conversation\n"
-        body = truncate(summary.content.strip(), max(int(budget * SUMMARY_SHARE) - count(head), 0))
+        body = _summary_body(summary, validity, int(budget * SUMMARY_SHARE) - count(head), count, truncate)
         if body:
             sections.append(head + body)
             used += count(sections[-1]) + 1
@@ -99,7 +117,8 @@ def render_context(
         lines: list[str] = []
         cost = count(head)
         for m in reversed(recent):  # keep the newest when the window does not fit
-            line = message_line(m)
+            change = validity.outdated_by([m.id], m.content, m.created_at) if validity else None
+            line = message_line(m, change.note() if change else None)
             c = count(line) + 1
             if cost + c > cap:
                 break
@@ -120,7 +139,7 @@ def render_context(
             continue
         key = group_key(piece.memory)
         is_fact = key[0] == FACTS_GROUP
-        c = count(memory_line(piece.memory, piece.date_notes)) + 1
+        c = count(memory_line(piece.memory, piece.date_notes, outdated(piece.memory))) + 1
         if key not in groups:  # the first line of its section or of its conversation group
             c += count(FACTS_HEAD) + 2 if is_fact else count(group_header(piece.memory)) + 1
             if not is_fact and not any(g[0] != FACTS_GROUP for g in groups):
@@ -133,7 +152,7 @@ def render_context(
         left -= c
 
     def render() -> str:
-        return "\n\n".join([*sections, *_memory_sections(chosen)])
+        return "\n\n".join([*sections, *_memory_sections(chosen, outdated)])
 
     text = render()
     tokens = count(text)
@@ -144,20 +163,43 @@ def render_context(
     return text, chosen, tokens
 
 
-def _memory_sections(pieces: Sequence[ContextPiece]) -> list[str]:
+def _summary_body(
+    summary: Summary,
+    validity: Validity | None,
+    room: int,
+    count: Callable[[str], int],
+    truncate: Callable[[str, int], str],
+) -> str:
+    """The summary within ``room`` tokens. A summary written before a change still tells the old
+    value: each line that states one is marked, and an "Updated since" line tells what changed."""
+    text = summary.content.strip()
+    update = summary_updates(validity, text, summary.updated_at)
+    if not update:
+        return truncate(text, max(room, 0))
+
+    def marked(line: str) -> str:
+        changes = validity.updates_in(line, summary.updated_at) if validity else []
+        return line + _mark(changes[0].note() if changes else None)
+
+    marks = sum(count(marked(line)) - count(line) for line in text.splitlines())
+    body = truncate(text, max(room - count(update) - 1 - marks, 0))
+    return "\n".join([*(marked(line) for line in body.splitlines()), update]) if body else ""
+
+
+def _memory_sections(pieces: Sequence[ContextPiece], outdated: Callable[[MemoryItem], str | None]) -> list[str]:
     """Known facts first (seed 003: facts before episodes), then conversation memories."""
     facts = [p for p in pieces if group_key(p.memory)[0] == FACTS_GROUP]
     episodes = [p for p in pieces if group_key(p.memory)[0] != FACTS_GROUP]
     out = []
     if facts:
-        lines = [memory_line(p.memory, p.date_notes) for p in sorted(facts, key=lambda p: p.rank)]
+        lines = [memory_line(p.memory, p.date_notes, outdated(p.memory)) for p in sorted(facts, key=lambda p: p.rank)]
         out.append(FACTS_HEAD + "\n" + "\n".join(lines))
     if episodes:
-        out.append(MEMORIES_HEAD + "\n" + _grouped(episodes))
+        out.append(MEMORIES_HEAD + "\n" + _grouped(episodes, outdated))
     return out
 
 
-def _grouped(pieces: Sequence[ContextPiece]) -> str:
+def _grouped(pieces: Sequence[ContextPiece], outdated: Callable[[MemoryItem], str | None]) -> str:
     """Group by conversation and day (best-ranked group first); within a group, in the order said."""
     groups: dict[tuple[str, str], list[ContextPiece]] = {}
     for p in sorted(pieces, key=lambda p: p.rank):
@@ -166,5 +208,5 @@ def _grouped(pieces: Sequence[ContextPiece]) -> str:
     for group in groups.values():
         group.sort(key=lambda p: (p.memory.created_at, p.memory.seq or 0))
         out.append(group_header(group[0].memory))
-        out.extend(memory_line(p.memory, p.date_notes) for p in group)
+        out.extend(memory_line(p.memory, p.date_notes, outdated(p.memory)) for p in group)
     return "\n".join(out)

@@ -26,7 +26,12 @@ Rules of thumb where language is ambiguous:
 - "a week" alone is a duration, not a date; so is "in two days" in a past-tense sentence.
 - A day and month with no year ("May 20", "dia 20") fall in the reference year (or month), moved one
   back when a past-tense sentence puts them still ahead, one on when a future one puts them behind.
-- "in May" is the latest May up to the reference month, or the next one in a future sentence.
+- "in May" said in May is that May. Another month named alone is the latest one up to the reference
+  month in a past sentence (or after "since", "desde"), the first one after it in a future sentence
+  (or after "until", "até", or where the sentence holds tickets, a booking or an appointment for it:
+  "comprei ingressos para o show em abril", said in March, is next April even though the purchase is
+  past; a month already gone this year stays open there). Where neither tense nor context tells,
+  the mention keeps no year (``year_known`` False): "my birthday is in April" is in April.
 - Numeric dates read day first ("05/06/2023" is 5 June) unless only month first makes a date.
 - Counting back weeks, months or years gives the whole unit: "há 2 meses" said on 2023-03-31 is all
   of January 2023, "two weeks ago" the ISO week holding the day fourteen days back.
@@ -61,6 +66,8 @@ class DateMention:
     end: date  # last day it covers (== start for a day)
     granularity: str  # "day" | "week" | "month" | "year"
     span: tuple[int, int]  # character offsets in the input
+    year_known: bool = True  # False: a month named alone, its year not told by tense or context;
+    # start and end then hold the latest such month, a guess to date nothing by (describe() omits it)
 
 
 def resolve_dates(text: str, reference: datetime | date) -> list[DateMention]:
@@ -87,7 +94,9 @@ def resolve_dates(text: str, reference: datetime | date) -> list[DateMention]:
         start, end = origin[a], origin[b - 1] + 1
         while end < len(text) and unicodedata.combining(text[end]):
             end += 1  # keep a trailing combining accent with its letter
-        mentions.append(DateMention(text[start:end], period.start, period.end, period.granularity, (start, end)))
+        mentions.append(
+            DateMention(text[start:end], period.start, period.end, period.granularity, (start, end), period.year_known)
+        )
     return mentions
 
 
@@ -95,9 +104,12 @@ def describe(m: DateMention, reference: datetime | date) -> str:
     """A short English rendering for a prompt or a log line.
 
     "on 2023-05-20 (the Saturday before 25 May 2023)", "in the week of 2023-05-15 to 2023-05-21",
-    "in May 2023", "in 2022"; a run that is no whole unit reads "between X and Y".
+    "in May 2023", "in 2022"; a run that is no whole unit reads "between X and Y"; a month whose
+    year the text leaves open reads "in April".
     """
     start, end = m.start, m.end
+    if not m.year_known:
+        return f"in {_MONTH_NAMES[start.month - 1]}"
     if start == end:
         return f"on {start.isoformat()} ({_relation(start, _as_date(reference))})"
     if start.day == 1 and end == start.replace(day=calendar.monthrange(start.year, start.month)[1]):

@@ -13,6 +13,7 @@ class Period(NamedTuple):
     start: date
     end: date
     granularity: str  # "day" | "week" | "month" | "year"
+    year_known: bool = True  # False: a month the text names without saying (or implying) which year
 
 
 def day(d: date) -> Period:

@@ -87,10 +87,19 @@ PAST = re.compile(
     r"|(?!estou\b)\w{2,}(?:ou|iu|aram|eram|iram|ava|avam)|\w{2,}(?<![aei]r)ei)\b"
 )
 FUTURE = re.compile(
-    r"\b(?:will|shall|gonna|going\s+to|\w+['’]ll|next|tomorrow|upcoming|plan(?:ning)?\s+to|hope\s+to"
-    r"|vou|vai|vamos|vao|irei|iremos|ira|pretendo|planejo|planejamos|amanha|proxim[oa]|que\s+vem|daqui"
+    r"\b(?:will|shall|gonna|going\s+to|\w+['’]ll|next|tomorrow|upcoming|planning|plan\s+to|hope\s+to"
+    r"|vou|vai|vamos|vao|irei|iremos|ira|pretendo|planejo|planejamos|planeio|planeamos|planejando|planeando"
+    r"|amanha|proxim[oa]|que\s+vem|daqui"
     r"|\w{2,}(?:arei|erei|irei|aremos|eremos|iremos))\b"
 )
+AHEAD = re.compile(
+    r"\b(?:tickets?|booked|booking|reservations?|reserved|signed\s+up|registered\s+for|appointment|scheduled"
+    r"|ingressos?|bilhetes?|reservei|reservamos|reservad[oa]s?|marquei|marcamos|marcad[oa]s?|agendei|agendamos"
+    r"|agendad[oa]s?|inscrevi|inscrevemos|inscrit[oa]s?)\b"
+)
+"""Words for holding a place at an event: what one has tickets, a booking or an appointment for
+is still ahead, even when the sentence tells of the purchase in the past tense ("I bought tickets
+for the show in April", "comprei ingressos para o show em abril")."""
 
 
 def number_value(word: str) -> int:

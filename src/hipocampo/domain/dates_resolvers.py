@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from . import dates_calendar as cal
-from .dates_lexicon import FUTURE, PAST, VERB_MONTHS, month_number, number_value, unit_of, weekday_number
+from .dates_lexicon import AHEAD, FUTURE, PAST, VERB_MONTHS, month_number, number_value, unit_of, weekday_number
 
 _SENTENCE_END = ".!?;\n"
 
@@ -31,11 +31,20 @@ class Scan:
     original: str
     origin: Sequence[int]
 
-    def tense(self, span: tuple[int, int]) -> str | None:
-        """'past', 'future' or None: the tense marker nearest `span` within its sentence."""
+    def sentence(self, span: tuple[int, int]) -> tuple[int, str]:
+        """Where the sentence holding `span` starts, and its (folded) text."""
         start = max(self.folded.rfind(c, 0, span[0]) for c in _SENTENCE_END) + 1
         ends = [i for c in _SENTENCE_END if (i := self.folded.find(c, span[1])) >= 0]
-        sentence = self.folded[start : min(ends, default=len(self.folded))]
+        return start, self.folded[start : min(ends, default=len(self.folded))]
+
+    def expects(self, span: tuple[int, int]) -> bool:
+        """Whether the sentence holding `span` tells of a place held at an event (tickets, a
+        booking, an appointment): such an event is ahead whatever the tense of the purchase."""
+        return AHEAD.search(self.sentence(span)[1]) is not None
+
+    def tense(self, span: tuple[int, int]) -> str | None:
+        """'past', 'future' or None: the tense marker nearest `span` within its sentence."""
+        start, sentence = self.sentence(span)
         a, b = span[0] - start, span[1] - start
         nearest: tuple[int, str] | None = None
         for tense, markers in (("past", PAST), ("future", FUTURE)):
@@ -125,16 +134,15 @@ def bare_weekday(m: re.Match[str], s: Scan) -> cal.Period:
 
 def named_month(which: str) -> Resolver:
     """A month by name: "last" May is the latest before the reference month, "next" the first
-    after it, "this" the one in the reference year; a "bare" one ("in May") the latest up to the
-    reference month, or the first from it on in a future sentence."""
+    after it, "this" the one in the reference year; a "bare" one ("in May") see _bare_month."""
 
     def resolve(m: re.Match[str], s: Scan) -> cal.Period | None:
         mon, ref = month_number(m["mon"]), s.ref
         if which != "bare" and _lowercase_verb(m, s):
             return None  # "this may be", "the last may"
-        mode = which
-        if mode == "bare":
-            mode = "ahead" if s.tense(core_span(m)) == "future" else "back"
+        mode = which if which != "bare" else _bare_month(m, s, mon)
+        if mode == "unknown":  # dated as the latest such month, but flagged: describe() names no year
+            return cal.month(ref.year - (mon > ref.month), mon)._replace(year_known=False)
         y = {
             "last": ref.year - (mon >= ref.month),
             "next": ref.year + (mon <= ref.month),
@@ -145,6 +153,32 @@ def named_month(which: str) -> Resolver:
         return cal.month(y, mon)
 
     return resolve
+
+
+def _bare_month(m: re.Match[str], s: Scan, mon: int) -> str:
+    """Which way a month named alone ("in April", "em abril") lies from the reference: "back"
+    (the latest up to the reference month), "ahead" (the first from it on) or "unknown".
+
+    The reference month itself needs no guess. "since"/"desde" count back and "until"/"até"
+    ahead, unless the tense says otherwise. Then the tense decides, except that a place held at
+    an event (tickets, a booking: see ``Scan.expects``) puts a month still to come this year ahead
+    even in a past sentence ("comprei ingressos para o show em abril", said in March); a month
+    already gone this year then stays "unknown" (the purchase then, or the event next year?).
+    With no marker at all the year is unknown: "my birthday is in April" says nothing of which."""
+    span = core_span(m)
+    if mon == s.ref.month:
+        return "ahead"
+    tense, held = s.tense(span), s.expects(span)
+    opening = m.group(0).split(None, 1)[0]
+    if opening in ("since", "desde") and tense != "future":
+        return "back"
+    if opening in ("until", "till", "ate") and tense != "past":
+        return "ahead"
+    if tense == "future" or (held and tense is None):
+        return "ahead"
+    if held:  # a past sentence about tickets or a booking
+        return "ahead" if mon > s.ref.month else "unknown"
+    return "back" if tense == "past" else "unknown"
 
 
 def month_in_year(offset: int) -> Resolver:
@@ -213,6 +247,8 @@ def _without_year(s: Scan, span: tuple[int, int], mon: int, day_number: int) -> 
     if cal.valid(2000, mon, day_number) is None:
         return None
     tense = s.tense(span)
+    if tense == "past" and s.expects(span):
+        tense = None  # "I bought tickets for May 20": the purchase is past, not the day
     y = s.ref.year
     this_year = cal.valid(y, mon, day_number)
     if this_year and tense == "past" and this_year > s.ref:

@@ -39,13 +39,14 @@ from .dates import resolve_dates
 from .errors import InvalidInput
 from .extraction_base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
 from .extraction_en import ENGLISH
-from .extraction_pt import PORTUGUESE, feminine
+from .extraction_pt import PORTUGUESE, speaker_gender
 from .extraction_roles import relation
 from .extraction_settle import render, settle
+from .extraction_validate import keep_valid
 from .model import MemoryType
 from .text import detect_language, fold
 
-__all__ = ["ExtractedFact", "extract_facts", "extract_people"]
+__all__ = ["ExtractedFact", "extract_facts", "extract_people", "speaker_gender"]
 
 LANGUAGES = {"en": ENGLISH, "pt": PORTUGUESE}
 
@@ -65,11 +66,16 @@ class ExtractedFact:
     people: tuple[str, ...] = ()  # people (and named pets) the fact is about
 
 
-def extract_facts(text: str, *, speaker: str | None = None, language: str | None = None) -> list[ExtractedFact]:
+def extract_facts(
+    text: str, *, speaker: str | None = None, language: str | None = None, feminine: bool | None = None
+) -> list[ExtractedFact]:
     """Facts stated in one user turn, in the order they appear.
 
     ``speaker`` names the user in the sentences ("Ana lives in Lisbon."), otherwise "The user" /
     "O usuário". ``language`` ('en' or 'pt') skips detection and reads only that language.
+    ``feminine`` is the user's grammatical gender as known from earlier turns (see
+    :func:`speaker_gender`), so every Portuguese sentence about one user agrees the same way;
+    when None, this turn's own self-references decide, and the masculine is the default.
     """
     if not isinstance(text, str):
         raise InvalidInput("text must be a string")
@@ -78,8 +84,10 @@ def extract_facts(text: str, *, speaker: str | None = None, language: str | None
     found: list[tuple[Draft, Language, tuple[int, int]]] = []
     for start, end in _segments(masked):
         found += _sentence_facts(masked, start, end, langs, speaker)
-    fem = feminine(text)
-    return [_fact(d, lang, span, speaker, fem) for d, lang, span in settle(found)]
+    settled = settle(found)
+    keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled])
+    fem = feminine if feminine is not None else bool(speaker_gender(text))
+    return [_fact(d, lang, span, speaker, fem) for (d, lang, span), ok in zip(settled, keep, strict=True) if ok]
 
 
 def extract_people(text: str) -> list[tuple[str, str | None]]:
@@ -138,7 +146,7 @@ _STARTER = (
     r"a\s+gente|n[ãa]o(?!\s+(?:em|no|na|nos|nas|de|do|da|para|pra|a|o|as|os)\b)|já|moro|vivo|"
     r"sou|estou|tô|tenho|trabalho|gosto|adoro|amo|curto|odeio|detesto|prefiro|quero|queria|gostaria|pretendo|"
     r"planejo|tomo|me\s+chamo|me\s+mudei|mudei|nasci|estudo|sofro|posso|só|evito|parei|moramos|temos|sigo|"
-    r"faço|comecei|saí|acabei|uso|pode\s+me\s+chamar|acho\s+que|talvez|na\s+verdade|actually|also|maybe|probably|"
+    r"faço|comecei|saí|acabei|uso|entrei|deixei|virei|voltei|passei|namoro|chamo-me|reformei-me|pode\s+me\s+chamar|acho\s+que|talvez|na\s+verdade|actually|also|maybe|probably|"
     r"he|she|he's|she's|ele|ela|agora|now)\b"
 )
 _QUESTION = (
@@ -160,6 +168,11 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b", re.IGNORECASE)
+_TAG_QUESTION = re.compile(  # "Sou vegana, tá?": a statement asking for a nod, not a question
+    r"[,\s]+(?:tá|ta|tá\s+bom|ok|okay|né|ne|right|sabe|viu|certo|remember|entendeu|percebes|percebeste|yeah|eh)"
+    r"\s*\?+\s*$",
+    re.IGNORECASE,
+)
 _HEDGE_WORDS = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|i\s+think|i\s+guess|kind\s+of|sort\s+of|might|talvez|"
     r"provavelmente|possivelmente|acho\s+que|meio\s+que)\b",
@@ -174,7 +187,7 @@ def _sentence_facts(
     clause that answers it are skipped; "she ..." after a clause about someone stays about them."""
     found: list[tuple[Draft, Language, tuple[int, int]]] = []
     clauses = _clauses(text, start, end)
-    question = text[start:end].rstrip().endswith("?")
+    question = text[start:end].rstrip().endswith("?") and not _TAG_QUESTION.search(text[start:end])
     skip_next, person = False, None
     for i, (cs, ce) in enumerate(clauses):
         if skip_next or (question and i == len(clauses) - 1):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .extraction_lexicon import DEICTIC, NATIONALITIES, NOT_NAMES, PLACES
+from .extraction_lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES
 from .model import MemoryType
 from .text import EN_STOPWORDS, PT_STOPWORDS, fold
 
@@ -32,6 +32,10 @@ class Person:
 
     @property
     def slot(self) -> str:
+        """The key prefix of facts about this person. Relations a user can have several of (two
+        sisters, many friends) carry the name too, so one sister's city is no mention of the other's."""
+        if self.relation and self.name and self.relation in MULTIPLE_RELATIONS:
+            return f"{self.relation}:{slug(self.name)}"
         return self.relation or slug(self.name or "someone")
 
     @property
@@ -107,14 +111,16 @@ _TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthes
     r"pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|"
     r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)|"
     r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$"
-    r"|\s*[(\[].*$|\s+[-–—]\s.*$",
+    r"|\s*[(\[].*$|\s+[-–—]\s.*$"
+    r"|\s*[,;]\s*(?:so|then|and\s+then|which|that'?s|that\s+is|ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois)\b.*$",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|too|as well|a lot|so much|very much|really|right now|currently|"
     r"these days|nowadays|lately|though|haha|lol|the most|more than anything|again|agora|mais|também|"
     r"tambem|muito|demais|bastante|atualmente|hoje em dia|ultimamente|de novo|por enquanto|haha|né|"
-    r"viu|mesmo|kkk+|rs|hoje|actually|for now|por agora))+$",
+    r"viu|mesmo|kkk+|rs|hoje|actually|for now|por agora|by the way|btw|lol|aliás|alias|já agora|ja agora|tá|"
+    r"ok|okay|pois|remember|sabe|entende|hahaha+|kkkk+|either|neither))+$",
     re.IGNORECASE,
 )
 _EDGE = " \t,;:.!?…\"'“”‘’*_"
@@ -150,6 +156,13 @@ def without_article(value: str) -> str:
 def slug(value: str, max_words: int = 6) -> str:
     ws = re.sub(r"[^a-z0-9]+", " ", fold(value)).split()
     return "_".join(ws[:max_words])
+
+
+def purpose_key(value: str, max_words: int = 3) -> str:
+    """A slot name for what a budget or plan is for, the same however the words are ordered:
+    "the Peru trip" and "trip to Peru" -> "peru_trip", "a viagem ao Chile" -> "chile_viagem"."""
+    words = [w for w in re.sub(r"[^a-z0-9]+", " ", fold(value)).split() if w not in _STOP and w not in ("my", "meu")]
+    return "_".join(sorted(words)[:max_words]) or slug(value, max_words)
 
 
 def canon(value: str, table: dict[str, str]) -> str:

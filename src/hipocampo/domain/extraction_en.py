@@ -6,6 +6,7 @@ import re
 
 from . import extraction_en_needs as needs
 from . import extraction_en_profile as profile
+from . import extraction_ids as ids
 from . import extraction_lexicon as lex
 from .extraction_base import Language, Person, leading_name
 from .extraction_en_profile import REL, REL_ADJ
@@ -78,11 +79,21 @@ _MODAL = re.compile(r"^i\s+(?:might|may|could|must)\s+be\s+", re.I)
 _DROPPED = re.compile(r"^(?:can'?t|cannot|can\s+only|allergic\s+to|live\s+in|work\s+(?:at|as|for)|moved\s+to)\b", re.I)
 
 
+_BECAME = re.compile(
+    r"^i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|became|become|turned|got)\s+"
+    r"(?=(?:vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|married|engaged|divorced|retired|"
+    r"self-employed|unemployed)\b)",
+    re.I,
+)
+
+
 def normalize(clause: str) -> str:
     """"I might be lactose intolerant" -> "I am ..." (hedge words lower its confidence);
-    "Can't do Thursdays" -> "I can't do Thursdays"."""
+    "Can't do Thursdays" -> "I can't do Thursdays"; "I went vegan" -> "I am vegan"."""
     if _MODAL.match(clause):
         return _MODAL.sub("I am ", clause, count=1)
+    if _BECAME.match(clause):
+        return _BECAME.sub("I am ", clause, count=1)
     return f"I {clause}" if _DROPPED.match(clause) else clause
 
 
@@ -145,6 +156,10 @@ TEMPLATES = {
     "pet": ("{S} has {phrase}.", "{S} no longer has {phrase}.", None),
     "pet_named": ("{S} has {art} {sp} named {v}.", "{S} no longer has {art} {sp} named {v}.", None),
     "relation": ("{P} {rel} is named {v}.", "{P} {rel} is not named {v}.", None),
+    "dislikes": ("{S} {verb} {v}.", "{S} no longer dislikes {v}.", None),
+    "identifier": ("{P} {what} is {v}.", "{P} {what} is not {v}.", "{P} {what} is {v} (previously {p})."),
+    "birthday": ("{P} birthday is {v}.", "{P} birthday is not {v}.", None),
+    "budget_dropped": ("{S} no longer has a budget{for_en}.", "{S} no longer has a budget{for_en}.", None),
     "family": ("{S} has {phrase}.", "{S} does not have {phrase}.", None),
 }  # fmt: skip
 
@@ -163,7 +178,7 @@ HEDGES = re.compile(
 )
 
 ENGLISH = Language(
-    code="en", rules=[*profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="en", rules=[*ids.EN_RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject, agree=lambda word, _: word,
     normalize=normalize,
 )  # fmt: skip

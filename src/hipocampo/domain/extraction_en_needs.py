@@ -15,6 +15,7 @@ from .extraction_base import (
     items,
     money_at,
     on,
+    purpose_key,
     slug,
     without_article,
     word_count,
@@ -119,7 +120,7 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
         found = re.match(r"[\s,]*(?:for|on)\s+(.+)", rest)
         purpose = clean(found.group(1)) if found else ""
     if purpose and word_count(purpose) <= 4 and fold(purpose) not in ("spending", "expenses", "everything"):
-        return [draft(T.CONSTRAINT, f"budget:{slug(without_article(purpose), 3)}", value, "budget_for", purpose=purpose)]
+        return [draft(T.CONSTRAINT, f"budget:{purpose_key(purpose)}", value, "budget_for", purpose=purpose)]
     return [draft(T.CONSTRAINT, "budget", value)]
 
 

@@ -92,6 +92,12 @@ RELATIONS_PT = _map(
     sobrinho=nephew, sobrinha=niece, neto=grandson, neta=granddaughter"""
 )
 RELATIONS = {**RELATIONS_EN, **RELATIONS_PT}
+# Relations a user may have more than one of: each named one is its own person (two sisters).
+MULTIPLE_RELATIONS = _set(
+    """sister, brother, son, daughter, child, friend, cousin, uncle, aunt, grandparent, grandmother,
+    grandfather, grandson, granddaughter, grandchild, colleague, roommate, neighbor, niece, nephew,
+    stepson, stepdaughter, brother-in-law, sister-in-law"""
+)
 PT_FEMININE_RELATIONS = _set(
     "esposa, mulher, irma, mae, filha, amiga, melhor amiga, namorada, noiva, prima, tia, sogra, "
     "vizinha, companheira, parceira, cunhada, sobrinha, neta"
@@ -264,7 +270,7 @@ OCCUPATIONS_PT = _set(
 )
 STATUSES = _map(
     """retired, unemployed, self-employed, a student=student, student, aposentado=retired,
-    desempregado=unemployed, autonomo=self-employed"""
+    desempregado=unemployed, autonomo=self-employed, reformado=retired"""
 )
 MARITAL = _map(
     """married, single, divorced, widowed, engaged, separated, casado=married, solteiro=single,

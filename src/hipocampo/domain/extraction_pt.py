@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from . import extraction_ids as ids
 from . import extraction_lexicon as lex
 from . import extraction_pt_needs as needs
 from . import extraction_pt_profile as profile
@@ -21,22 +22,37 @@ from .extraction_pt_profile import REL
 from .extraction_roles import pt_feminine
 from .text import fold
 
-_FEMININE_WORDS = frozenset(
-    fold(pt_feminine(w))
-    for w in (*lex.OCCUPATIONS_PT, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico",
-              "diabético", "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido")
-) - {"estudanta", "dentista", "artista"}  # fmt: skip
-_FEMININE = re.compile(
-    r"\b(?:obrigada|grávida|gravida)\b|\b(?:sou|estou|tô|to|fico|ando)\s+(?:(?:muito|bem|super|mais|já)\s+)?(\w+)\b", re.I
+_GENDERED = (*lex.OCCUPATIONS_PT, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico", "diabético",
+             "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido", "sozinho", "reformado",
+             "aposentado", "casado", "cansado", "animado", "nervoso", "feliz")  # fmt: skip
+_FEMININE_WORDS = frozenset(fold(pt_feminine(w)) for w in _GENDERED) - {"estudanta", "dentista", "artista", "feliz"}
+_MASCULINE_WORDS = frozenset(fold(w) for w in _GENDERED) - _FEMININE_WORDS - {"feliz"}
+_SELF = re.compile(
+    r"\b(?:sou|aqui\s+é|aqui\s+e)\s+(?P<art>[oa])\s+[A-ZÀ-Ý]|"
+    r"\b(?P<word>obrigad[oa]|grávida|gravida)\b|\b(?:sou|estou|tô|fico|ando|virei|deixei\s+de\s+ser|passei\s+a\s+ser)\s+(?:(?:muito|bem|super|mais|já|"
+    r"tão|tao)\s+)?(?P<adj>\w+)\b",
+    re.I,
 )
+
+
+def speaker_gender(text: str) -> bool | None:
+    """The grammatical gender the user gives themselves in this turn: True for feminine ("sou
+    alérgica", "obrigada", "sou a Ana", "estou grávida"), False for masculine ("cansado", "sou o
+    Rui"), None when the turn does not say. The first self-reference decides."""
+    for m in _SELF.finditer(text):
+        word = fold(m["word"] or m["adj"] or "")
+        if m["art"]:
+            return m["art"].lower() == "a"
+        if word in ("gravida", "obrigada") or word in _FEMININE_WORDS:
+            return True
+        if word == "obrigado" or word in _MASCULINE_WORDS:
+            return False
+    return None
 
 
 def feminine(text: str) -> bool:
     """Does the turn show a feminine speaker ("sou alérgica", "obrigada")?"""
-    for m in _FEMININE.finditer(text):
-        if m.group(1) is None or fold(m.group(1)) in _FEMININE_WORDS:
-            return True
-    return False
+    return bool(speaker_gender(text))
 
 
 # --- whole-clause rewrites ----------------------------------------------------------------------
@@ -45,11 +61,48 @@ _NOT = re.compile(r"^(eu\s+)?(?:não|nao|já\s+não|ja\s+nao|nunca\s+mais|nunca)
 _MORE = re.compile(r"^((?:eu\s+)?(?:me\s+)?\S+)\s+mais\b\s*", re.I)
 
 
+_STOPPED = re.compile(r"^(?:eu\s+)?(?:deixei|parei)\s+de\s+(?P<verb>\w+)\b", re.I)
+_PRESENT = {"ser": "sou", "estar": "estou", "ter": "tenho", "ir": "vou", "fazer": "faço", "poder": "posso",
+            "querer": "quero", "ver": "vejo", "dizer": "digo", "trazer": "trago", "seguir": "sigo"}  # fmt: skip
+
+
+def present(infinitive: str) -> str | None:
+    """First person present of a Portuguese infinitive: "morar" -> "moro", "ser" -> "sou"."""
+    word = infinitive.lower()
+    if word in _PRESENT:
+        return _PRESENT[word]
+    return word[:-2] + "o" if len(word) > 4 and word.endswith(("ar", "er", "ir")) else None
+
+
 def positive(clause: str) -> str | None:
-    """"não moro mais em Lisboa" -> "moro em Lisboa" (the caller marks it negated)."""
+    """"não moro mais em Lisboa" -> "moro em Lisboa", "deixei de ser vegetariana" -> "sou
+    vegetariana" (the caller marks it negated)."""
+    stopped = _STOPPED.match(clause)
+    if stopped and (verb := present(stopped["verb"])) and fold(stopped["verb"]) not in ("comer", "beber"):
+        return verb + clause[stopped.end() :]  # "parei de comer carne" is a rule of its own (avoids)
     if not _NOT.match(clause):
         return None
     return _MORE.sub(r"\1 ", _NOT.sub(r"\1", clause, count=1), count=1)
+
+
+_GERUND = {"ar": "ando", "er": "endo", "ir": "indo", "or": "ondo"}
+_PROGRESSIVE = re.compile(r"^((?:eu\s+)?(?:\w+\s+){0,2}?(?:estou|estás|está|ando|estamos))\s+a\s+(\w+?)(ar|er|ir|or)\b", re.I)
+_BECAME = re.compile(
+    r"^(?:eu\s+)?(?:virei|fiquei|passei\s+a\s+ser|tornei-me|me\s+tornei|agora\s+sou|voltei\s+a\s+ser)\s+"
+    r"(?=(?:vegan|vegetarian|pescetarian|pescatarian|flexitarian|casad|solteir|divorciad|noiv|viúv|viuv|"
+    r"aposentad|reformad|desempregad|autônom|autonom|mãe|pai)\w*\b)",
+    re.I,
+)
+_RETIRED = re.compile(r"^(?:eu\s+)?(?:me\s+(?:aposentei|reformei)|(?:aposentei|reformei)-me)\b", re.I)
+
+
+def normalize(clause: str) -> str:
+    """European and spoken shapes read as the plain statement: "estou a trabalhar na Sonae" ->
+    "estou trabalhando na Sonae"; "virei vegana" -> "sou vegana"; "reformei-me" -> "sou reformado"."""
+    clause = _PROGRESSIVE.sub(lambda m: f"{m[1]} {m[2]}{_GERUND[m[3].lower()]}", clause, count=1)
+    if _RETIRED.match(clause):
+        return _RETIRED.sub("sou reformado", clause, count=1)
+    return _BECAME.sub("sou ", clause, count=1)
 
 
 _THIRD = {
@@ -181,6 +234,10 @@ TEMPLATES = {
     "pet": ("{S} tem {phrase}.", "{S} não tem mais {phrase}.", None),
     "pet_named": ("{S} tem {art} {sp} {called} {v}.", "{S} não tem mais {art} {sp} {called} {v}.", None),
     "relation": ("{art} {rel} {P} se chama {v}.", "{art} {rel} {P} não se chama {v}.", None),
+    "dislikes": ("{S} {verb} {v}.", "{S} não tem mais aversão a {v}.", None),
+    "identifier": ("{art} {what} {P} é {v}.", "{art} {what} {P} não é {v}.", "{art} {what} {P} é {v} (antes: {p})."),
+    "birthday": ("O aniversário {P} é {v}.", "O aniversário {P} não é {v}.", None),
+    "budget_dropped": ("{S} desistiu do orçamento{for_pt}.", "{S} desistiu do orçamento{for_pt}.", None),
     "family": ("{S} tem {phrase}.", "{S} não tem {phrase}.", None),
 }  # fmt: skip
 
@@ -199,7 +256,7 @@ HEDGES = re.compile(
 )
 
 PORTUGUESE = Language(
-    code="pt", rules=[*profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="pt", rules=[*ids.PT_RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
-    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=lambda clause: clause,
+    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize,
 )  # fmt: skip

@@ -15,6 +15,7 @@ from .extraction_base import (
     items,
     money_at,
     on,
+    purpose_key,
     slug,
     word_count,
 )
@@ -120,8 +121,7 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
         found = re.match(r"[\s,]*(?:para|pra|pro|com|em)\s+(.+)", rest)
         purpose = clean(found.group(1)) if found else ""
     if purpose and word_count(purpose) <= 4 and fold(purpose) not in ("gastos", "despesas", "tudo"):
-        key = slug(re.sub(r"^(?:[oa]s?|um|uma)\s+", "", purpose), 3)
-        return [draft(T.CONSTRAINT, f"budget:{key}", value, "budget_for", purpose=purpose)]
+        return [draft(T.CONSTRAINT, f"budget:{purpose_key(purpose)}", value, "budget_for", purpose=purpose)]
     return [draft(T.CONSTRAINT, "budget", value)]
 
 
@@ -186,9 +186,20 @@ def _fan(m: re.Match[str]) -> list[Draft]:
     return likes(m["v"], "adora", "pt")
 
 
+_ADVERBIAL = re.compile(
+    rf"(?:{TIME}|noite|tarde|manhã|manha|distância|distancia|vista|pé|pe|mão|mao|parte|sós|sos|vontade|moda|"
+    rf"mesa|janela|beira|luz|noitinha|tardinha|hora|horas|partir|prazo|dois|duas|três|tres)\b",
+    re.IGNORECASE,
+)
+
+
 @on(RULES, rf"{EU}{ADV}prefiro\s+(?P<v>.+)")
 def _prefer(m: re.Match[str]) -> list[Draft]:
-    first, *other = re.split(r"\s+(?:do\s+que|em\s+vez\s+de|ao\s+inv[ée]s\s+de|a|ao|à|aos|às)\s+", m["v"], maxsplit=1)
+    first, *other = re.split(r"\s+(?:do\s+que|em\s+vez\s+de|ao\s+inv[ée]s\s+de)\s+", m["v"], maxsplit=1)
+    if not other:
+        first, *other = re.split(r"\s+(?:a|ao|à|aos|às)\s+", m["v"], maxsplit=1)
+        if other and _ADVERBIAL.match(other[0]):  # "reuniões à tarde": when, not "rather than"
+            first, other = m["v"], []
     rest = clean(other[0]) if other else ""
     if rest and word_count(first) > 3:
         first, rest = m["v"], ""
@@ -213,7 +224,7 @@ def _favorite(m: re.Match[str]) -> list[Draft]:
     key = canon(cat, lex.CATEGORIES)
     return [
         draft(T.PREFERENCE, f"favorite:{key}", v, "favorite", cat=cat, art=art, adj=adj)
-        for v in items(m["v"])
+        for v in (re.sub(r"^(?:[oa]s?)\s+(?=[A-ZÀ-Ý])", "", x) for x in items(m["v"]))
         if not is_deictic(v)
     ]
 

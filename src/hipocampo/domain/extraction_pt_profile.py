@@ -143,7 +143,7 @@ on(RULES, rf"(?:{SOU}|{ESTOU})(?P<v>casad[oa]|solteir[oa]|divorciad[oa]|viúv[oa
 )
 
 
-@on(RULES, rf"(?:{SOU}|{ESTOU})(?P<v>aposentad[oa]|desempregad[oa]|autônom[oa]|autonom[oa])\b")
+@on(RULES, rf"(?:{SOU}|{ESTOU})(?P<v>aposentad[oa]|reformad[oa]|desempregad[oa]|autônom[oa]|autonom[oa])\b")
 def _status(m: re.Match[str]) -> list[Draft] | None:
     found = adjective("occupation", m["v"], lex.STATUSES, T.USER_PROFILE, "status")
     for d in found or []:
@@ -266,7 +266,7 @@ on(LAST, rf"{SOU}(?P<v>[A-ZÀ-Ý].*)")(lambda m: _name(m["v"], lower_ok=False, c
 
 # --- noun phrases -------------------------------------------------------------------------------
 
-_RELATION_NAME = r"(?:\s+se\s+chama|\s+chama|\s+chamad[oa]|\s*,)?\s+(?P<name>\S.*)"
+_RELATION_NAME = r"(?:\s+se\s+chama|\s+chama-se|\s+chama|\s+chamad[oa]|\s+(?:é|e)\s+[oa]|\s*,)?\s+(?:[oa]\s+(?=[A-ZÀ-Ý]))?(?P<name>\S.*)"
 
 
 @on(PHRASES, rf"\b(?:meu|minha)\s+(?P<rel>{REL})(?:\s+mais\s+(?:velh[oa]|nov[oa]))?{_RELATION_NAME}")

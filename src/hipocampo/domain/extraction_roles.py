@@ -148,11 +148,29 @@ def likes(
             continue
         if to and fold(item.split()[0]) in ("think", "say", "know", "see", "hear", "be"):
             continue
-        nverb = negated_verb or ("não gosta de" if lang == "pt" else "does not like")
-        d = draft(T.PREFERENCE, f"{key}:{canon(item, lex.FOODS)}", item, key, verb=verb, nverb=nverb, to=to, other=other)
-        d.negated = negated_verb is not None
-        out.append(d)
+        if negated_verb is not None:  # "I hate", "odeio", "não suporto": a dislike of its own, not a negated like
+            out.append(draft(T.PREFERENCE, f"dislikes:{canon(item, lex.FOODS)}", item, "dislikes", verb=negated_verb,
+                             to=to))
+            continue
+        slot = canon(preference_head(item, lang) if key == "prefers" else item, lex.FOODS)
+        nverb = "não gosta de" if lang == "pt" else "does not like"
+        out.append(draft(T.PREFERENCE, f"{key}:{slot}", item, key, verb=verb, nverb=nverb, to=to, other=other))
     return out
+
+
+_QUALIFIER = {
+    "en": re.compile(r"\s+(?:in|at|on|during|before|after|with|without|by|from|for|over)\s+", re.IGNORECASE),
+    "pt": re.compile(r"\s+(?:de|do|da|dos|das|à|às|a|ao|aos|em|no|na|nos|nas|com|sem|pela|pelo|por|durante|antes|"
+                     r"depois)\s+", re.IGNORECASE),
+}
+
+
+def preference_head(item: str, lang: str) -> str:
+    """What a preference is about, without how: "meetings in the afternoon" -> "meetings",
+    "reuniões de manhã cedo" -> "reuniões". Two preferences about the same thing share a slot,
+    so saying the new one supersedes the old one."""
+    head = _QUALIFIER[lang].split(item, maxsplit=1)[0]
+    return head if head != item and 0 < word_count(head) <= 2 else item
 
 
 _INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
@@ -201,7 +219,7 @@ def medication(text: str, verb: str) -> list[Draft] | None:
         for n in (3, 2, 1):
             cand = " ".join(ws[:n])
             if not value and len(ws) >= n and _is_drug(cand, single_word=n == 1):
-                value = cand
+                value = without_article(cand) if fold(without_article(cand)) in lex.MEDICATIONS else cand
         if value:
             key = f"medication:{canon(value, lex.MEDICATIONS)}"
             drugs.append(draft(T.CRITICAL_INFO, key, value, "medication", verb=verb))

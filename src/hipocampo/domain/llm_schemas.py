@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, Literal, NamedTuple, TypeVar
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, field_validator, model_validator
 
 # --- errors (to move to domain/errors.py) -------------------------------------------------------
 from .errors import HipocampoError, LLMBudgetExceeded, LLMError  # noqa: E402, F401  (re-exported)
@@ -94,6 +95,33 @@ class FactsOut(_Out):
     facts: list[FactOut] = Field(description="Durable facts; empty when the turn states none.")
 
 
+BUILTIN_TYPE_NAMES: tuple[str, ...] = get_args(MemoryTypeName)
+
+
+def facts_schema(memory_types: Iterable[str]) -> type[FactsOut]:
+    """The extraction answer's schema for these memory types: :class:`FactsOut` for the built-in
+    six, else a subclass whose ``memory_type`` is an enum of exactly the names given (custom ones
+    included), so providers with structured outputs cannot answer a type nobody configured and a
+    deployment's own types (campaign, metric...) pass validation. One class per set of names, so
+    adapters that cache a runnable per schema build it once."""
+    names = tuple(dict.fromkeys(memory_types))
+    if not names or set(names) == set(BUILTIN_TYPE_NAMES):
+        return FactsOut
+    return _facts_schema(names)
+
+
+@lru_cache(maxsize=256)
+def _facts_schema(names: tuple[str, ...]) -> type[FactsOut]:
+    fact = create_model(
+        "FactOut", __base__=FactOut, __doc__=FactOut.__doc__,
+        memory_type=(Literal[names], Field(description="Category of the fact: one of the memory types listed.")),
+    )
+    return create_model(
+        "FactsOut", __base__=FactsOut,
+        facts=(list[fact], Field(description="Durable facts; empty when the turn states none.")),  # type: ignore[valid-type]
+    )
+
+
 class ReconcileOut(_Out):
     """What to do with a new fact given the memories that may overlap with it."""
 
@@ -114,6 +142,40 @@ class ReconcileOut(_Out):
         if self.action == "UPDATE" and not self.content:
             raise ValueError("UPDATE needs the merged content")
         return self
+
+
+class RevisionOut(_Out):
+    """One change to a fact already stored, as the model proposes it. Every field may be missing
+    or wrong here: the facts service checks each revision on its own (a known op, the id of one
+    of the user's current facts, a value for a correction) and skips a bad one with a log line,
+    rather than lose the whole answer and the facts that came with it."""
+
+    op: str = Field("", description="CORRECT (the fact has another value) or RETRACT (it is not true).")
+    id: str = Field("", description="Id of the listed fact to correct or retract.")
+    value: str | None = Field(None, description="For CORRECT: the right value, in the language of the turn.")
+    content: str | None = Field(None, description="For CORRECT: the corrected fact as one third-person sentence.")
+    reason: str = Field("", description="A few words on what in the conversation shows the fact is wrong.")
+
+    @field_validator("op", mode="before")
+    @classmethod
+    def _op(cls, v: Any) -> Any:
+        return v.strip().upper() if isinstance(v, str) else v
+
+    @field_validator("id", "reason", mode="before")
+    @classmethod
+    def _text(cls, v: Any) -> Any:
+        return "" if v is None else str(v).strip() if isinstance(v, (str, int)) else v
+
+    @field_validator("value", "content", mode="before")
+    @classmethod
+    def _blank_is_none(cls, v: Any) -> Any:
+        return None if isinstance(v, str) and not v.strip() else v
+
+
+class RevisionsOut(_Out):
+    revisions: list[RevisionOut] = Field(
+        default_factory=list, description="Changes to listed facts; empty when every fact still holds."
+    )
 
 
 class SummaryOut(_Out):
@@ -212,7 +274,9 @@ def extraction_prompt(
     memory_types: Mapping[str, str],
     language_hint: str | None = None,
 ) -> Prompt:
-    """Ask for the durable facts one turn states, as :class:`FactsOut`."""
+    """Ask for the durable facts one turn states, as :class:`FactsOut` (or, for a deployment's
+    own types, :func:`facts_schema` of ``memory_types``). Each type is listed with its
+    description: for a custom type (a campaign, a metric) the description is all the model knows."""
     types = "\n".join(f"- {name}: {description}" for name, description in memory_types.items())
     language = f"The conversation is in {language_hint}. {_LANGUAGE}" if language_hint else _LANGUAGE
     system = f"""You extract durable facts about the user from one conversation turn, for a long-term memory.
@@ -223,6 +287,8 @@ Memory types:
 Rules:
 - Keep only what the speaker asserts and is worth remembering in later conversations. Ignore \
 questions, greetings, small talk, hypotheticals and the assistant's own suggestions.
+- "memory_type" is one of the type names listed above, the one whose description fits; leave out \
+what fits none of them.
 - One fact per item, atomic: "content" is one self-contained sentence in the third person \
 ("The user is allergic to peanuts.").
 - "key" is an English snake_case slot: a single-valued attribute has no colon (home_city, employer); \
@@ -263,6 +329,53 @@ Answer with JSON only, of this shape:
     ]
     memories = "\n".join(lines) if lines else "(none)"
     user = f"New fact:\n{_quoted(new_fact)}\nExisting memories:\n{memories}"
+    return Prompt(system, user)
+
+
+_REVISIONS_SHAPE = (
+    '{"revisions": [{"op": "CORRECT", "id": "<listed id>", "value": "<right value>", '
+    '"content": "<one sentence>", "reason": "<a few words>"}, '
+    '{"op": "RETRACT", "id": "<listed id>", "value": null, "content": null, "reason": "<a few words>"}]}'
+)
+
+
+def revision_prompt(
+    conversation: Sequence[tuple[str, str]],
+    facts: Sequence[tuple[str, str, datetime | date | str | None]],
+    reference_time: datetime | date | str,
+) -> Prompt:
+    """Ask which of a user's stored facts ``(id, content, valid_from)`` the new turns of a
+    conversation ``(speaker, text)`` show to be wrong, as :class:`RevisionsOut`.
+
+    Many stored facts were read by simple rules, which misread jokes, questions, other people's
+    lives and odd phrasing; the model sees them beside the words they came from and may correct or
+    retract them, never add new ones (extraction does that) nor touch a fact the turns leave alone.
+    """
+    system = f"""You review a user's long-term memory against the newest turns of a conversation. \
+Some stored facts were extracted by simple rules and can be wrong: a misread value, something \
+said about another person, a question, a joke or a hypothetical taken as a fact; others are \
+earlier facts the new turns show are no longer true.
+
+For each listed fact that the turns show to be wrong or outdated, give one revision:
+- CORRECT: the fact's subject is right but its value is not (or changed): give the right "value" \
+and the corrected fact as "content", one self-contained third-person sentence.
+- RETRACT: the fact is not true and nothing replaces it.
+Leave out every fact the turns do not contradict: when in doubt, leave it. Do not add new facts. \
+"id" must be one of the ids listed. {_LANGUAGE}
+
+Answer with JSON only, of this shape:
+{_REVISIONS_SHAPE}
+Answer {{"revisions": []}} when every fact still holds."""
+    lines = [
+        f"- [{fact_id}]" + (f" (since {_when(since)})" if since else "") + f" {content}"
+        for fact_id, content, since in facts
+    ]
+    turns = "\n".join(f"{speaker}: {text}" for speaker, text in conversation)
+    user = (
+        f"Reference time: {_when(reference_time)}\nStored facts:\n"
+        + ("\n".join(lines) if lines else "(none)")
+        + f"\nNew turns:\n{_quoted(turns)}"
+    )
     return Prompt(system, user)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
@@ -51,6 +52,27 @@ class MemoryType(str, Enum):
     CONSTRAINT = "constraint"
     CRITICAL_INFO = "critical_info"
     ENTITY = "entity"
+
+
+CUSTOM_TYPE_KEY = "memory_type"
+"""Metadata key of a fact's custom memory type: one a deployment configures beyond the built-in
+ones (a marketing agent's campaign, metric, threshold, insight). Such a fact's ``memory_type`` is
+None, so stores, indexes and every reader of the built-in enum keep working unchanged."""
+
+_CUSTOM_TYPE_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def custom_type_problem(name: object, description: object) -> str | None:
+    """What is wrong with a custom memory type ``name`` and its ``description``, or None. A name
+    is a lowercase identifier that is neither a built-in type nor a kind of memory; the description
+    is required, since it is all a model has to tell when to use the type."""
+    if not isinstance(name, str) or not _CUSTOM_TYPE_NAME.fullmatch(name):
+        return f"memory type {name!r} must be a lowercase identifier (campaign, metric, ...)"
+    if name in {k.value for k in MemoryKind}:
+        return f"{name} names a kind of memory, not a memory type"
+    if name not in {t.value for t in MemoryType} and not (isinstance(description, str) and description.strip()):
+        return f"custom memory type {name!r} needs a description"
+    return None
 
 
 def utcnow() -> datetime:
@@ -264,6 +286,14 @@ class MemoryItem:
     expires_at: datetime | None = None  # e.g. critical_info valid until a date; leaves recall after it
     event_start: datetime | None = None  # the day(s) a dated event happened, resolved at extraction
     event_end: datetime | None = None
+
+    @property
+    def type_name(self) -> str | None:
+        """The fact's memory type: a built-in one, else its custom one (:data:`CUSTOM_TYPE_KEY`)."""
+        if self.memory_type is not None:
+            return self.memory_type.value
+        custom = self.metadata.get(CUSTOM_TYPE_KEY) if self.kind is MemoryKind.FACT else None
+        return custom if isinstance(custom, str) and custom else None
 
     def is_current(self, now: datetime) -> bool:
         """Not superseded, retracted or expired at ``now``."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from .dates import temporal_buckets
 from .model import MemoryItem, Message, Summary
+from .validity import Validity
 
 
 class RecencyMode(str, Enum):
@@ -21,7 +22,11 @@ class RecencyMode(str, Enum):
 
 @dataclass
 class Explanation:
-    """Why a memory ranked where it did. ``final = relevance * product(boosts.values())``."""
+    """Why a memory ranked where it did. ``final = base_score * product(boosts.values())``.
+
+    ``relevance`` is the calibrated, absolute one (domain/relevance.py: the same scale for every
+    query and user), which ``min_relevance`` filters on; ``base_score`` is relative to the query.
+    """
 
     dense_score: float | None = None  # cosine similarity, None when not a dense candidate
     dense_rank: int | None = None
@@ -29,7 +34,8 @@ class Explanation:
     keyword_rank: int | None = None
     fused_score: float = 0.0  # reciprocal rank fusion of the two lists
     neighbour_score: float = 0.0  # support from adjacent turns of the same thread
-    relevance: float = 0.0  # fused + neighbour support, normalised to [0, 1]
+    relevance: float = 0.0  # calibrated: 0.6 = pairs this close were related 3 times in 5
+    base_score: float = 0.0  # fused + neighbour support, normalised to [0, 1] within the query
     boosts: dict[str, float] = field(default_factory=dict)
     matched_terms: list[str] = field(default_factory=list)
     matched_names: list[str] = field(default_factory=list)
@@ -48,6 +54,8 @@ class ScoredMemory:
     memory: MemoryItem
     score: float
     explanation: Explanation
+    current: bool = True  # False: a later fact replaced what it says (see domain/validity.py)
+    outdated_note: str | None = None  # what replaced it and since when: "earlier; since 2024-06-02: ..."
 
     @property
     def provenance(self) -> Provenance:
@@ -57,6 +65,8 @@ class ScoredMemory:
     def to_dict(self) -> dict[str, Any]:
         return memory_to_dict(self.memory) | {
             "score": round(self.score, 6),
+            "current": self.current,
+            "outdated_note": self.outdated_note,
             "explanation": _rounded(asdict(self.explanation)),
         }
 
@@ -66,7 +76,7 @@ def memory_to_dict(m: MemoryItem) -> dict[str, Any]:
     return {
         "id": m.id,
         "kind": m.kind.value,
-        "memory_type": m.memory_type.value if m.memory_type else None,
+        "memory_type": m.type_name,  # a built-in type, else a custom one (campaign, metric...)
         "content": m.content,
         "name": m.name,
         "role": m.role.value if m.role else None,
@@ -97,6 +107,7 @@ class SearchResult:
     hits: list[ScoredMemory]
     degraded: list[str] = field(default_factory=list)  # e.g. "vector index unavailable: ..."
     timings_ms: dict[str, float] = field(default_factory=dict)
+    validity: Validity | None = field(default=None, repr=False)  # the user's closed facts, for the context
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +133,7 @@ class RecallResult:
     degraded: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     enrichment: list[str] = field(default_factory=list)  # how the query was enriched, if it was
+    validity: Validity | None = field(default=None, repr=False)  # to re-render its sections with the same marks
 
     def to_dict(self) -> dict[str, Any]:
         return {

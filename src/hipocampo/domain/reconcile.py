@@ -3,7 +3,10 @@
 The decision follows the fact's *key* (its slot):
 
 - a key without ``:`` (``home_city``, ``name``, ``employer``, ``budget``) holds one value at a
-  time: a different value supersedes the current one (UPDATE), never coexists with it;
+  time: a different value supersedes the current one (UPDATE), never coexists with it; so do the
+  items of ``budget:``, ``prefers:`` and ``id:`` (the trip's budget, the preference about meetings,
+  the flight number) and a person's home, job or age (``person:sister:ana:home_city``);
+- ``person:<relation>`` names a relative by value: a second sister is added, not a mention;
 - a key with ``:`` (``likes:jazz``, ``allergy:peanuts``, ``pet:cat``) names one item of a set:
   restating it is a mention (in whatever words or language), and the set grows with new keys (ADD);
 - a negated fact ("I don't live in Porto anymore", "não gosto mais de jazz") retracts the
@@ -21,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .extraction_lexicon import MULTIPLE_RELATIONS
 from .model import MemoryItem
 from .text import fold
 
@@ -46,8 +50,27 @@ def normalise_value(value: str | None) -> str:
     return " ".join(fold(value or "").replace(".", " ").split())
 
 
+_ONE_PER_ITEM = ("budget:", "prefers:", "id:")
+"""Families whose items hold one value each: the budget *for the trip*, the preference *about
+meetings*, the *flight* number. A new value for the item replaces the old one."""
+_ONE_VALUE_ATTRIBUTES = frozenset(
+    "home_city home_country employer occupation age school work_city work_mode diet budget marital_status "
+    "birthday".split()
+)
+
+
 def is_single_valued(key: str) -> bool:
-    return ":" not in key
+    """Whether the slot holds one value at a time (see the module docstring)."""
+    if ":" not in key or key.startswith(_ONE_PER_ITEM):
+        return True
+    parts = key.split(":")
+    return parts[0] == "person" and len(parts) > 2 and parts[-1] in _ONE_VALUE_ATTRIBUTES
+
+
+def _named_many(key: str) -> bool:
+    """"person:sister": a relation the user may have several of, told apart by name (the value)."""
+    parts = key.split(":")
+    return len(parts) == 2 and parts[0] == "person" and parts[1] in MULTIPLE_RELATIONS
 
 
 def decide(
@@ -66,6 +89,9 @@ def decide(
     """
     if is_single_valued(key):
         return _decide_slot(key, value, negated, current, previous_value)
+    if _named_many(key):  # a second sister is another person, not a mention of the first
+        wanted = normalise_value(value)
+        current = [m for m in current if normalise_value(m.metadata.get(FACT_VALUE)) == wanted]
     # A key with ':' names the item ("allergy:peanuts"): whatever words said it ("amendoim",
     # "peanuts"), the same key is the same fact, and only its polarity can change.
     agree = [m for m in current if is_negative(m) == negated]

@@ -1,15 +1,23 @@
 """Extractive thread summaries: keep the sentences an agent must not lose, within a token budget.
 
-The offline default of the rolling thread summary (seed 000, phase 1). It copies sentences; it
-never writes new ones. That choice is deliberate:
+The offline default of the rolling thread summary. It copies sentences (trimmed of the
+interjections that open them); it never writes new ones, except one line per fact update that
+the caller hands in. That choice is deliberate:
 
 * it needs no model, no network and no GPU, and two runs over the same turns give the same text;
-* it cannot invent a fact: every line is something a speaker said, shown with who said it and
-  the day (``- [2023-05-08] Caroline: I went to a LGBTQ support group.``), which is also what
-  temporal questions ("when did Caroline...?") need;
+* it cannot invent a fact: every line is something a speaker said, shown under the day it was
+  said and with who said it, which is also what temporal questions ("when did Caroline...?") need::
+
+      [2023-05-08]
+      - Caroline: I went to a LGBTQ support group.
+      - Melanie: I'm taking the kids camping next month.
+
 * it is incremental: the lines of the previous summary compete with the sentences of the newly
   folded turns, with a small bonus, so a stable summary stays stable and its lines keep their
   own text.
+
+A summary must be much shorter than what it folds: the caller's budget (see
+:func:`fold_budget`) is a fraction of the folded turns' tokens, so only the best sentences fit.
 
 An abstractive summary reads better; when an LLM is configured, ``services.summaries`` asks it
 instead, through the same service, and falls back to this one if the call fails.
@@ -19,9 +27,11 @@ to the centroid of every candidate's embedding, or, without vectors, a TF-IDF te
 turn's sentences share the vector the index already holds for the turn when there is one, so
 folding re-embeds only what was never indexed),
 plus bonuses for what an agent must not lose (names, numbers and dates, decisions and
-commitments, preferences and constraints) and penalties for filler ("haha", "ok", "obrigado").
-The best are taken greedily while the rendered lines fit ``max_tokens``, then shown in the order
-they were said.
+commitments, preferences and constraints, changes, what speakers say about themselves) and
+penalties for filler ("haha", "ok", "obrigado"), questions, praise addressed to the other
+speaker ("You'll be an awesome mom!") and the assistant's own suggestions. Fact updates come
+first. The best are taken greedily while the rendered text fits the budget, then shown in the
+order they were said.
 """
 
 from __future__ import annotations
@@ -35,10 +45,15 @@ from datetime import datetime
 
 import numpy as np
 
+from .salience import FILLER, phrases, strip_leading_filler
 from .text import analyze, content_words, detect_language, fold, names_in
 
 SHORT_TURN_CHARS = 200
-"""Turns up to this long are kept whole: splitting "Yes! Saturday, at 3." loses its sense."""
+"""By default, texts up to this long are kept whole by :func:`split_sentences`."""
+WHOLE_TURN_CHARS = 40
+"""Turns up to this long stay one candidate: splitting "Yes! Saturday, at 3." loses its sense.
+Longer ones are split, so a turn's pleasantries ("Hey Mel! Good to see you!") are not kept with
+its news."""
 
 MAX_SENTENCE_CHARS = 320
 """Longer sentences (pasted text, run-ons) are clipped, so one cannot eat the whole budget."""
@@ -51,36 +66,57 @@ NAME_BONUS = 0.15  # per name, up to two
 NUMBER_BONUS = 0.25  # numbers, money, dates
 DECISION_BONUS = 0.3  # decisions, plans, commitments
 PREFERENCE_BONUS = 0.4  # preferences and constraints (an allergy must never be dropped)
+CHANGE_BONUS = 0.3  # "I moved to Denver", "não sou mais vegetariana": what makes older lines wrong
+SELF_BONUS = 0.1  # a speaker saying something about themselves: the memory is about people
 FILLER_PENALTY = 0.15  # filler words around some content
 QUESTION_PENALTY = 0.3  # a question says less than its answer, even one that names a preference
+ADDRESS_PENALTY = 0.3  # "You'll be an awesome mom!": about the listener, usually praise
+ASSISTANT_PENALTY = 0.2  # the assistant's suggestions matter less than what the user said
+UPDATE_BONUS = 2.0  # a fact update handed in by the caller: always first in
 DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) adds nothing
+MIN_FOLD_BUDGET = 60
+""":func:`fold_budget` never goes below this: a few lines, so that a short thread keeps its one
+decision even where a fraction of its tokens would be too small for any line."""
 
 
 @dataclass(frozen=True)
 class SummaryTurn:
-    """One folded turn: who said what, and when; ``vector``: the turn's stored embedding, if any."""
+    """One folded turn: who said what, and when; ``vector``: the turn's stored embedding, if any;
+    ``role``: "user", "assistant"..."""
 
     speaker: str
     text: str
     when: datetime
     vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+    role: str = "user"
 
 
 @dataclass(frozen=True)
 class _Candidate:
-    line: str  # as rendered in the summary
+    date: str | None  # YYYY-MM-DD: the day it was said (None: an undated line of an older summary)
+    speaker: str
     text: str  # what is scored: the sentence, without date and speaker
     order: tuple[int, int]  # chronological position: (turn, sentence); previous lines come first
     previous: bool
+    assistant: bool = False
+    update: bool = False
+
+    @property
+    def line(self) -> str:
+        return f"- {self.speaker}: {self.text}" if self.speaker else f"- {self.text}"
 
 
-def _phrases(*words: str) -> re.Pattern[str]:
-    """Whole words or phrases, matched in folded (lowercase, accentless) text."""
-    return re.compile(r"\b(?:" + "|".join(words) + r")\b")
+def fold_budget(max_tokens: int, ratio: float, folded_tokens: int) -> int:
+    """The token budget of a summary of turns that count ``folded_tokens`` in all (every fold so
+    far, not just the last): ``ratio`` of them, at least :data:`MIN_FOLD_BUDGET`, at most
+    ``max_tokens``."""
+    return max(1, min(max_tokens, max(MIN_FOLD_BUDGET, math.ceil(ratio * folded_tokens))))
 
 
+_phrases = phrases
 _DECISION = _phrases(
-    r"decid\w*", "decision", "will", "won't", r"\w+'ll", "agreed?", r"plan(?:s|ned|ning)?",
+    r"decid\w*", "decision", "will", "won't", r"(?:i|we|she|he|they)'ll", r"agreed? (?:to|on)", "we agreed",
+    r"plan(?:s|ned|ning)?",
     "going to", "gonna", r"promis\w*", "let's", r"schedul\w*", "booked", "signed up", r"commit\w*",
     "vamos", "vou", "vai", "combinamos", r"combinad[oa]", "combinei", "plano", r"planej\w*",
     "pretendo", r"prometo", "prometi", "marcamos", "marquei", "agendei", "agendamos",
@@ -104,18 +140,28 @@ _DATE_WORDS = _phrases(
     r"(?:semana|mes|ano) que vem", r"(?:proxima|semana) passada", "proxima semana", "dollars?",
     "bucks", "euros?", "reais",
 )
-_FILLER = _phrases(
-    r"(?:ha){2,}h?", r"(?:he){2,}", r"(?:hu){2,}", "lol", "lmao", r"k{3,}", r"(?:rs){1,}", "ok",
-    "okay", "okey", "thanks", "thank you", "thx", "valeu", "vlw", r"obrigad[oa]", "hi", "hello",
-    "hey", "oi", "ola", "bom dia", "boa tarde", "boa noite", "good morning", "good night", "bye",
-    "tchau", "cool", "nice", "awesome", "great", "legal", "beleza", "blz", "tudo bem", "me too",
-    "yeah", "yep", "sure", "claro", "de nada", "you're welcome", "wow", "uau", "hmm+", "ah", "oh",
+_FILLER = FILLER
+_CHANGE = _phrases(
+    r"moved (?:from|to|out|back|in)", r"(?:changed|switched) (?:jobs?|from|to|careers?)", "no longer", "anymore",
+    "used to", "new job", r"started (?:working|at|a new)", r"quit\w*", "left my job", r"(?:me )?mude[ia]",
+    "mudou", "mudamos", r"troque[ia]", "trocou", r"nao \w+(?: \w+)? mais", r"agora (?:moro|trabalho|sou|estou)",
+    "deixei", "larguei", r"comecei (?:a trabalhar|na|no|em)", "not anymore",
+)
+_FIRST_PERSON = _phrases(
+    "i", "i'm", "i've", "i'd", "i'll", "my", "me", "mine", "we", "we're", "we've", "our", "us", "eu", "meu",
+    "minha", "meus", "minhas", "nos", "nosso", "nossa", "comigo",
+)
+_SECOND_PERSON = _phrases(
+    "you", "you're", "you've", "you'll", "you'd", "your", "yours", "voce", "voces", "te", "contigo", "teu", "tua"
 )
 _BOUNDARY = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)]))\s+(?=[\"'“‘(¿¡]?[A-ZÀ-Ý0-9])")
 _ABBREVIATION = re.compile(
     r"\b(?:[Dd]ra?|[Ss]ra?|[Ss]rta|M[rs]|Mrs|[Pp]rof|St|vs|etc|nº|[Jj]r|[Aa]v|e\.g|i\.e|[A-Z])\.$"
 )
-_SUMMARY_LINE = re.compile(r"^-\s*(?:\[[^\]]*\]\s*)?(?:[^:\s]+(?: [^:\s]+){0,2}:\s+)?")
+_HEADER = re.compile(r"^\[(\d{4}-\d{2}-\d{2})\]$")
+_DATED_LINE = re.compile(r"^-\s*\[(\d{4}-\d{2}-\d{2})\]\s*")  # older summaries, and the LLM's lines
+_UNDATED_LINE = re.compile(r"^-\s*(?:\[[^\]]*\]\s*)?")
+_WHO = re.compile(r"^([^:\s]+(?: [^:\s]+){0,2}):\s+")
 _SPACES = re.compile(r"\s+")
 
 
@@ -174,6 +220,9 @@ class _Signals:
     preference: bool
     filler: bool
     content: int  # content words, filler and names left out
+    change: bool
+    first_person: bool
+    second_person: bool
 
     @classmethod
     def of(cls, text: str) -> _Signals:
@@ -188,49 +237,97 @@ class _Signals:
             preference=bool(_PREFERENCE.search(folded)),
             filler=rest != folded,
             content=sum(fold(w) not in folded_names for w in content_words(rest)),
+            change=bool(_CHANGE.search(folded)),
+            first_person=bool(_FIRST_PERSON.search(folded)),
+            second_person=bool(_SECOND_PERSON.search(folded)),
         )
 
     @property
     def worth_a_line(self) -> bool:
         """Two content words, or a number, decision or preference: "Hey Mel! How are you?" and
-        "Hi! Good, thanks." are not; "I'm vegan." and "Saturday at 3." are."""
-        return self.content >= 2 or self.number or self.decision or self.preference
+        "Hi! Good, thanks." are not; "I'm vegan." and "Saturday at 3." are. Words addressed to the
+        listener alone ("You'll be an awesome mom!") are not, unless they carry more."""
+        return (self.content >= 2 and not self.addressed) or self.number or self.decision or self.preference
+
+    @property
+    def addressed(self) -> bool:
+        return self.second_person and not self.first_person and not self.number and not self.names
 
     @property
     def bonus(self) -> float:
+        addressed = self.addressed
         return (
             NAME_BONUS * min(self.names, 2)
             + NUMBER_BONUS * self.number
             + DECISION_BONUS * self.decision
             + PREFERENCE_BONUS * self.preference
+            + CHANGE_BONUS * self.change
+            + SELF_BONUS * self.first_person
             - FILLER_PENALTY * self.filler
+            - ADDRESS_PENALTY * addressed
         )
 
 
-def _render(turn: SummaryTurn, sentence: str) -> str:
-    speaker = _flatten(turn.speaker)
-    who = f"{speaker}: " if speaker else ""
-    return f"- [{turn.when:%Y-%m-%d}] {who}{sentence}"
-
-
-def _candidates(previous: str | None, turns: Sequence[SummaryTurn]) -> list[_Candidate]:
+def _previous_candidates(previous: str | None) -> list[_Candidate]:
+    """The lines of an older summary, with their day and speaker: ours (a day header, then
+    ``- Speaker: text`` lines), older ones and the LLM's (``- [day] Speaker: text``), or prose,
+    whose sentences become lines."""
     found: list[_Candidate] = []
+    day: str | None = None
     for i, raw in enumerate((previous or "").splitlines()):
         line = raw.strip()
+        header = _HEADER.match(line)
+        if header:
+            day = header.group(1)
+            continue
         if not line:
             continue
         if line.startswith("-"):  # one of our lines: it keeps its own text
-            found.append(_Candidate(line, _SUMMARY_LINE.sub("", line), (-1, i * 1000), True))
+            dated = _DATED_LINE.match(line)
+            when = dated.group(1) if dated else day
+            rest = line[dated.end():] if dated else _UNDATED_LINE.sub("", line, count=1)
+            who = _WHO.match(rest)
+            speaker, text = (who.group(1), rest[who.end():]) if who else ("", rest)
+            found.append(_Candidate(when, speaker, text, (-1, i * 1000), True))
         else:  # prose (an LLM's summary): its sentences become lines
             found += [
-                _Candidate(f"- {s}", s, (-1, i * 1000 + j), True)
+                _Candidate(day, "", s, (-1, i * 1000 + j), True)
                 for j, s in enumerate(split_sentences(line, whole_up_to=0))
             ]
-    for t, turn in enumerate(turns):
-        for s, sentence in enumerate(split_sentences(turn.text)):
-            clipped = _clip(sentence)
-            found.append(_Candidate(_render(turn, clipped), clipped, (t, s), False))
     return found
+
+
+def _candidates(
+    previous: str | None, turns: Sequence[SummaryTurn], updates: Sequence[tuple[datetime, str]]
+) -> list[_Candidate]:
+    found = _previous_candidates(previous)
+    for t, turn in enumerate(turns):
+        speaker = _flatten(turn.speaker)
+        for s, sentence in enumerate(split_sentences(turn.text, whole_up_to=WHOLE_TURN_CHARS)):
+            trimmed = strip_leading_filler(sentence)
+            if trimmed:
+                found.append(_Candidate(
+                    f"{turn.when:%Y-%m-%d}", speaker, _clip(trimmed), (t, s), False, turn.role == "assistant"
+                ))
+    last = len(turns)
+    for u, (when, sentence) in enumerate(updates):
+        # placed on its day, after that day's turns
+        position = next((t for t, turn in enumerate(turns) if turn.when.date() > when.date()), last)
+        found.append(_Candidate(f"{when:%Y-%m-%d}", "", _flatten(sentence), (position - 1, 10_000 + u), False,
+                                update=True))
+    return found
+
+
+def render_lines(lines: Sequence[tuple[str | None, str]]) -> str:
+    """``(day, line)`` pairs, in order, as summary text: each day's lines under a ``[day]`` header."""
+    out: list[str] = []
+    current: str | None = None
+    for day, line in lines:
+        if day is not None and day != current:
+            out.append(f"[{day}]")
+            current = day
+        out.append(line)
+    return "\n".join(out)
 
 
 def _minmax(values: np.ndarray) -> np.ndarray:
@@ -246,7 +343,7 @@ def _candidate_vectors(
     candidates: Sequence[_Candidate], turns: Sequence[SummaryTurn], embed: Callable[[list[str]], np.ndarray] | None
 ) -> np.ndarray | None:
     """One vector per candidate: its turn's stored vector, else embedded (None: no way to get all)."""
-    known = [turns[c.order[0]].vector if c.order[0] >= 0 else None for c in candidates]
+    known = [turns[c.order[0]].vector if c.order[0] >= 0 and not (c.previous or c.update) else None for c in candidates]
     missing = [i for i, v in enumerate(known) if v is None]
     if missing and embed is None:
         return None
@@ -291,9 +388,12 @@ def extractive_summary(
     max_tokens: int,
     count: Callable[[str], int],
     embed: Callable[[list[str]], np.ndarray] | None = None,
+    updates: Sequence[tuple[datetime, str]] = (),
 ) -> str:
     """The summary of ``previous`` (an older summary, or None) plus ``turns``, in at most
-    ``max_tokens`` tokens as ``count`` measures them; one line per kept sentence, oldest first.
+    ``max_tokens`` tokens as ``count`` measures them; the kept sentences under their day, oldest
+    first. ``updates``: ``(when, sentence)`` of facts that changed in these turns ("Ana moved
+    from São Paulo to Lisbon in March."), kept before anything else.
 
     ``embed`` maps texts to vectors (one row each); it is asked only for what has no stored
     vector (a turn's ``vector`` stands for each of its sentences). Without vectors for every
@@ -304,12 +404,15 @@ def extractive_summary(
         return ""
     candidates: list[_Candidate] = []
     bonuses: list[float] = []
-    for c in _candidates(previous, turns):
+    for c in _candidates(previous, turns, updates):
         signals = _Signals.of(c.text)
-        if signals.worth_a_line:
+        if c.update or signals.worth_a_line:
             candidates.append(c)
             question = QUESTION_PENALTY if c.text.endswith("?") else 0.0
-            bonuses.append(signals.bonus - question + (PREVIOUS_BONUS if c.previous else 0.0))
+            bonuses.append(
+                signals.bonus - question + (PREVIOUS_BONUS if c.previous else 0.0)
+                - (ASSISTANT_PENALTY if c.assistant else 0.0) + (UPDATE_BONUS if c.update else 0.0)
+            )
     if not candidates:
         return ""
     texts = [c.text for c in candidates]
@@ -322,23 +425,29 @@ def extractive_summary(
     chosen: list[int] = []
     chosen_terms: list[frozenset[str]] = []
     chosen_texts: set[str] = set()
+    days: set[str | None] = {None}
     used = 0
     for i in ranked:
-        mine = frozenset(terms[i]) | frozenset(_DIGITS.findall(candidates[i].text))
-        key = fold(candidates[i].text)
+        c = candidates[i]
+        mine = frozenset(terms[i]) | frozenset(_DIGITS.findall(c.text))
+        key = fold(c.text)
         if key in chosen_texts or any(_jaccard(mine, t) >= DUPLICATE_JACCARD for t in chosen_terms):
             continue
-        cost = count(candidates[i].line) + (1 if chosen else 0)  # the newline joining it
+        cost = count(c.line) + (1 if chosen else 0)  # the newline joining it
+        if c.date not in days:
+            cost += count(f"[{c.date}]") + 1
         if used + cost > max_tokens:
             continue
         chosen.append(i)
         chosen_terms.append(mine)
         chosen_texts.add(key)
+        days.add(c.date)
         used += cost
     # The sum of line counts is an estimate (a tokenizer may merge across the newline): check
     # the real text, and drop the weakest lines until it fits.
     while chosen:
-        text = "\n".join(candidates[i].line for i in sorted(chosen, key=lambda i: candidates[i].order))
+        ordered = sorted(chosen, key=lambda i: candidates[i].order)
+        text = render_lines([(candidates[i].date, candidates[i].line) for i in ordered])
         if count(text) <= max_tokens:
             return text
         chosen.pop()

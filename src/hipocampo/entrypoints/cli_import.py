@@ -15,7 +15,7 @@ import typer
 
 from ..client import AsyncMemory
 from ..domain.errors import InvalidInput
-from ..domain.model import MemoryKind, MemoryType, NewMessage, check_id
+from ..domain.model import CUSTOM_TYPE_KEY, MemoryKind, MemoryType, NewMessage, check_id
 from .cli_support import NoWaitOpt, out, progress_bar, state, wait_for_indexing
 
 CHUNK = 500
@@ -111,10 +111,12 @@ def _add_memory(plan: ImportPlan, raw: Any, user_id: str) -> None:
         raise InvalidInput("memory content must be a non-empty string")
     if not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
         raise InvalidInput("memory importance must be a number between 0 and 1")
-    if memory_type is not None and memory_type not in {t.value for t in MemoryType}:
-        raise InvalidInput(f"unknown memory_type {memory_type!r}")
     if not isinstance(provenance, dict) or not isinstance(provenance.get("metadata") or {}, dict):
         raise InvalidInput("memory provenance must be an object, its metadata too")
+    if memory_type is not None and memory_type not in {t.value for t in MemoryType}:
+        if (provenance.get("metadata") or {}).get(CUSTOM_TYPE_KEY) != memory_type:
+            raise InvalidInput(f"unknown memory_type {memory_type!r}")
+        memory_type = None  # an exported custom type (campaign...): its metadata carries it back
     fact = Fact(
         user_id=user_id,
         content=content,

@@ -71,9 +71,10 @@ def hits_table(hits: Sequence[ScoredMemory], title: str) -> Table:
     table.add_column("content", ratio=1, overflow="fold")
     for i, hit in enumerate(hits, 1):
         m = hit.memory
-        table.add_row(
-            str(i), f"{hit.score:.3f}", m.kind.value, _thread_when(m), _speaker(m), short(m.content)
-        )
+        content = Text(short(m.content))
+        if hit.outdated_note:  # a later fact replaced it: say so where the content is read
+            content.append(f"\n({hit.outdated_note})", style="yellow")
+        table.add_row(str(i), f"{hit.score:.3f}", m.kind.value, _thread_when(m), _speaker(m), content)
     return table
 
 
@@ -143,7 +144,7 @@ def memories_table(items: Sequence[MemoryItem]) -> Table:
     table.add_column("speaker", max_width=12, overflow="ellipsis")
     table.add_column("content", ratio=1, overflow="fold")
     for m in items:
-        kind = m.kind.value + (f"\n{m.memory_type.value}" if m.memory_type else "")
+        kind = m.kind.value + (f"\n{m.type_name}" if m.type_name else "")
         content = Text(short(m.content), style="strike dim" if m.valid_to else "")
         notes = [m.id]
         if m.mention_count > 1:

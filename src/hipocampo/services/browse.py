@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..domain.errors import NotFound
 from ..domain.model import Message, Scope, Summary
+from ..domain.validity import CLOSED_FACTS_LIMIT, Validity
 from .deps import Deps
 
 
@@ -48,3 +49,9 @@ async def thread_page(
 async def thread_summary(deps: Deps, scope: Scope, thread_id: str) -> Summary | None:
     """The thread's rolling summary, if one was written yet."""
     return await deps.summaries.get(scope, thread_id)
+
+
+async def validity(deps: Deps, scope: Scope) -> Validity:
+    """What the user's closed facts make outdated, for rendering memories read without a search
+    (a summary, a recent window): the same judgement search applies to its hits."""
+    return Validity.of(await deps.memories.closed_facts(scope, CLOSED_FACTS_LIMIT), deps.clock.now())

@@ -1,11 +1,13 @@
 """Nightly consolidation: related memories of a user become one consolidated memory.
 
-For each user, the current facts, summaries and turns of the lookback window are embedded and
-clustered (:mod:`hipocampo.domain.clustering`). Each cluster big enough becomes a
-``MemoryKind.CONSOLIDATED`` memory: a title, the period, the facts it holds, recurring patterns
-and how keyed facts evolved, with the members' sources. No LLM is involved, so the text is
-deterministic and says the same in any language: labels are fixed, the rest is the members' own
-words.
+For each user, the current facts, summaries and turns of the lookback window (filler turns
+left out) are embedded and clustered (:mod:`hipocampo.domain.clustering`), then each cluster is
+made topic-coherent: split where its members share no salient word or topic, and rid of members
+far from the rest, so unrelated topics never share a memory. Each cluster big enough becomes a
+``MemoryKind.CONSOLIDATED`` memory: a title, the period, the facts that hold now, recurring
+patterns and how facts evolved (old → new, with dates), with the members' sources
+(:mod:`.consolidation_text`). Offline, the text is assembled by fixed rules from the members'
+own words; with a chat model configured, the model writes it in the same shape.
 
 Re-running is safe. A consolidated memory's id is derived from its members, so the same cluster
 upserts the same memory; when a cluster grows, the consolidated memory of its former members is
@@ -17,31 +19,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import numpy as np
 
-from ..domain.clustering import centre, cluster, near_duplicates
+from ..domain.clustering import centre, cluster, coherent, near_duplicates
 from ..domain.model import (
     HistoryEntry,
     HistoryEvent,
     Job,
     MemoryItem,
     MemoryKind,
-    Role,
     Scope,
     as_utc,
-    content_hash,
 )
 from ..domain.reconcile import FACT_VALUE, normalise_value
-from ..domain.text import content_words, fold, names_in
+from ..ports import ChatModel
+from .consolidation_text import Context, consolidated_id, eligible_text, speakers_of, topic_terms
+from .consolidation_text import draft as _draft
+from .consolidation_text import write_with_llm as _write_with_llm
 from .deps import Deps
 from .indexing import embed_in_batches
 from .ingest import INDEX_MEMORIES_JOB
+
+__all__ = [
+    "CONSOLIDATE_JOB", "ConsolidationPolicy", "ConsolidationReport", "consolidate", "consolidate_all",
+    "consolidated_id", "next_run", "run_job",
+]
 
 log = logging.getLogger(__name__)
 
@@ -50,23 +56,18 @@ ACTOR = "consolidation"
 MAX_MEMORIES = 2_000  # the most recent memories of the window that one run considers
 PAGE = 500
 SOURCE_KINDS = (MemoryKind.FACT, MemoryKind.SUMMARY, MemoryKind.TURN)
-KIND_ORDER = {MemoryKind.FACT: 0, MemoryKind.SUMMARY: 1, MemoryKind.TURN: 2}
-IMPORTANCE = 0.8
-MAX_FACTS = 5
-MAX_FACT_CHARS = 200
-MAX_PATTERNS = 8
-TITLE_TERMS = 3
 MAX_EVOLUTION_STEPS = 5
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @dataclass
 class ConsolidationPolicy:
-    lookback_days: int = 30
+    lookback_days: int = 90  # settings.consolidation_lookback_days
     threshold: float = 0.75  # cosine to a cluster's centroid needed to join it (few memories)
     centred_threshold: float = 0.5  # the same, on centred vectors, once there are enough of them
     min_cluster: int = 3  # smaller clusters are left alone
     duplicate_threshold: float = 0.95  # cosine at which two facts of the same slot are one
+    coherence: float = 0.45  # a member's least cosine to the centroid of the others (raw vectors)
+    centred_coherence: float = 0.25  # the same, on centred vectors
 
 
 @dataclass
@@ -79,9 +80,15 @@ class ConsolidationReport:
 
 
 async def consolidate(
-    deps: Deps, scope: Scope, policy: ConsolidationPolicy, *, now: datetime | None = None
+    deps: Deps, scope: Scope, policy: ConsolidationPolicy, *, now: datetime | None = None,
+    llm: ChatModel | None = None,
 ) -> ConsolidationReport:
-    """Consolidate one user's recent memories. Every write commits in one transaction."""
+    """Consolidate one user's recent memories. Every write commits in one transaction.
+
+    With a chat model (``llm``, else ``deps.chat``: the configured one), the model writes each
+    new or changed consolidated memory, outside the transaction; an unchanged cluster keeps its
+    text without a call."""
+    llm = llm if llm is not None else deps.chat
     now = as_utc(now or deps.clock.now())
     items = await _candidates(deps, scope, now - timedelta(days=policy.lookback_days), now)
     report = ConsolidationReport(0, [], [], len(items))
@@ -92,12 +99,13 @@ async def consolidate(
     for older, newer in merges:  # so the drafts below rank by the merged mention counts
         _absorb(older, newer, now)
     keep = [i for i, m in enumerate(items) if m.valid_to is None]
-    groups = [
-        [items[keep[i]] for i in c]
-        for c in _clusters(vectors[keep], policy)
-    ]
-    evolution = await _evolution(deps, scope, [m for g in groups for m in g])
-    drafts = [_draft(scope, g, evolution, now) for g in groups]
+    kept = [items[i] for i in keep]
+    speakers = speakers_of(items)
+    groups = [[kept[i] for i in c] for c in _clusters(vectors[keep], topic_terms(kept, speakers), policy)]
+    ctx = await _context(deps, scope, [m for g in groups for m in g], speakers)
+    drafts = [_draft(scope, g, ctx, now) for g in groups]
+    if llm is not None and drafts:
+        drafts = await _written(deps, scope, llm, drafts, groups, ctx)
     async with deps.uow.transaction():
         report.merged_duplicates = await _write_merges(deps, scope, merges, now)
         current = [m for m in await _all_of_kind(deps, scope, MemoryKind.CONSOLIDATED) if m.valid_to is None]
@@ -138,11 +146,13 @@ def next_run(now: datetime, hour: int = 3) -> datetime:
     return at if at > now else at + timedelta(days=1)
 
 
-async def run_job(deps: Deps, job: Job, policy: ConsolidationPolicy) -> ConsolidationReport:
+async def run_job(
+    deps: Deps, job: Job, policy: ConsolidationPolicy, *, llm: ChatModel | None = None
+) -> ConsolidationReport:
     """The worker's handler for :data:`CONSOLIDATE_JOB`: consolidate the job's user, complete the job.
 
     Consolidating is idempotent, so a crash before the completion only repeats harmless work."""
-    report = await consolidate(deps, Scope(job.tenant_id, job.user_id), policy)
+    report = await consolidate(deps, Scope(job.tenant_id, job.user_id), policy, llm=llm)
     async with deps.uow.transaction():
         if job.id is not None:
             await deps.jobs.complete([job.id])
@@ -157,11 +167,16 @@ CENTRE_MIN = 50
 topic, and subtracting it would scatter them."""
 
 
-def _clusters(vectors: np.ndarray, policy: ConsolidationPolicy) -> list[list[int]]:
+def _clusters(
+    vectors: np.ndarray, terms: list[frozenset[str]], policy: ConsolidationPolicy
+) -> list[list[int]]:
     min_size = max(policy.min_cluster, 1)
     if len(vectors) >= CENTRE_MIN:
-        return cluster(centre(vectors), threshold=policy.centred_threshold, min_size=min_size)
-    return cluster(vectors, threshold=policy.threshold, min_size=min_size)
+        vectors, threshold, coherence = centre(vectors), policy.centred_threshold, policy.centred_coherence
+    else:
+        threshold, coherence = policy.threshold, policy.coherence
+    raw = cluster(vectors, threshold=threshold, min_size=min_size)
+    return coherent(raw, vectors, terms, min_similarity=coherence, min_size=min_size)
 
 
 async def _candidates(deps: Deps, scope: Scope, since: datetime, now: datetime) -> list[MemoryItem]:
@@ -184,7 +199,7 @@ def _eligible(m: MemoryItem, now: datetime) -> bool:
         return False
     if m.expires_at is not None and m.expires_at <= now:
         return False
-    return not (m.kind is MemoryKind.TURN and m.role in (Role.SYSTEM, Role.TOOL))
+    return eligible_text(m)
 
 
 async def _all_of_kind(deps: Deps, scope: Scope, kind: MemoryKind) -> list[MemoryItem]:
@@ -199,29 +214,65 @@ async def _all_of_kind(deps: Deps, scope: Scope, kind: MemoryKind) -> list[Memor
     return found
 
 
-async def _evolution(deps: Deps, scope: Scope, members: Sequence[MemoryItem]) -> dict[str, str]:
-    """``"key: old → newer → current"`` per keyed fact member that superseded earlier values,
-    following the UPDATE entries that the superseded facts' histories point from."""
-    keyed = {m.id: m for m in members if m.kind is MemoryKind.FACT and m.key}
-    if not keyed:
-        return {}
-    keys = {m.key for m in keyed.values()}
+async def _context(deps: Deps, scope: Scope, members: Sequence[MemoryItem], speakers: frozenset[str]) -> Context:
+    """What the drafts need from the user's facts: which messages stated superseded or current
+    facts, and per member the evolution of the keys it is about (a current keyed fact, or a turn
+    that stated a value superseded since), as ``"key: old (day) → new (day)"``."""
+    ctx = Context(speakers=speakers)
+    if not members:
+        return ctx
+    facts = await _all_of_kind(deps, scope, MemoryKind.FACT)
+    ctx.superseded_sources = frozenset(s for f in facts if f.valid_to is not None for s in f.source_message_ids)
+    ctx.fact_sources = frozenset(s for f in facts if f.valid_to is None for s in f.source_message_ids)
+    stated_by = {s: f for f in facts if f.key for s in f.source_message_ids}
+    keys_of: dict[str, set[str]] = {}
+    for m in members:
+        if m.kind is MemoryKind.FACT and m.key:
+            keys_of.setdefault(m.id, set()).add(m.key)
+        for s in m.source_message_ids:
+            if s in stated_by and stated_by[s].valid_to is not None:
+                keys_of.setdefault(m.id, set()).add(stated_by[s].key or "")
+    keys = {k for ks in keys_of.values() for k in ks}
+    if not keys:
+        return ctx
     previous: dict[str, MemoryItem] = {}  # successor id -> the fact it superseded
-    for old in await _all_of_kind(deps, scope, MemoryKind.FACT):
+    for old in facts:
         if old.valid_to is None or old.key not in keys:
             continue
         for entry in await deps.memories.history(scope, old.id):
             if entry.event is HistoryEvent.UPDATE and entry.related_id:
                 previous.setdefault(entry.related_id, old)
-    lines = {}
-    for m in keyed.values():
-        chain, cur = [m], m
+    lines: dict[str, str] = {}
+    for current in (f for f in facts if f.valid_to is None and f.key in keys):
+        chain, cur = [current], current
         while cur.id in previous and len(chain) <= MAX_EVOLUTION_STEPS and previous[cur.id] not in chain:
             cur = previous[cur.id]
             chain.append(cur)
         if len(chain) > 1:
-            lines[m.id] = f"{m.key}: " + " → ".join(_value(f) for f in reversed(chain))
-    return lines
+            steps = " → ".join(f"{_value(f)} ({f.created_at:%Y-%m-%d})" for f in reversed(chain))
+            lines.setdefault(current.key or "", f"{current.key}: {steps}")
+    ctx.evolution = {
+        m: [lines[k] for k in sorted(ks) if k in lines] for m, ks in keys_of.items() if any(k in lines for k in ks)
+    }
+    return ctx
+
+
+async def _written(
+    deps: Deps, scope: Scope, llm: ChatModel, drafts: list[MemoryItem], groups: list[list[MemoryItem]], ctx: Context
+) -> list[MemoryItem]:
+    """The model's text for each draft, except where the stored memory already holds the model's
+    text for the same members and the same material (no call, no churn)."""
+    stored = {m.id: m for m in await deps.memories.get_many(scope, [d.id for d in drafts])}
+    out = []
+    with llm.job():
+        for d, members in zip(drafts, groups, strict=True):
+            old = stored.get(d.id)
+            if (old is not None and old.valid_to is None and old.metadata.get("writer") == "llm"
+                    and old.metadata.get("basis") == d.metadata["basis"]):
+                out.append(old)
+            else:
+                out.append(await _write_with_llm(llm, d, members, ctx))
+    return out
 
 
 def _value(m: MemoryItem) -> str:
@@ -250,91 +301,6 @@ def _absorb(older: MemoryItem, newer: MemoryItem, now: datetime) -> None:
     older.updated_at = now
     newer.valid_to = now
     newer.updated_at = now
-
-
-def consolidated_id(scope: Scope, member_ids: Sequence[str]) -> str:
-    """Derived from the user and the sorted member ids: the same cluster gets the same id."""
-    key = "\x1f".join([scope.tenant_id, scope.user_id, *sorted(member_ids)])
-    return "consolidated_" + content_hash(key)[:32]
-
-
-def _draft(scope: Scope, members: list[MemoryItem], evolution: dict[str, str], now: datetime) -> MemoryItem:
-    start = min(m.created_at for m in members)
-    newest = max(members, key=lambda m: m.created_at)
-    period = f"from {start:%Y-%m-%d} to {newest.created_at:%Y-%m-%d}"
-    terms = _terms(members)
-    title = " · ".join(t for t, _ in terms[:TITLE_TERMS]) or "memories"
-    half = (len(members) + 1) // 2
-    patterns = [t for t, df in terms if df >= half][:MAX_PATTERNS]
-    lines = [title, f"{period} ({len(members)} memories)", "Facts:"]
-    lines += [f"- {text}" for text in _facts(members)]
-    if patterns:
-        lines.append("Recurring: " + ", ".join(patterns))
-    changes = [evolution[m.id] for m in members if m.id in evolution]
-    if changes:
-        lines.append("Evolution: " + "; ".join(changes))
-    ids = sorted(m.id for m in members)
-    return MemoryItem(
-        id=consolidated_id(scope, ids),
-        scope=scope,
-        kind=MemoryKind.CONSOLIDATED,
-        content="\n".join(lines),
-        created_at=newest.created_at,
-        importance=IMPORTANCE,
-        source_message_ids=list(dict.fromkeys(s for m in members for s in m.source_message_ids)),
-        metadata={
-            "title": title,
-            "member_ids": ids,
-            "period_start": start.isoformat(),
-            "period_end": newest.created_at.isoformat(),
-            "cluster_size": len(members),
-        },
-        updated_at=now,
-    )
-
-
-def _terms(members: list[MemoryItem]) -> list[tuple[str, int]]:
-    """Content words and names by how many members use them (then how often, then first use).
-
-    A word shows capitalised when it is only ever written so (a name), else in lower case."""
-    df: Counter[str] = Counter()
-    tf: Counter[str] = Counter()
-    first: dict[str, int] = {}
-    capitalised: dict[str, str] = {}
-    lowered: set[str] = set()
-    for m in members:
-        words = [w for w in content_words(m.content) if not w.isdigit()]
-        for w in words:
-            first.setdefault(fold(w), len(first))
-        tf.update(fold(w) for w in words)
-        df.update({fold(w) for w in words})
-        for name in names_in(m.content):
-            capitalised.setdefault(fold(name), name)
-        lowered |= {fold(t) for t in _TOKEN.findall(m.content) if t.islower()}
-    order = sorted(df, key=lambda t: (-df[t], -tf[t], first[t]))
-    return [(capitalised[t] if t in capitalised and t not in lowered else t, df[t]) for t in order]
-
-
-def _facts(members: list[MemoryItem]) -> list[str]:
-    """Up to ``MAX_FACTS`` member texts: facts first, then by importance and mentions."""
-    ranked = sorted(
-        members, key=lambda m: (KIND_ORDER.get(m.kind, 3), -m.importance, -m.mention_count, m.created_at, m.id)
-    )
-    seen: set[str] = set()
-    out = []
-    for m in ranked:
-        text = " ".join(m.content.split())
-        if len(text) > MAX_FACT_CHARS:
-            text = text[: MAX_FACT_CHARS - 1].rstrip() + "…"
-        if m.kind is MemoryKind.TURN and m.name:
-            text = f"{m.name}: {text}"
-        if fold(text) in seen:
-            continue
-        seen.add(fold(text))
-        out.append(text)
-        if len(out) == MAX_FACTS:
-            break
-    return out
 
 
 # --- writing (inside the transaction) --------------------------------------------------------

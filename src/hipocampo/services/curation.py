@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
 from ..domain.errors import InvalidInput, NotFound
 from ..domain.model import (
+    CUSTOM_TYPE_KEY,
     MAX_CONTENT_CHARS,
     HistoryEntry,
     HistoryEvent,
@@ -19,6 +21,7 @@ from ..domain.model import (
     parse_time,
 )
 from .deps import Deps
+from .facts import custom_memory_types
 from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
 from .quota import enforce_memory_quota
 from .summaries import summary_memory_id
@@ -32,15 +35,35 @@ def _content(content: Any) -> str:
     return content.strip()
 
 
-def parse_memory_type(value: MemoryType | str | None) -> MemoryType | None:
+def parse_memory_type(value: MemoryType | str | None, custom: Collection[str] = ()) -> MemoryType | str | None:
+    """A built-in type as :class:`MemoryType`, one of the ``custom`` types (those configured in
+    ``HIPOCAMPO_MEMORY_TYPES``) as its name; anything else is refused with the names accepted."""
     if value is None or isinstance(value, MemoryType):
         return value
     try:
         return MemoryType(value)
     except ValueError:
-        raise InvalidInput(
-            f"memory_type must be one of {', '.join(t.value for t in MemoryType)}, got {value!r}"
-        ) from None
+        if value in custom:
+            return value
+        names = [t.value for t in MemoryType] + [name for name in custom if name not in {t.value for t in MemoryType}]
+        hint = "" if custom else " (custom types need HIPOCAMPO_MEMORY_TYPES)"
+        raise InvalidInput(f"memory_type must be one of {', '.join(names)}, got {value!r}{hint}") from None
+
+
+def memory_type_of(deps: Deps, value: MemoryType | str | None) -> MemoryType | str | None:
+    """``value`` checked against the built-in types and the deployment's custom ones."""
+    return parse_memory_type(value, custom_memory_types(deps))
+
+
+def set_memory_type(item: MemoryItem, memory_type: MemoryType | str) -> None:
+    """Type a fact: a built-in type in its own field, a custom one in its metadata (where the
+    agent tools, extraction and :attr:`MemoryItem.type_name` read it)."""
+    if isinstance(memory_type, MemoryType):
+        item.memory_type = memory_type
+        item.metadata.pop(CUSTOM_TYPE_KEY, None)
+    else:
+        item.memory_type = None
+        item.metadata = {**item.metadata, CUSTOM_TYPE_KEY: memory_type}
 
 
 async def remember(
@@ -70,12 +93,14 @@ async def remember(
         content=_content(content),
         created_at=now,
         thread_id=thread_id,
-        memory_type=parse_memory_type(memory_type),
         importance=importance,
         metadata=dict(metadata or {}),
         updated_at=now,
         expires_at=expiry,
     )
+    typed = memory_type_of(deps, memory_type)
+    if typed is not None:
+        set_memory_type(item, typed)
     async with deps.uow.transaction():
         await deps.memories.upsert([item])
         added = HistoryEntry(item.id, HistoryEvent.ADD, now, None, item.content, "api")
@@ -109,8 +134,9 @@ async def update_memory(
     old_content = item.content
     if content is not None:
         item.content = _content(content)
-    if memory_type is not None:
-        item.memory_type = parse_memory_type(memory_type)
+    typed = memory_type_of(deps, memory_type)
+    if typed is not None:
+        set_memory_type(item, typed)
     if importance is not None:
         if not 0.0 <= importance <= 1.0:
             raise InvalidInput("importance must be between 0 and 1")

@@ -4,6 +4,13 @@ Runs as a background job per batch of new messages. Offline, the rule-based extr
 (:mod:`hipocampo.domain.extraction`) and the reconciliation rules (:mod:`hipocampo.domain.reconcile`)
 decide; re-running a job is harmless, because a message already counted in a fact's sources
 changes nothing.
+
+With an LLM configured, the model adds what the rules missed and also reviews what is stored:
+shown the new turns beside the user's current facts (the rules' facts of these turns and earlier
+ones), it may correct a fact (superseded by a new one, history UPDATE) or retract it (closed,
+history DELETE). The rules misread jokes, questions and other people's lives, and nothing else
+would ever take such a fact back. Nothing is deleted: a revised fact stays stored, no longer
+current, with the model's reason in its history.
 """
 
 from __future__ import annotations
@@ -15,8 +22,18 @@ from datetime import datetime
 
 from ..domain.dates import resolve_dates
 from ..domain.extraction import ExtractedFact, extract_facts
-from ..domain.llm_schemas import FactsOut, ReconcileOut, extraction_prompt, reconcile_prompt
+from ..domain.llm_schemas import (
+    FactsOut,
+    ReconcileOut,
+    RevisionOut,
+    RevisionsOut,
+    extraction_prompt,
+    facts_schema,
+    reconcile_prompt,
+    revision_prompt,
+)
 from ..domain.model import (
+    CUSTOM_TYPE_KEY,
     HistoryEntry,
     HistoryEvent,
     Job,
@@ -35,10 +52,18 @@ from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
 log = logging.getLogger(__name__)
 
-__all__ = ["EXTRACT_JOB", "Applied", "mine_messages"]
+__all__ = ["EXTRACT_JOB", "Applied", "LlmFindings", "Revision", "ask_llm", "llm_actor", "mine_messages"]
 
 ACTOR = "heuristic"
 LLM_ACTOR = "llm"
+"""The actor prefix of the model's changes; :func:`llm_actor` adds the model's name ("llm:gpt-4o-mini")."""
+
+REVIEWED_FACTS = 60
+"""Most current facts shown to the model for review, newest first (the turns' own facts first):
+enough for a user's profile, and a bound on the prompt whatever the user has stored."""
+
+CONVERSATION_CHARS = 6000
+"""Most characters of the new turns shown with the facts to review (the latest turns kept)."""
 
 MEMORY_TYPE_DESCRIPTIONS = {
     MemoryType.USER_PROFILE.value: "who the user is: name, where they live, work, age, family",
@@ -79,24 +104,35 @@ async def mine_messages(
     llm_facts: dict[str, list[LlmFact]] | None = None,
 ) -> list[Applied]:
     """Reconcile and write the facts stated in these messages (user turns only): the rule-based
-    ones when ``rules``, and those an LLM found (see :func:`ask_llm`).
+    ones when ``rules``, and those an LLM found (see :func:`ask_llm`), then the corrections and
+    retractions of stored facts it asked for (when ``llm_facts`` is its :class:`LlmFindings`).
 
     Call inside a transaction: the facts, their history and the indexing job commit together.
     """
     messages = await _user_turns(deps, scope, message_ids)
     applied: list[Applied] = []
     new_items: list[str] = []
+    model = llm_actor(deps)
     for message in messages:
         # Off the event loop: the rules take ~0.2 s over a 100,000-character message, a stall
         # every other tenant's requests would share.
         found = await asyncio.to_thread(extract_facts, message.content, speaker=message.name) if rules else []
         stated = [LlmFact(f) for f in found]
         from_llm = (llm_facts or {}).get(message.id, [])
-        for item, actor in [*((f, ACTOR) for f in stated), *((f, LLM_ACTOR) for f in from_llm)]:
-            result = await _apply(deps, message, item.fact, actor, item.verdict)
+        for item, actor in [*((f, ACTOR) for f in stated), *((f, model) for f in from_llm)]:
+            result = await _apply(deps, message, item.fact, actor, item.verdict, item.custom_type)
             if result is not None:
                 applied.append(result)
                 if result.action in (Action.ADD, Action.UPDATE):
+                    new_items.append(result.memory.id)
+    revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
+    if revisions and messages:
+        for revision in revisions:
+            # The latest user turn of the batch stands as the source: the review read them all.
+            result = await _revise(deps, scope, revision, messages[-1], model)
+            if result is not None:
+                applied.append(result)
+                if result.action is Action.UPDATE:
                     new_items.append(result.memory.id)
     if new_items:
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": new_items}, scope.tenant_id, scope.user_id)])
@@ -105,30 +141,139 @@ async def mine_messages(
 
 @dataclass
 class LlmFact:
-    """A fact, with the LLM's verdict on the memories already in its slot (when it gave one)."""
+    """A fact, with the LLM's verdict on the memories already in its slot (when it gave one).
+
+    ``custom_type``: the configured custom memory type the model gave it (campaign, metric...);
+    the fact is then stored with that type in its metadata, as agent tools store theirs, and
+    ``fact.memory_type`` only stands in for the rules that read a built-in type."""
 
     fact: ExtractedFact
     verdict: ReconcileOut | None = None
+    custom_type: str | None = None
 
 
-async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> dict[str, list[LlmFact]]:
+@dataclass(frozen=True)
+class Revision:
+    """A change the model asked for to a fact already stored, checked against the store's facts
+    of the user when it was asked (see :func:`_revisions`): ``action`` is UPDATE (a correction,
+    with the new ``value`` and ``content``) or DELETE (a retraction)."""
+
+    action: Action
+    target_id: str
+    reason: str
+    value: str | None = None
+    content: str | None = None
+
+
+class LlmFindings(dict[str, list[LlmFact]]):
+    """What the model found for one batch: the facts per message id (a plain mapping, as before)
+    and the revisions of stored facts it asked for."""
+
+    def __init__(self, facts: dict[str, list[LlmFact]] | None = None, revisions: list[Revision] | None = None) -> None:
+        super().__init__(facts or {})
+        self.revisions: list[Revision] = list(revisions or [])
+
+
+def llm_actor(deps: Deps) -> str:
+    """"llm:<model>" for the history of the model's changes: the configured model's name
+    ("openai:gpt-4o-mini" gives "llm:gpt-4o-mini"), else the name the chat model gives itself."""
+    configured = (deps.settings.llm or "").split(":", 1)[-1].strip()
+    named = getattr(deps.chat, "model_name", None)
+    name = configured or (named if isinstance(named, str) and named else None) or type(deps.chat).__name__
+    return f"{LLM_ACTOR}:{name}"
+
+
+async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> LlmFindings:
     """The facts the configured LLM finds in these messages and, where the slot already holds
-    memories, its reconciliation verdict. Call outside any transaction: no write lock may be held
+    memories, its reconciliation verdict; then its review of the user's current facts against
+    these turns (:class:`Revision`). Call outside any transaction: no write lock may be held
     while a model thinks. Raises ``LLMError`` (the job then retries)."""
     if deps.chat is None:
-        return {}
-    found: dict[str, list[LlmFact]] = {}
-    for message in await _user_turns(deps, scope, message_ids):
+        return LlmFindings()
+    found = LlmFindings()
+    turns = await _user_turns(deps, scope, message_ids)
+    for message in turns:
         found[message.id] = []
-        for fact in await _llm_facts(deps, message):
+        for llm_fact in await _llm_facts(deps, message):
+            fact = llm_fact.fact
             current = await deps.memories.current_by_key(scope, fact.key)
             verdict = None
             if current:
                 prompt = reconcile_prompt(fact.content, [(m.id, m.content, m.created_at) for m in current])
                 with deps.chat.job():
                     verdict = await deps.chat.complete(*prompt, schema=ReconcileOut)
-            found[message.id].append(LlmFact(fact, verdict))
+            found[message.id].append(replace(llm_fact, verdict=verdict))
+    if turns:
+        found.revisions = await _revisions(deps, scope, message_ids, turns)
     return found
+
+
+async def _revisions(deps: Deps, scope: Scope, message_ids: list[str], turns: list[Message]) -> list[Revision]:
+    """Ask the model to review the user's current facts against the batch's turns; keep the
+    revisions that name one of the facts shown, with a known op and what that op needs."""
+    assert deps.chat is not None
+    facts = await _facts_to_review(deps, scope, {m.id for m in turns})
+    if not facts:
+        return []
+    conversation = [
+        (m.name or (m.role.value if m.role else "user"), m.content)
+        for m in sorted(await deps.log.get_many(scope, message_ids), key=lambda m: (m.created_at, m.seq))
+    ]
+    system, prompt = revision_prompt(_tail(conversation), [(f.id, f.content, f.created_at) for f in facts],
+                                     turns[-1].created_at)
+    with deps.chat.job():
+        out: RevisionsOut = await deps.chat.complete(system, prompt, schema=RevisionsOut)
+    shown = {f.id: f for f in facts}
+    kept: list[Revision] = []
+    for raw in out.revisions:
+        revision = _checked(raw, shown, scope)
+        if revision is not None and all(r.target_id != revision.target_id for r in kept):
+            kept.append(revision)
+    return kept
+
+
+async def _facts_to_review(deps: Deps, scope: Scope, turn_ids: set[str]) -> list[MemoryItem]:
+    """The user's current facts, those the batch's turns gave first, then the newest."""
+    current = await deps.memories.list(
+        scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=REVIEWED_FACTS
+    )
+    current = [m for m in current if m.valid_to is None]
+    return sorted(current, key=lambda m: not turn_ids.intersection(m.source_message_ids))
+
+
+def _tail(conversation: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The latest turns that fit :data:`CONVERSATION_CHARS` (the last one cut if alone too long)."""
+    kept: list[tuple[str, str]] = []
+    room = CONVERSATION_CHARS
+    for speaker, text in reversed(conversation):
+        if room <= 0:
+            break
+        kept.append((speaker, text[-room:] if len(text) > room else text))
+        room -= len(text)
+    return kept[::-1]
+
+
+def _checked(raw: RevisionOut, shown: dict[str, MemoryItem], scope: Scope) -> Revision | None:
+    """The model's revision when it is one we can apply, else None with a log line saying why."""
+    op = {"CORRECT": Action.UPDATE, "RETRACT": Action.DELETE}.get(raw.op)
+    where = f"tenant {scope.tenant_id!r} user {scope.user_id!r}"
+    if op is None:
+        log.warning("LLM revision ignored for %s: unknown op %r (id %r)", where, raw.op, raw.id)
+        return None
+    if raw.id not in shown:
+        log.warning("LLM revision ignored for %s: %s of %r, not one of the user's current facts", where, raw.op, raw.id)
+        return None
+    reason = raw.reason or "no reason given"
+    if op is Action.DELETE:
+        return Revision(op, raw.id, reason)
+    if not raw.value or not raw.content:
+        log.warning("LLM revision ignored for %s: CORRECT of %r without a value and a sentence", where, raw.id)
+        return None
+    old = shown[raw.id]
+    if normalise_value(raw.value) == normalise_value(old.metadata.get(FACT_VALUE)) and raw.content == old.content:
+        log.info("LLM revision ignored for %s: CORRECT of %r changes nothing", where, raw.id)
+        return None
+    return Revision(op, raw.id, reason, raw.value, raw.content)
 
 
 def _verdict(out: ReconcileOut, current: list[MemoryItem]) -> Decision | None:
@@ -148,37 +293,53 @@ async def _user_turns(deps: Deps, scope: Scope, message_ids: list[str]) -> list[
     return sorted(messages, key=lambda m: (m.created_at, m.seq))
 
 
-async def _llm_facts(deps: Deps, message: Message) -> list[ExtractedFact]:
+async def _llm_facts(deps: Deps, message: Message) -> list[LlmFact]:
+    """The model's facts of one turn, each of one of the agent's memory types (custom ones too)."""
     assert deps.chat is not None
-    system, prompt = extraction_prompt(
-        message.content, message.name or "the user", message.created_at, memory_types_for(deps, message.scope)
-    )
-    with deps.chat.job():
-        out: FactsOut = await deps.chat.complete(system, prompt, schema=FactsOut)
     allowed = memory_types_for(deps, message.scope)
-    return [
-        ExtractedFact(
-            memory_type=MemoryType(f.memory_type), key=f.key.strip().lower(), value=f.value, content=f.content,
-            confidence=f.confidence, negated=f.negated, previous_value=f.previous_value, people=tuple(f.people),
+    system, prompt = extraction_prompt(message.content, message.name or "the user", message.created_at, allowed)
+    with deps.chat.job():
+        out: FactsOut = await deps.chat.complete(system, prompt, schema=facts_schema(allowed))
+    found: list[LlmFact] = []
+    for f in out.facts:
+        if not f.key.strip() or f.memory_type not in allowed:
+            continue
+        builtin = f.memory_type in MEMORY_TYPE_DESCRIPTIONS
+        fact = ExtractedFact(
+            # A custom-typed fact stands as an entity for the rules; its own type goes in its metadata.
+            memory_type=MemoryType(f.memory_type) if builtin else MemoryType.ENTITY,
+            key=f.key.strip().lower(), value=f.value, content=f.content, confidence=f.confidence,
+            negated=f.negated, previous_value=f.previous_value, people=tuple(f.people),
         )
-        for f in out.facts
-        if f.key.strip() and f.memory_type in allowed
-    ]
+        found.append(LlmFact(fact, custom_type=None if builtin else f.memory_type))
+    return found
 
 
 def memory_types_for(deps: Deps, scope: Scope) -> dict[str, str]:
     """The memory types (names and descriptions) of the agent that wrote, else the "*" entry,
-    else all built-in types. Types not listed are not asked for."""
+    else all built-in types: built-in ones (an empty description keeps ours) and the deployment's
+    own (campaign, metric...: settings checked they are described). Types not listed are not asked for."""
     configured = deps.settings.memory_types
     chosen = configured.get(scope.agent_id or "*") or configured.get("*")
     if not chosen:
         return MEMORY_TYPE_DESCRIPTIONS
-    return {name: desc or MEMORY_TYPE_DESCRIPTIONS.get(name, "") for name, desc in chosen.items()
-            if name in MEMORY_TYPE_DESCRIPTIONS}
+    return {name: desc or MEMORY_TYPE_DESCRIPTIONS.get(name, "") for name, desc in chosen.items()}
+
+
+def custom_memory_types(deps: Deps) -> dict[str, str]:
+    """Every custom memory type ``HIPOCAMPO_MEMORY_TYPES`` names, for any agent, with its first
+    description: the types beyond the built-in ones the API accepts in saves, filters and sessions."""
+    found: dict[str, str] = {}
+    for types in deps.settings.memory_types.values():
+        for name, desc in types.items():
+            if name not in MEMORY_TYPE_DESCRIPTIONS:
+                found.setdefault(name, desc)
+    return found
 
 
 async def _apply(
-    deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR, verdict: ReconcileOut | None = None
+    deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR, verdict: ReconcileOut | None = None,
+    custom_type: str | None = None,
 ) -> Applied | None:
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     current = await deps.memories.current_by_key(scope, fact.key)
@@ -200,7 +361,7 @@ async def _apply(
     if decision.action is Action.DELETE:
         await _close(deps, scope, decision, message, HistoryEvent.DELETE, None, actor)
         return Applied(Action.DELETE, decision.targets[0], decision.targets)
-    item = _fact_memory(scope, message, fact)
+    item = _fact_memory(scope, message, fact, custom_type)
     await deps.memories.upsert([item])
     reason = f"{decision.reason}; stated in message {message.id}"
     added = HistoryEntry(item.id, HistoryEvent.ADD, when, None, item.content, actor, reason)
@@ -208,6 +369,40 @@ async def _apply(
     if decision.action is Action.UPDATE:
         await _close(deps, scope, decision, message, HistoryEvent.UPDATE, item, actor)
     return Applied(decision.action, item, decision.targets)
+
+
+async def _revise(deps: Deps, scope: Scope, revision: Revision, message: Message, actor: str) -> Applied | None:
+    """Apply one checked revision, unless its fact stopped being current since the model was
+    asked (a verdict of this batch, or another job, changed it first): then the model's view is
+    stale and the revision is dropped with a log line."""
+    found = await deps.memories.get_many(scope, [revision.target_id])
+    old = found[0] if found else None
+    if old is None or old.kind is not MemoryKind.FACT or old.valid_to is not None:
+        log.info("LLM revision of %r dropped: no longer a current fact of the user", revision.target_id)
+        return None
+    reason = f"llm: {revision.reason}"
+    if message.created_at < old.created_at:  # a backdated batch reviewing a later fact: close it as it starts
+        message = replace(message, created_at=old.created_at)
+    if revision.action is Action.DELETE:
+        await _close(deps, old.scope, Decision(Action.DELETE, [old], reason), message, HistoryEvent.DELETE, None, actor)
+        return Applied(Action.DELETE, old, [old])
+    assert revision.value is not None and revision.content is not None
+    people = tuple(old.metadata.get("people") or ())
+    fact = ExtractedFact(
+        memory_type=old.memory_type or MemoryType.USER_PROFILE, key=old.key or "", value=revision.value,
+        content=revision.content, confidence=old.confidence if old.confidence is not None else 0.8, people=people,
+    )
+    custom = old.type_name if old.memory_type is None else None  # a correction keeps a custom type
+    item = _fact_memory(old.scope, message, fact, custom)
+    item.importance = old.importance
+    item.metadata.pop(NEGATIVE, None)
+    await deps.memories.upsert([item])
+    await deps.memories.add_history(old.scope, [HistoryEntry(
+        item.id, HistoryEvent.ADD, message.created_at, None, item.content, actor,
+        f"{reason}; corrects {old.id}, reviewed with message {message.id}", old.id,
+    )])
+    await _close(deps, old.scope, Decision(Action.UPDATE, [old], reason), message, HistoryEvent.UPDATE, item, actor)
+    return Applied(Action.UPDATE, item, [old])
 
 
 async def _mention(deps: Deps, scope: Scope, target: MemoryItem, message: Message, actor: str) -> MemoryItem:
@@ -244,7 +439,8 @@ async def _close(
         )
 
 
-def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact) -> MemoryItem:
+def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact, custom_type: str | None = None) -> MemoryItem:
+    """A fact as a memory; a custom-typed one has no built-in type and its own in the metadata."""
     start, end = _event_dates(message, fact)
     return MemoryItem(
         id=new_id("fact"),
@@ -253,14 +449,15 @@ def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact) -> MemoryI
         content=fact.content,
         created_at=message.created_at,
         thread_id=message.thread_id,
-        memory_type=fact.memory_type,
-        importance=IMPORTANCE.get(fact.memory_type, 0.5),
+        memory_type=None if custom_type else fact.memory_type,
+        importance=0.5 if custom_type else IMPORTANCE.get(fact.memory_type, 0.5),
         source_message_ids=[message.id],
         metadata={
             **message.metadata,
             FACT_VALUE: fact.value,
             **({"people": list(fact.people)} if fact.people else {}),
             **({NEGATIVE: True} if fact.negated else {}),
+            **({CUSTOM_TYPE_KEY: custom_type} if custom_type else {}),
         },
         key=fact.key,
         confidence=fact.confidence,
@@ -275,6 +472,8 @@ def _event_dates(message: Message, fact: ExtractedFact) -> tuple[datetime | None
     lo, hi = fact.span
     text = message.content
     for mention in resolve_dates(text, message.created_at):
+        if not mention.year_known:
+            continue  # "in April" with no tense or context to tell the year: dating it would be a guess
         inside = hi <= lo or (mention.span[0] < hi and mention.span[1] > lo)
         opening = mention.span[1] <= lo and not text[mention.span[1] : lo].strip(" ,")  # "Yesterday, I ..."
         if inside or opening:

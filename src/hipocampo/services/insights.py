@@ -109,8 +109,8 @@ async def _memory_stats(deps: Deps, scope: Scope) -> dict[str, Any]:
         for m in batch:
             total += 1
             by_kind[m.kind.value] += 1
-            if m.memory_type is not None:
-                by_type[m.memory_type.value] += 1
+            if m.type_name is not None:  # custom types (campaign, metric...) counted by name too
+                by_type[m.type_name] += 1
             if m.access_count:
                 accessed += 1
                 accesses += m.access_count

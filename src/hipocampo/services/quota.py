@@ -37,4 +37,8 @@ async def enforce_memory_quota(deps: Deps, tenant_id: str) -> None:
         return
     used = await deps.tenants.memory_usage(tenant_id)
     if used > limit:
-        raise exhausted(tenant_id, used, limit)
+        # The count includes this write, which the refusal rolls back: say "would", not "stores".
+        raise QuotaExceeded(
+            f"tenant {tenant_id!r}: this write would take its stored memories to {used} and its plan allows"
+            f" {limit}; the quota is exhausted until memories are deleted or the plan is raised"
+        )

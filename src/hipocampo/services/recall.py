@@ -92,6 +92,7 @@ async def recall(
         budget=budget,
         count=deps.tokenizer.count,
         truncate=deps.tokenizer.truncate,
+        validity=ranked.validity,
     )
     _record_access(deps, scope, [h.memory.id for h in hits])
     timings = dict(ranked.timings_ms)
@@ -110,6 +111,7 @@ async def recall(
         degraded=ranked.degraded,
         timings_ms=timings,
         enrichment=enrichment.notes,
+        validity=ranked.validity,
     )
 
 

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
 from ..domain import ranking
+from ..domain import relevance as calibrated
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.model import MemoryItem, MemoryKind, Scope
 from ..domain.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
+from ..domain.relevance_data import BACKGROUND, as_indexed
 from ..domain.text import is_when_question, names_in, query_terms
-from ..ports import KeywordHit, VectorHit
+from ..domain.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
+from ..ports import Embedder, KeywordHit, VectorHit
 from .deps import Deps
 
 MAX_QUERY_CHARS = 4000
@@ -54,6 +58,7 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
 
     t0 = time.perf_counter()
     dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings, opts.dense_text))
+    closed_task = asyncio.create_task(_closed_facts(deps, scope))
     keyword_query = f"{query} {opts.keyword_extra}" if opts.keyword_extra else query
     try:
         keyword_hits = await deps.keywords.search(scope, keyword_query, pool, exclude_thread=exclude)
@@ -63,7 +68,7 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
     # Fetch the keyword candidates while the query is still being embedded.
     keyword_items = asyncio.create_task(deps.memories.get_many(scope, [h.memory_id for h in keyword_hits]))
-    dense_hits, problem = await dense_task
+    dense_hits, problem, background = await dense_task
     if problem:
         degraded.append(problem)
 
@@ -76,16 +81,28 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     items.update((m.id, m) for m in await deps.memories.get_many(scope, missing))
     now = deps.clock.now()
     items = {i: m for i, m in items.items() if _wanted(m, opts, now)}
+    closed, problem = await closed_task
+    if problem:
+        degraded.append(problem)
+    validity = Validity.of(closed, now)
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
 
     t2 = time.perf_counter()
-    hits = _rerank(deps, query, items, fused, dense_hits, keyword_hits, opts)
+    hits = _rerank(deps, query, items, fused, dense_hits, keyword_hits, opts, background, validity)
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     min_rel = s.min_relevance if opts.min_relevance is None else opts.min_relevance
     hits = [h for h in hits if h.explanation.relevance >= min_rel]
     k = opts.k if opts.k is not None else ranking.adaptive_k([h.score for h in hits])
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
-    return SearchResult(query=query, hits=hits[:k], degraded=degraded, timings_ms=timings)
+    return SearchResult(query=query, hits=hits[:k], degraded=degraded, timings_ms=timings, validity=validity)
+
+
+async def _closed_facts(deps: Deps, scope: Scope) -> tuple[list[MemoryItem], str | None]:
+    """The user's closed facts (what marks outdated memories), read alongside the indexes."""
+    try:
+        return await deps.memories.closed_facts(scope, CLOSED_FACTS_LIMIT), None
+    except Exception as exc:  # stale memories then go unmarked: worse, but not a failed recall
+        return [], f"fact history unavailable ({type(exc).__name__}: {exc}); outdated memories are not marked"
 
 
 async def rank_candidates(deps: Deps, scope: Scope, query: str, options: SearchOptions) -> SearchResult:
@@ -102,7 +119,7 @@ async def _dense(
     exclude: str | None,
     timings: dict[str, float],
     passage: str | None = None,
-) -> tuple[list[VectorHit], str | None]:
+) -> tuple[list[VectorHit], str | None, calibrated.Background | None]:
     t = time.perf_counter()
     try:
         if passage is None:
@@ -110,15 +127,31 @@ async def _dense(
         else:  # HyDE: a hypothetical answer is embedded like the memories it should find
             qvec = (await asyncio.to_thread(deps.embedder.embed_documents, [passage]))[0]
     except Exception as exc:  # a broken embedder must not break recall: keyword search still works
-        return [], f"embedder failed ({type(exc).__name__}: {exc}); keyword search only"
+        return [], f"embedder failed ({type(exc).__name__}: {exc}); keyword search only", None
     timings["query_embed_ms"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     try:
         hits = await deps.vectors.search(scope, qvec, pool, exclude_thread=exclude)
     except (IndexUnavailable, DimensionMismatch) as exc:
-        return [], f"vector index unavailable ({exc}); keyword search only"
+        return [], f"vector index unavailable ({exc}); keyword search only", None
     timings["vector_ms"] = (time.perf_counter() - t) * 1000
-    return hits, None
+    return hits, None, calibrated.Background.of(await _background_vectors(deps.embedder) @ qvec)
+
+
+_BACKGROUNDS: weakref.WeakKeyDictionary[Embedder, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+async def _background_vectors(embedder: Embedder) -> np.ndarray:
+    """The calibration background embedded by ``embedder``, once per embedder instance (40 short
+    texts: one batch, then a matrix product per query)."""
+    vectors = _BACKGROUNDS.get(embedder)
+    if vectors is None:
+        vectors = await asyncio.to_thread(embedder.embed_documents, [as_indexed(t) for t in BACKGROUND])
+        try:
+            _BACKGROUNDS[embedder] = vectors
+        except TypeError:  # an embedder that cannot be weakly referenced: embedded again next time
+            pass
+    return vectors
 
 
 def _people(item: MemoryItem) -> list[str]:
@@ -148,6 +181,8 @@ def _rerank(
     dense_hits: list[VectorHit],
     keyword_hits: list[KeywordHit],
     opts: SearchOptions,
+    background: calibrated.Background | None = None,
+    validity: Validity | None = None,
 ) -> list[ScoredMemory]:
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
@@ -161,12 +196,17 @@ def _rerank(
     asks_when = is_when_question(query)
     now = deps.clock.now()
     mode = opts.recency or deps.settings.recency_mode
+    # Ranking stays relative to this query (fusion, boosts); the relevance reported and filtered on
+    # is absolute: calibrated on the embedder, the same scale for every query and user.
+    calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
+    asked = calibrated.query_words(query)
     out = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
         kw = keyword.get(memory_id)
         matched = list(kw[1].matched_terms) if kw else []
         person, matched_names = ranking.person_boost(names, item.name, item.content, _people(item))
+        outdated = validity.of_memory(item) if validity else None
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
             "person": person,
@@ -174,9 +214,13 @@ def _rerank(
             "importance": ranking.importance_boost(item.importance),
             "temporal": ranking.temporal_boost(asks_when, item.event_start is not None),
             "kind": ranking.kind_boost(item.kind.value),
+            "validity": validity_boost(outdated),
         }
-        relevance = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
-        score = relevance
+        base = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
+        relevance = calibrated.relevance(
+            calibration, background, d[1] if d else None, calibrated.keyword_coverage(asked, matched)
+        )
+        score = base
         for b in boosts.values():
             score *= b
         out.append(
@@ -191,10 +235,13 @@ def _rerank(
                     fused_score=fused[memory_id],
                     neighbour_score=support.get(memory_id, 0.0),
                     relevance=relevance,
+                    base_score=base,
                     boosts=boosts,
                     matched_terms=matched,
                     matched_names=matched_names,
                 ),
+                current=outdated is None,
+                outdated_note=outdated.note() if outdated is not None else None,
             )
         )
     out.sort(key=lambda h: h.score, reverse=True)

@@ -1,9 +1,18 @@
-"""Rolling thread summaries (seed 000, phase 1): fold old turns into a summary kept per thread.
+"""Rolling thread summaries: fold old turns into a summary kept per thread.
 
-When a thread has more than ``threshold`` non-system messages past its summary, all but the
-newest ``keep_recent`` are folded in: the previous summary and the folded turns become the new
-summary, within ``max_tokens``. The log stays the source of truth; the summary records how many
-messages it covers and the position of the last one, so each update reads only what is new.
+Invariant: once the thread's summarize job has run, every non-system message of the thread is
+in the summary or in the recent window (the last ``window`` messages, what recall shows
+verbatim). So a thread is folded when more than ``threshold`` non-system messages wait past its
+summary, and also as soon as one of them is about to leave the recent window, whatever the
+threshold. A fold leaves out the newest ``keep_recent`` of them, but never one outside the
+window, and a fold forced by the window leaves out at most half the window: folds come in
+batches, not one per message.
+
+The previous summary and the folded turns become the new summary, within ``ratio`` of the
+folded turns' tokens (all folds so far; at most ``max_tokens``). Facts that the folded turns
+superseded ("I moved to Lisbon" after "I live in São Paulo") are said as such. The log stays
+the source of truth; the summary records how many messages it covers and the position of the
+last one, so each update reads only what is new.
 
 The summary is also a memory (kind SUMMARY, one per thread, with every covered message as its
 source), indexed in the background like any other, so recall can find it with provenance.
@@ -17,10 +26,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 
 from ..domain.model import (
+    HistoryEvent,
     Job,
     MemoryItem,
     MemoryKind,
@@ -31,7 +42,10 @@ from ..domain.model import (
     content_hash,
     turn_memory_id,
 )
-from ..domain.summarize import SummaryTurn, extractive_summary
+from ..domain.reconcile import FACT_VALUE, is_single_valued
+from ..domain.summarize import SummaryTurn, extractive_summary, fold_budget
+from ..domain.summary_changes import FactChange, describe_change
+from ..domain.text import detect_language, fold
 from ..ports import ChatModel
 from ..settings import Settings
 from .deps import Deps
@@ -52,6 +66,9 @@ FOLD_CHUNK = 100
 so neither the embedder batch nor an LLM prompt grows with the thread."""
 PAGE = 1000
 LLM_TURN_CHARS = 2000  # longer turns are cut in the LLM prompt
+FOLDED_TOKENS = "folded_tokens"
+"""Summary memory metadata: tokens of every turn folded so far, what the budget is a fraction of."""
+MAX_FACTS_READ = 2000  # facts of the user read to find what the folded turns superseded
 
 LLM_SYSTEM = (
     "You maintain the running summary of a conversation, kept as an assistant's long-term memory. "
@@ -67,8 +84,10 @@ class SummaryPolicy:
     """When to fold a thread, how much to leave out, and how long the summary may be."""
 
     threshold: int = 20  # fold when more non-system messages than this are past the summary
-    keep_recent: int = 10  # the newest messages stay out of the summary (they are the recent window)
+    keep_recent: int = 10  # the newest messages stay out of the summary, if they are in the window
     max_tokens: int = 500
+    window: int = 10  # the recent window recall shows (settings.recent_messages): never a gap before it
+    ratio: float = 0.3  # the summary's budget, as a fraction of the tokens it folds
 
     def __post_init__(self) -> None:
         if self.threshold < 1:
@@ -77,10 +96,33 @@ class SummaryPolicy:
             raise ValueError("keep_recent must not be negative")
         if self.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
+        if self.window < 0:
+            raise ValueError("window must not be negative")
+        if not 0 < self.ratio <= 1:
+            raise ValueError("ratio must be in (0, 1]")
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SummaryPolicy:
-        return cls(settings.summarization_threshold, settings.summary_keep_recent, settings.summary_max_tokens)
+        return cls(
+            settings.summarization_threshold, settings.summary_keep_recent, settings.summary_max_tokens,
+            settings.recent_messages, settings.summary_max_ratio,
+        )
+
+    def to_fold(self, unsummarized: list[Message]) -> list[Message]:
+        """Which of ``unsummarized`` (every message past the summary, system ones included,
+        oldest first) to fold now: none, or a prefix of the non-system ones."""
+        pending = [m for m in unsummarized if m.role is not Role.SYSTEM]
+        leaving = sum(m.role is not Role.SYSTEM for m in unsummarized[: max(0, len(unsummarized) - self.window)])
+        if len(pending) <= self.threshold and not leaving:
+            return []
+        keep = min(self.keep_recent, len(pending) - leaving)  # only messages inside the window stay out
+        if leaving:
+            # Forced by the window: fold down to half of it, so the next forced fold is window/2
+            # messages away instead of one (a fold per message would rewrite, re-embed, or with a
+            # model re-prompt, the summary on every write). Those messages are then both in the
+            # summary and in the window: shown twice rather than missing.
+            keep = min(keep, self.window // 2)
+        return pending[: len(pending) - keep]
 
 
 def summary_memory_id(scope: Scope, thread_id: str) -> str:
@@ -99,13 +141,15 @@ async def maybe_summarize(
     """
     previous = await deps.summaries.get(scope, thread_id)
     after = previous.last_message_seq if previous is not None else -1
-    pending = [m for m in await _thread_after(deps, scope, thread_id, after) if m.role is not Role.SYSTEM]
-    if len(pending) <= policy.threshold:
+    folded = policy.to_fold(await _thread_after(deps, scope, thread_id, after))
+    if not folded:
         return None
-    folded = pending[: len(pending) - policy.keep_recent]
-    if not folded:  # keep_recent >= threshold: wait until something is older than the window
-        return None
-    text, summarizer = await _fold(deps, previous.content if previous else None, folded, policy, llm)
+    memory_id = summary_memory_id(scope, thread_id)
+    before = await _folded_before(deps, scope, memory_id, previous, folded)
+    changes = await _changes(deps, scope, folded)
+    text, summarizer, folded_tokens = await _fold(
+        deps, previous.content if previous else None, folded, policy, llm, before, changes
+    )
     summary = Summary(
         scope=scope,
         thread_id=thread_id,
@@ -115,7 +159,6 @@ async def maybe_summarize(
         token_count=deps.tokenizer.count(text),
         updated_at=deps.clock.now(),
     )
-    memory_id = summary_memory_id(scope, thread_id)
     async with deps.uow.transaction():
         current = await deps.summaries.get(scope, thread_id)
         if (current.last_message_seq if current is not None else -1) != after:
@@ -137,6 +180,7 @@ async def maybe_summarize(
                     "summarizer": summarizer,
                     "messages_summarized": summary.messages_summarized,
                     "last_message_seq": summary.last_message_seq,
+                    FOLDED_TOKENS: folded_tokens,
                 },
                 updated_at=summary.updated_at,
             )
@@ -177,26 +221,96 @@ def _speaker(message: Message) -> str:
     return message.name or message.role.value.capitalize()
 
 
+async def _folded_before(
+    deps: Deps, scope: Scope, memory_id: str, previous: Summary | None, folded: list[Message]
+) -> int:
+    """Tokens of the turns the previous summary folded: recorded on its memory, or, if that is
+    gone, estimated from how many messages it covers."""
+    if previous is None or previous.messages_summarized == 0:
+        return 0
+    found = await deps.memories.get_many(scope, [memory_id])
+    recorded = found[0].metadata.get(FOLDED_TOKENS) if found else None
+    if isinstance(recorded, int) and recorded >= 0:
+        return recorded
+    mean = sum(deps.tokenizer.count(_said(m)) for m in folded) / max(len(folded), 1)
+    return round(previous.messages_summarized * mean)
+
+
+async def _changes(deps: Deps, scope: Scope, folded: list[Message]) -> list[FactChange]:
+    """Single-valued facts that a folded message superseded: the old value, the new one (the
+    fact the message stated), the day and the speaker, oldest first."""
+    said = {m.id: m for m in folded}
+    facts: list[MemoryItem] = []
+    while len(facts) < MAX_FACTS_READ:
+        page = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=PAGE, offset=len(facts))
+        facts += page
+        if len(page) < PAGE:
+            break
+    successors = {
+        f.id: f for f in facts
+        if f.key and is_single_valued(f.key) and any(s in said for s in f.source_message_ids)
+    }
+    if not successors:
+        return []
+    keys = {f.key for f in successors.values()}
+    found: list[FactChange] = []
+    for old in facts:
+        if old.valid_to is None or old.key not in keys:
+            continue
+        for entry in await deps.memories.history(scope, old.id):
+            new = successors.get(entry.related_id or "") if entry.event is HistoryEvent.UPDATE else None
+            if new is None:
+                continue
+            source = next(said[s] for s in new.source_message_ids if s in said)
+            old_value, new_value = _fact_value(old), _fact_value(new)
+            if fold(old_value) != fold(new_value):
+                found.append(FactChange(new.key or "", old_value, new_value, source.created_at, source.name or ""))
+    return sorted(found, key=lambda c: c.when)
+
+
+def _fact_value(m: MemoryItem) -> str:
+    return str(m.metadata.get(FACT_VALUE) or m.content)
+
+
+def _said(m: Message) -> str:
+    return f"{_speaker(m)}: {m.content}"
+
+
 async def _fold(
-    deps: Deps, previous: str | None, messages: list[Message], policy: SummaryPolicy, llm: ChatModel | None
-) -> tuple[str, str]:
-    """The new summary text, and what wrote it ("extractive" or "llm")."""
-    text, summarizer = previous, "extractive"
+    deps: Deps,
+    previous: str | None,
+    messages: list[Message],
+    policy: SummaryPolicy,
+    llm: ChatModel | None,
+    folded_before: int,
+    changes: list[FactChange],
+) -> tuple[str, str, int]:
+    """The new summary text, what wrote it ("extractive" or "llm"), and the tokens of every turn
+    it folds so far."""
+    text, summarizer, total = previous, "extractive", folded_before
+    language = detect_language(" ".join(m.content for m in messages[:FOLD_CHUNK]))
     for start in range(0, len(messages), FOLD_CHUNK):
         chunk = messages[start : start + FOLD_CHUNK]
-        written = await _ask_llm(deps, llm, text, _turns(chunk), policy) if llm is not None else None
+        total += sum(deps.tokenizer.count(_said(m)) for m in chunk)
+        budget = fold_budget(policy.max_tokens, policy.ratio, total)
+        last = chunk[-1].created_at
+        mine = [c for c in changes if chunk[0].created_at <= c.when <= last]
+        updates = [(c.when, describe_change(c, language, reference=last)) for c in mine]
+        written = await _ask_llm(deps, llm, text, _turns(chunk), budget, updates, mine) if llm else None
         if written is not None:
             text, summarizer = written, "llm"
         else:
             turns = _turns(chunk, await _stored_vectors(deps, chunk))
-            text, summarizer = await asyncio.to_thread(_extractive, deps, text, turns, policy), "extractive"
-    return text or "", summarizer
+            text = await asyncio.to_thread(_extractive, deps, text, turns, budget, updates)
+            summarizer = "extractive"
+    return text or "", summarizer, total
 
 
 def _turns(messages: list[Message], vectors: dict[str, np.ndarray] | None = None) -> list[SummaryTurn]:
     vectors = vectors or {}
     return [
-        SummaryTurn(_speaker(m), m.content, m.created_at, vectors.get(turn_memory_id(m.id))) for m in messages
+        SummaryTurn(_speaker(m), m.content, m.created_at, vectors.get(turn_memory_id(m.id)), m.role.value)
+        for m in messages
     ]
 
 
@@ -210,26 +324,39 @@ async def _stored_vectors(deps: Deps, messages: list[Message]) -> dict[str, np.n
     return {k: v for k, v in found.items() if v.shape == (deps.embedder.dim,)}
 
 
-def _extractive(deps: Deps, previous: str | None, turns: list[SummaryTurn], policy: SummaryPolicy) -> str:
+def _extractive(
+    deps: Deps, previous: str | None, turns: list[SummaryTurn], budget: int, updates: list[tuple[datetime, str]]
+) -> str:
     size = deps.settings.embed_batch_size
 
     def embed(texts: list[str]) -> np.ndarray:
         parts = [deps.embedder.embed_documents(texts[i : i + size]) for i in range(0, len(texts), size)]
         return np.concatenate(parts) if parts else np.zeros((0, deps.embedder.dim), dtype=np.float32)
 
-    return extractive_summary(previous, turns, max_tokens=policy.max_tokens, count=deps.tokenizer.count, embed=embed)
+    return extractive_summary(
+        previous, turns, max_tokens=budget, count=deps.tokenizer.count, embed=embed, updates=updates
+    )
 
 
 async def _ask_llm(
-    deps: Deps, llm: ChatModel, previous: str | None, turns: list[SummaryTurn], policy: SummaryPolicy
+    deps: Deps,
+    llm: ChatModel,
+    previous: str | None,
+    turns: list[SummaryTurn],
+    budget: int,
+    updates: list[tuple[datetime, str]],
+    changes: list[FactChange],
 ) -> str | None:
-    """The model's summary, cut to the budget; None (and a warning) if it fails or says nothing."""
+    """The model's summary, cut to the budget; None (and a warning) if it fails or says nothing.
+    An update the model left out (its old or new value missing) is added as a line of its own."""
     conversation = "\n".join(f"[{t.when:%Y-%m-%d}] {t.speaker}: {t.text[:LLM_TURN_CHARS]}" for t in turns)
+    changed = "".join(f"- [{when:%Y-%m-%d}] {line}\n" for when, line in updates)
     prompt = (
-        f"Write at most {policy.max_tokens} tokens.\n\n"
+        f"Write at most {budget} tokens.\n\n"
         f"Previous summary:\n{previous or '(none)'}\n\n"
         f"New turns:\n{conversation}\n\n"
-        "Updated summary:"
+        + (f"Facts that changed in these turns (say so in the summary):\n{changed}\n" if changed else "")
+        + "Updated summary:"
     )
     try:
         answer = await llm.complete(LLM_SYSTEM, prompt)
@@ -239,7 +366,16 @@ async def _ask_llm(
     except Exception as exc:  # any provider error: the extractive summary stands in
         log.warning("LLM summary failed, using the extractive one: %s: %s", type(exc).__name__, exc)
         return None
-    return _fit(deps, text.strip(), policy.max_tokens)
+    text = text.strip()
+    said = fold(text)
+    missing = [
+        f"- [{when:%Y-%m-%d}] {line}"
+        for (when, line), c in zip(updates, changes, strict=True)
+        if fold(c.old) not in said or fold(c.new) not in said
+    ]
+    if missing:  # first, so that cutting to the budget drops the model's lines, not these
+        text = "\n".join([*missing, text])
+    return _fit(deps, text, budget)
 
 
 def _fit(deps: Deps, text: str, max_tokens: int) -> str:

@@ -15,6 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...domain.relevance import Calibration
+
 _WORD = re.compile(r"\w+")
 _WORD_WEIGHT = 1.0
 _TRIGRAM_WEIGHT = 0.3  # trigrams give partial credit for inflections ("allergy" ~ "allergic")
@@ -42,6 +44,10 @@ class FakeEmbedder:
     """
 
     concurrent_calls = True  # no lock: a query never waits for a batch, one instance serves both
+    relevance_calibration = Calibration(midpoint=0.712, slope=0.596)
+    """Measured with ``scripts/calibrate_relevance.py`` (dim 64). The flat slope says it: shared
+    words are all this embedder sees, so its dense evidence alone rarely reaches 0.6 and keyword
+    coverage carries relevance."""
 
     def __init__(self, dim: int = 64) -> None:
         if dim < 2:

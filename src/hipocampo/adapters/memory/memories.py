@@ -151,13 +151,15 @@ class InMemoryMemoryStore:
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
-        memory_type: MemoryType | None = None,
+        memory_type: MemoryType | str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
         offset: int = 0,
         current_at: datetime | None = None,
     ) -> list[MemoryItem]:
+        builtin = memory_type if isinstance(memory_type, MemoryType) else None
+        custom = None if memory_type is None or builtin else memory_type
         since_utc = as_utc(since) if since is not None else None
         until_utc = as_utc(until) if until is not None else None
         rows = [
@@ -166,7 +168,8 @@ class InMemoryMemoryStore:
             if visible(scope, r.tenant_id, r.user_id, r.agent_id)
             and (kind is None or r.kind == kind.value)
             and (thread_id is None or r.thread_id == thread_id)
-            and (memory_type is None or r.memory_type == memory_type.value)
+            and (builtin is None or r.memory_type == builtin.value)
+            and (custom is None or memory_item(r).type_name == custom)
             and (since_utc is None or r.created_at >= since_utc)
             and (until_utc is None or r.created_at < until_utc)
             and (current_at is None or memory_item(r).is_current(as_utc(current_at)))
@@ -241,6 +244,23 @@ class InMemoryMemoryStore:
         ]
         rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
         return [memory_item(r) for r in rows]
+
+    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+        facts = [
+            r
+            for r in self._db.view().memories.values()
+            if r.kind == MemoryKind.FACT.value and r.key is not None
+            and visible(scope, r.tenant_id, r.user_id, r.agent_id)
+        ]
+        closed = sorted((r for r in facts if r.valid_to is not None), key=lambda r: (r.valid_to, r.rid), reverse=True)
+        closed = closed[: max(limit, 0)]
+        keys = {r.key for r in closed}
+        current = sorted(
+            (r for r in facts if r.valid_to is None and r.key in keys),
+            key=lambda r: (r.created_at, r.rid),
+            reverse=True,
+        )
+        return [memory_item(r) for r in [*closed, *current]]
 
     async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:
         at = as_utc(when)

@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ...domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Role, Scope
+from ...domain.model import (
+    CUSTOM_TYPE_KEY,
+    HistoryEntry,
+    HistoryEvent,
+    MemoryItem,
+    MemoryKind,
+    MemoryType,
+    Role,
+    Scope,
+)
 from .db import PostgresDatabase
 from .rows import check_text, row_scope, to_json, utc
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
@@ -88,15 +97,18 @@ def delete_memories(where: str, params: Sequence[Any]) -> Query:
 
 
 def list_memories(
-    scope: Scope, *, kind: MemoryKind | None, thread_id: str | None, memory_type: MemoryType | None,
+    scope: Scope, *, kind: MemoryKind | None, thread_id: str | None, memory_type: MemoryType | str | None,
     since: datetime | None, until: datetime | None, current_at: datetime | None, limit: int, offset: int,
 ) -> Query:
     where, params = scope_filter(scope)
     params = list(params)
+    if memory_type is not None and not isinstance(memory_type, MemoryType):  # a custom type, in the metadata
+        where += f" AND kind = 'fact' AND memory_type IS NULL AND metadata->>'{CUSTOM_TYPE_KEY}' = %s"
+        params.append(memory_type)
     for column, op, value in (
         ("kind", "=", kind.value if kind else None),
         ("thread_id", "=", thread_id),
-        ("memory_type", "=", memory_type.value if memory_type else None),
+        ("memory_type", "=", memory_type.value if isinstance(memory_type, MemoryType) else None),
         ("created_at", ">=", utc(since)),
         ("created_at", "<", utc(until)),
     ):
@@ -188,7 +200,7 @@ class PostgresMemoryStore:
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
-        memory_type: MemoryType | None = None,
+        memory_type: MemoryType | str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -244,6 +256,21 @@ class PostgresMemoryStore:
             self._db,
             (f"SELECT * FROM memories WHERE {where} AND key = %s AND valid_to IS NULL"
              " ORDER BY created_at DESC, rid DESC", (*params, key)),
+        )
+        return [memory_from_row(r) for r in rows]
+
+    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+        where, params = scope_filter(scope)
+        rows = await fetch_all(
+            self._db,
+            (f"WITH closed AS (SELECT * FROM memories WHERE {where} AND valid_to IS NOT NULL AND key IS NOT NULL"
+             " AND kind = 'fact' ORDER BY valid_to DESC, rid DESC LIMIT %s)"
+             " SELECT *, 0 AS part, valid_to AS at FROM closed"
+             " UNION ALL SELECT *, 1 AS part, created_at AS at FROM memories"
+             f" WHERE {where} AND valid_to IS NULL AND kind = 'fact'"
+             " AND key IN (SELECT key FROM closed)"
+             " ORDER BY part, at DESC, rid DESC",
+             (*params, max(limit, 0), *params)),
         )
         return [memory_from_row(r) for r in rows]
 

@@ -120,7 +120,14 @@ LOG_MIGRATION: list[str] = [
 ]
 """Migration 1: the log, the outbox, summaries, tenants and keys, idempotency, the quota count."""
 
-MIGRATIONS: list[list[str]] = [LOG_MIGRATION, MEMORY_MIGRATION]
+CLOSED_FACTS_MIGRATION: list[str] = [
+    "CREATE INDEX memories_closed_facts ON memories (tenant_id, user_id, valid_to DESC, rid DESC)"
+    " WHERE valid_to IS NOT NULL AND key IS NOT NULL",
+]
+"""Migration 3: a user's closed facts, most recently closed first (``MemoryStore.closed_facts``,
+read on every search): a partial index holds only them, so the read stops at its limit."""
+
+MIGRATIONS: list[list[str]] = [LOG_MIGRATION, MEMORY_MIGRATION, CLOSED_FACTS_MIGRATION]
 """Migration ``n`` is ``MIGRATIONS[n - 1]``. Append only: a released migration never changes."""
 
 LATEST = len(MIGRATIONS)

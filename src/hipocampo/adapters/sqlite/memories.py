@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from ...domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Scope
+from ...domain.model import CUSTOM_TYPE_KEY, HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Scope
 from .db import SqliteDatabase
 from .rows import from_epoch, memory_from_row, placeholders, scope_filter, to_epoch
 
@@ -96,7 +96,7 @@ class SqliteMemoryStore:
         *,
         kind: MemoryKind | None = None,
         thread_id: str | None = None,
-        memory_type: MemoryType | None = None,
+        memory_type: MemoryType | str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 100,
@@ -104,10 +104,14 @@ class SqliteMemoryStore:
         current_at: datetime | None = None,
     ) -> list[MemoryItem]:
         where, params = scope_filter(scope)
+        custom = memory_type if memory_type is not None and not isinstance(memory_type, MemoryType) else None
+        if custom is not None:
+            where += f" AND kind = 'fact' AND memory_type IS NULL AND json_extract(metadata, '$.{CUSTOM_TYPE_KEY}') = ?"
+            params.append(custom)
         for column, op, value in (
             ("kind", "=", kind.value if kind else None),
             ("thread_id", "=", thread_id),
-            ("memory_type", "=", memory_type.value if memory_type else None),
+            ("memory_type", "=", memory_type.value if isinstance(memory_type, MemoryType) else None),
             ("created_at", ">=", to_epoch(since)),
             ("created_at", "<", to_epoch(until)),
         ):
@@ -193,6 +197,20 @@ class SqliteMemoryStore:
                 (*params, key),
             ).fetchall()
         )
+        return [memory_from_row(r) for r in rows]
+
+    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+        where, params = scope_filter(scope)
+        sql = (
+            f"WITH closed AS (SELECT * FROM memories WHERE {where} AND valid_to IS NOT NULL AND key IS NOT NULL"
+            " AND kind = 'fact' ORDER BY valid_to DESC, rid DESC LIMIT ?)"
+            " SELECT *, 0 AS part, valid_to AS at FROM closed"
+            " UNION ALL SELECT *, 1 AS part, created_at AS at FROM memories"
+            f" WHERE {where} AND valid_to IS NULL AND kind = 'fact'"
+            " AND key IN (SELECT key FROM closed)"
+            " ORDER BY part, at DESC, rid DESC"
+        )
+        rows = await self._db.read(lambda c: c.execute(sql, (*params, max(limit, 0), *params)).fetchall())
         return [memory_from_row(r) for r in rows]
 
     async def touch(self, scope: Scope, memory_ids: Sequence[str], when: datetime) -> None:

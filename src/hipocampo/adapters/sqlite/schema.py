@@ -161,6 +161,13 @@ MIGRATIONS: list[str | list[str]] = [
         "CREATE TABLE thread_version_clock (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
         "INSERT INTO thread_version_clock (id, value) VALUES (1, 1)",
     ],
+    # 7: a user's closed facts, most recently closed first (MemoryStore.closed_facts, read on every
+    # search): a partial index holds only them, so the read is bounded by its limit, not by the
+    # user's memories.
+    [
+        "CREATE INDEX memories_closed_facts ON memories (tenant_id, user_id, valid_to)"
+        " WHERE valid_to IS NOT NULL AND key IS NOT NULL",
+    ],
 ]
 
 

@@ -115,6 +115,12 @@ class ExplanationOut(BaseModel):
 
 class ScoredMemoryOut(MemoryOut):
     score: float
+    current: bool = Field(
+        description="False when a later fact replaced what this memory says (it ranks lower and is marked)."
+    )
+    outdated_note: str | None = Field(
+        description="What replaced it and since when, e.g. 'earlier; since 2024-06-02: The user works at Globex'."
+    )
     explanation: ExplanationOut
 
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, MemoryType, Role
+from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, Role
 from ...domain.recall import RecencyMode
 from ...services.ingest import MAX_MESSAGES_PER_CALL
 from ...services.retrieval import MAX_QUERY_CHARS
@@ -56,6 +56,14 @@ def _id_query(description: str) -> Any:
 UserIdQuery = Annotated[str, _id_query("The user who owns the conversation"), _checked]
 ThreadIdQuery = Annotated[str | None, _id_query("A thread (conversation) of the user"), _checked]
 MAX_SEQ = 2**62
+
+TypeName = Annotated[str, Field(min_length=1, max_length=40)]
+"""A memory type: built in, or a custom one from ``HIPOCAMPO_MEMORY_TYPES``. Which names exist is
+configuration, not schema, so the service checks them (422 naming the accepted ones)."""
+TYPE_RULE = (
+    "a built-in type (user_profile, preference, goal, constraint, critical_info, entity) or a custom one "
+    "HIPOCAMPO_MEMORY_TYPES configures"
+)
 """Bound of thread positions in queries: SQLite integers are 64-bit."""
 
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
@@ -120,7 +128,7 @@ class RememberIn(Strict):
     )
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The fact, in plain words.")
-    memory_type: MemoryType | None = Field(None, description="What kind of fact it is.")
+    memory_type: TypeName | None = Field(None, description=f"What kind of fact it is: {TYPE_RULE}.")
     importance: float = Field(0.5, strict=True, ge=0, le=1, description="How much it matters in ranking, 0 to 1.")
     expires_at: IsoTime | None = Field(None, description="After this time it leaves recall (kept in history).")
     thread_id: Id | None = _id_field("The thread it came from, if any.", default=None)
@@ -134,7 +142,7 @@ class UpdateMemoryIn(Strict):
     )
 
     content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="New text.")
-    memory_type: MemoryType | None = Field(None, description="New type.")
+    memory_type: TypeName | None = Field(None, description=f"New type: {TYPE_RULE}.")
     importance: float | None = Field(None, strict=True, ge=0, le=1, description="New importance, 0 to 1.")
 
 
@@ -220,8 +228,10 @@ class ToolSession(Strict):
     agent_id: Id | None = _id_field("The agent calling.", default=None)
     memory_limit: int = Field(20, strict=True, ge=1, le=200, description="Most memories get_memory returns.")
     memory_min_relevance: float = Field(0.6, strict=True, ge=0, le=1, description="Weaker hits are dropped.")
-    memory_types: list[MemoryType] | dict[MemoryType, str] | None = Field(
-        None, description="Types save_memory accepts (a list, or a map to descriptions); default all six."
+    memory_types: list[TypeName] | dict[TypeName, Annotated[str, Field(max_length=2000)]] | None = Field(
+        None, max_length=64,
+        description=f"Types save_memory accepts (a list, or a map to descriptions), each {TYPE_RULE}; default: "
+        "the agent's types from HIPOCAMPO_MEMORY_TYPES, else the six built-in ones.",
     )
 
 

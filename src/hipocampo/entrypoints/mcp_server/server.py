@@ -57,6 +57,10 @@ class RecallToolResult(BaseModel):
     query: str
     context: str = ""
     memory_ids: list[str] = []
+    outdated: dict[str, str] = Field(
+        default_factory=dict,
+        description="Recalled memories a later fact replaced: id -> what holds now and since when.",
+    )
     context_tokens: int = 0
     error_message: str | None = None
 
@@ -65,7 +69,7 @@ def configured_session(
     memory: AsyncMemory, user_id: str, thread_id: str, *, tenant_id: str = "default", agent_id: str | None = None
 ) -> SessionConfig:
     """A session whose memory types are the agent's from ``HIPOCAMPO_MEMORY_TYPES`` (else the
-    ``"*"`` entry, else all six), as fact extraction uses them."""
+    ``"*"`` entry, else all six), custom ones included, as fact extraction uses them."""
     types = memory_types_for(memory.deps, Scope(tenant_id, user_id, agent_id))
     return SessionConfig(
         user_id=user_id, thread_id=thread_id, tenant_id=tenant_id, agent_id=agent_id, memory_types=dict(types)
@@ -99,8 +103,10 @@ def _result(result: GetMemoryResult | WriteResult | RecallToolResult, text: str 
     )
 
 
-def _type_names() -> str:
-    return ", ".join([t.value for t in MemoryType] + [k.value for k in MemoryKind])
+def _type_names(template: SessionConfig) -> str:
+    """Every name get_memory filters by: the built-in types, the custom ones the session has
+    (campaign, metric...: from ``HIPOCAMPO_MEMORY_TYPES``), and the kinds of memory."""
+    return ", ".join([t.value for t in MemoryType] + list(template.custom_memory_types) + [k.value for k in MemoryKind])
 
 
 def _add_memory_tools(server: MCPServer, caller_for: CallerFor, template: SessionConfig) -> None:
@@ -115,7 +121,7 @@ def _add_memory_tools(server: MCPServer, caller_for: CallerFor, template: Sessio
         ] = "semantic",
         query: Annotated[str | None, Field(description="What to look for (required in semantic mode).")] = None,
         memory_type: Annotated[
-            str | None, Field(description=f"Only memories of this type or kind: {_type_names()}.")
+            str | None, Field(description=f"Only memories of this type or kind: {_type_names(template)}.")
         ] = None,
     ) -> Annotated[CallToolResult, GetMemoryResult]:
         return _result(await caller_for(ctx).tools.get_memory(mode, query, memory_type))
@@ -185,6 +191,7 @@ async def _recall(tools: MemoryTools, query: str) -> RecallToolResult:
         query=query,
         context=found.context,
         memory_ids=[h.memory.id for h in found.memories],
+        outdated={h.memory.id: h.outdated_note for h in found.memories if h.outdated_note},
         context_tokens=found.context_tokens,
     )
 

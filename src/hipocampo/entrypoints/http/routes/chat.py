@@ -37,7 +37,7 @@ async def chat(
     user's turn is stored all the same."""
     from ....agent.chat import chat_model_from_config, run_chat
 
-    fields = session_fields(body.session)
+    fields = session_fields(body.session, mem.deps, principal.tenant_id)
     if fields.get("system_prompt") is None:
         fields.pop("system_prompt", None)
     session = SessionConfig(tenant_id=principal.tenant_id, **fields)

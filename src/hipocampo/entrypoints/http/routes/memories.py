@@ -9,12 +9,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
-from ....domain.model import MemoryKind, MemoryType
+from ....domain.model import MemoryKind
 from ....domain.recall import memory_to_dict
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import HistoryOut, MemoryOut, MemoryPage
-from ..schemas import IsoTime, MemoryIdPath, RememberIn, ThreadIdQuery, UpdateMemoryIn, UserIdPath
+from ..schemas import TYPE_RULE, IsoTime, MemoryIdPath, RememberIn, ThreadIdQuery, UpdateMemoryIn, UserIdPath
 from ..security import Caller, Mem, scope_of
 
 router = APIRouter(prefix="/v1/users/{user_id}/memories", tags=["memories"], responses=ERROR_RESPONSES)
@@ -44,7 +44,9 @@ async def remember(
 async def list_memories(
     user_id: UserIdPath, principal: Caller, mem: Mem,
     kind: Annotated[MemoryKind | None, Query(description="Only this kind.")] = None,
-    memory_type: Annotated[MemoryType | None, Query(description="Only facts of this type.")] = None,
+    memory_type: Annotated[
+        str | None, Query(min_length=1, max_length=40, description=f"Only facts of this type: {TYPE_RULE}.")
+    ] = None,
     thread_id: ThreadIdQuery = None,
     since: Annotated[IsoTime | None, Query(description="Created at or after (ISO-8601).")] = None,
     until: Annotated[IsoTime | None, Query(description="Created before (ISO-8601).")] = None,

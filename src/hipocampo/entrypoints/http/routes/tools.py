@@ -15,8 +15,12 @@ from fastapi.responses import JSONResponse
 from ....agent.session import SessionConfig
 from ....agent.tools import GetMemoryResult, MemoryTools, WriteResult
 from ....client import AsyncMemory
+from ....domain.errors import InvalidInput
+from ....domain.model import Scope
 from ....domain.tenancy import Principal
 from ....services import tenancy
+from ....services.deps import Deps
+from ....services.facts import MEMORY_TYPE_DESCRIPTIONS, custom_memory_types, memory_types_for
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..schemas import DeleteMemoryCall, GetMemoryCall, SaveMemoryCall, ToolSession, UpdateMemoryCall
@@ -25,20 +29,45 @@ from ..security import Caller, Mem
 router = APIRouter(prefix="/v1/tools", tags=["agent tools"], responses=ERROR_RESPONSES)
 
 
-def session_fields(session: ToolSession) -> dict[str, Any]:
-    """:class:`SessionConfig` fields of a request's session (the tenant is added by the caller)."""
+def session_fields(session: ToolSession, deps: Deps, tenant_id: str) -> dict[str, Any]:
+    """:class:`SessionConfig` fields of a request's session (the tenant is added by the caller),
+    with its memory types checked (:func:`session_memory_types`)."""
     fields: dict[str, Any] = session.model_dump(exclude={"memory_types"}, exclude_none=True)
-    types = session.memory_types
-    if types is not None:  # descriptions left empty get the built-in ones
-        fields["memory_types"] = (
-            {t.value: d for t, d in types.items()} if isinstance(types, dict) else {t.value: "" for t in types}
-        )
+    scope = Scope(tenant_id, session.user_id, session.agent_id)
+    fields["memory_types"] = session_memory_types(deps, scope, session.memory_types)
     return fields
+
+
+def session_memory_types(
+    deps: Deps, scope: Scope, named: list[str] | dict[str, str] | None
+) -> dict[str, str]:
+    """The memory types of a session: those it names, each a built-in type or a custom one
+    ``HIPOCAMPO_MEMORY_TYPES`` configures (anything else: :class:`InvalidInput`, a 422 naming the
+    types accepted), else the agent's configured ones. A description left empty is the configured
+    one: a custom type is only usable with the description that tells a model what it is for."""
+    agent = memory_types_for(deps, scope)
+    if named is None:
+        return dict(agent)
+    custom = custom_memory_types(deps)
+    asked = named if isinstance(named, dict) else dict.fromkeys(named, "")
+    unknown = [name for name in asked if name not in MEMORY_TYPE_DESCRIPTIONS and name not in custom]
+    if unknown:
+        accepted = [*MEMORY_TYPE_DESCRIPTIONS, *custom]
+        hint = "" if custom else "; custom types are configured in HIPOCAMPO_MEMORY_TYPES"
+        raise InvalidInput(
+            f"session.memory_types: unknown memory type {', '.join(map(repr, unknown))}; "
+            f"accepted: {', '.join(accepted)}{hint}"
+        )
+    return {
+        name: desc or agent.get(name) or custom.get(name) or MEMORY_TYPE_DESCRIPTIONS[name]
+        for name, desc in asked.items()
+    }
 
 
 def bind(mem: AsyncMemory, principal: Principal, session: ToolSession) -> MemoryTools:
     """The tools of a session forced into the caller's tenant."""
-    return MemoryTools(mem, SessionConfig(tenant_id=principal.tenant_id, **session_fields(session)))
+    fields = session_fields(session, mem.deps, principal.tenant_id)
+    return MemoryTools(mem, SessionConfig(tenant_id=principal.tenant_id, **fields))
 
 
 @router.post("/get_memory", response_model=GetMemoryResult)
