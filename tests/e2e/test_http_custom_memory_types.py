@@ -77,6 +77,10 @@ def test_custom_types_are_saved_listed_recalled_and_unknown_ones_refused(server:
     context = recall.json()["context"]
     assert "(fact/campaign) Black Friday campaign" in context
     assert "(fact/threshold) Highest acceptable CPL" in context
+    found = c.post("/v1/tools/get_memory", json={
+        "session": session, "arguments": {"query": "Black Friday CPL", "memory_type": "campaign"},
+    }).json()
+    assert [m["memory_id"] for m in found["memories"]] == [campaign["id"]]  # searched by type
 
     # A session may name configured custom types explicitly, whatever its agent.
     support = {"user_id": "ana", "thread_id": "t2", "agent_id": "support", "memory_types": ["insight", "goal"]}

@@ -1,7 +1,8 @@
 """Extraction precision: the defects a new user found, in English, Brazilian and European
 Portuguese. Updates and retractions are recognised, filler never becomes a value, dislikes are not
-likes, a second relative of the same kind is a new person, codes and birthdays are kept, and a
-user's Portuguese sentences agree with one gender."""
+likes, a second relative of the same kind is a new person, codes and birthdays are kept, a user's
+Portuguese sentences agree with one gender, and what a turn cannot say alone (a pet retracted by
+name, "I moved to Globex", a bare "not anymore") is read with the memory and the question asked."""
 
 from __future__ import annotations
 
@@ -279,6 +280,8 @@ def test_a_relative_birthday_is_no_fact(text: str) -> None:
         ("Tô cansado, né.", False),
         ("Sou casado.", False),
         ("Sou o Rui.", False),
+        ("Fui contratada pela Globex.", True),
+        ("Estou chateado com isso.", False),
         ("Moro em Lisboa.", None),
     ],
 )
@@ -293,3 +296,198 @@ def test_one_gender_for_all_of_a_users_sentences() -> None:
     assert any("da usuária" in c for c in contents)
     neutral = [f.content for t in turns[:2] for f in extract_facts(t)]
     assert all("usuária" not in c for c in neutral)
+
+
+# --- times, resumed activities, partners ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("Não posso às quartas à noite porque tenho aulas.", "unavailable:wednesday_night", "às quartas à noite"),
+        ("Não consigo nas terças à noite.", "unavailable:tuesday_night", "nas terças à noite"),
+        ("Só posso às segundas de manhã.", "available:monday_morning", "às segundas de manhã"),
+        ("Estou livre aos sábados à tarde.", "available:saturday_afternoon", "aos sábados à tarde"),
+        ("I can't do Wednesday evenings.", "unavailable:wednesday_evening", "Wednesday evenings"),
+    ],
+)
+def test_a_day_and_its_part_of_the_day_are_one_time(text: str, key: str, value: str) -> None:
+    assert facts(text) == {(key, value, False)}
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Quero voltar a nadar.", "goal:voltar_a_nadar"),
+        ("Gostaria de voltar a tocar piano.", "goal:voltar_a_tocar_piano"),
+        ("Quero continuar a estudar francês.", "goal:continuar_a_estudar_frances"),
+        ("I want to go back to running.", "goal:go_back_to_running"),
+        ("I'd like to continue learning Spanish.", "goal:continue_learning_spanish"),
+    ],
+)
+def test_an_activity_taken_up_again_is_a_goal(text: str, key: str) -> None:
+    assert [f.key for f in extract_facts(text)] == [key]
+
+
+@pytest.mark.parametrize(
+    "text", ["Quero voltar ao assunto anterior.", "I want to go back to the previous topic.", "Quero continuar."]
+)
+def test_going_back_in_the_conversation_is_no_goal(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Namoro com o Pedro.", {("person:partner", "Pedro", False)}),
+        ("Estou a namorar com o Rui há dois anos.", {("person:partner", "Rui", False)}),
+        ("Tô namorando a Bia.", {("person:partner", "Bia", False)}),
+        ("I'm dating Tom.", {("person:partner", "Tom", False)}),
+        ("I've been dating Sam since May.", {("person:partner", "Sam", False)}),
+        ("Já não namoro com o Pedro.", {("person:partner", "Pedro", True)}),
+        ("I'm not dating Tom anymore.", {("person:partner", "Tom", True)}),
+        ("I'm dating someone new.", set()),
+        ("I'm dating Tom's sister.", set()),
+    ],
+)
+def test_dating_names_the_partner(text: str, expected: set[Triple]) -> None:
+    assert facts(text) == expected
+
+
+# --- preferences taken back with no new value ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("I changed my mind about sushi.", {"likes:sushi", "dislikes:sushi", "prefers:sushi"}),
+        ("Mudei de ideia sobre o sushi.", {"likes:sushi", "dislikes:sushi", "prefers:sushi"}),
+        ("Mudei de ideia quanto às reuniões de manhã.",
+         {"likes:reunioes_de_manha", "dislikes:reunioes_de_manha", "prefers:reunioes"}),
+        ("Changed my mind about morning meetings.",
+         {"likes:morning_meetings", "dislikes:morning_meetings", "prefers:morning_meetings", "prefers:meetings"}),
+    ],
+)
+def test_a_changed_mind_retracts_the_whole_preference(text: str, keys: set[str]) -> None:
+    found = extract_facts(text)
+    assert {f.key for f in found} == keys
+    assert all(f.negated and f.value == "" for f in found)
+
+
+@pytest.mark.parametrize(
+    "text", ["I changed my mind about sushi, I love it now.", "I changed my mind about that.", "Mudei de ideia."]
+)
+def test_a_changed_mind_with_a_new_stance_or_no_topic_retracts_nothing(text: str) -> None:
+    assert not [f for f in extract_facts(text) if f.negated]
+
+
+def test_a_preference_retracted_as_a_whole_closes_any_stance_and_stores_nothing() -> None:
+    like, meetings = stored("likes:sushi", "sushi"), stored("prefers:reunioes", "reuniões de manhã")
+    assert decide("likes:sushi", "", True, [like]).action is Action.DELETE
+    assert decide("prefers:reunioes", "", True, [meetings]).action is Action.DELETE
+    assert decide("likes:sushi", "", True, [], keeps_negative=True).action is Action.NONE
+
+
+# --- pets retracted by name, moves to an employer (with the user's memory) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "expected"),
+    [
+        ("Já não tenho a Mimi, ficou com a minha mãe.", [("pet:cat", "Mimi")], {("pet:cat", "Mimi", True)}),
+        ("I don't have Miso anymore.", [("pet:cat", "Miso")], {("pet:cat", "Miso", True)}),
+        ("Não tenho mais o Rex.", [("pet:dog", "Rex e Bolt")], {("pet:dog", "Rex", True)}),
+        ("I don't have Fido anymore.", [("pet:cat", "Miso")], set()),  # no stored pet has that name
+        ("Já não tenho a Mimi.", [], set()),
+        ("My sister doesn't have Miso anymore.", [("pet:cat", "Miso")], set()),
+        ("Não tenho mais o gato, ele fugiu.", [], {("pet:cat", "gato", True)}),
+        ("I don't have the dog anymore.", [], {("pet:dog", "dog", True)}),
+        ("Não tenho mais carro.", [], set()),
+    ],
+)
+def test_a_pet_retracted_by_name_or_by_species(text: str, known: list[tuple[str, str]], expected: set[Triple]) -> None:
+    assert {(f.key, f.value, f.negated) for f in extract_facts(text, known=known)} == expected
+
+
+ACME = [("employer", "Acme")]
+ACME_CHICAGO = [("employer", "Acme"), ("home_city", "Chicago")]
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "expected"),
+    [
+        # a new job: the memory's employer, a work word, a job title, the Portuguese article
+        ("I moved to Globex.", ACME, {("employer", "Globex", False)}),
+        ("I left Acme for Globex.", ACME_CHICAGO, {("employer", "Globex", False)}),
+        ("I moved to Globex, better salary and a great team.", [], {("employer", "Globex", False)}),
+        ("I moved to Globex as a data analyst.", [], {("employer", "Globex", False)}),
+        ("I joined Globex.", [], {("employer", "Globex", False)}),
+        ("Mudei para a Globex.", [], {("employer", "Globex", False)}),
+        ("Mudei de emprego para a Globex.", ACME_CHICAGO, {("employer", "Globex", False)}),
+        ("Troquei a Acme pela Globex.", [], {("employer", "Globex", False)}),
+        ("Entrei na Globex.", [], {("employer", "Globex", False)}),
+        ("Fui contratada pela Globex.", [], {("employer", "Globex", False)}),
+        # a new home: a known place, no article in Portuguese, the memory's home
+        ("I moved to Denver.", ACME, {("home_city", "Denver", False)}),
+        ("I left Boston for Denver.", ACME, {("home_city", "Denver", False)}),
+        ("Mudei para Sorocaba.", ACME, {("home_city", "Sorocaba", False)}),
+        ("Mudei-me para o Porto.", ACME, {("home_city", "Porto", False)}),
+        ("I moved to Springfield.", [("home_city", "Chicago")], {("home_city", "Springfield", False)}),
+        # unsure: no fact
+        ("I moved to Globex.", [], set()),
+        ("I moved to Globex.", ACME_CHICAGO, set()),
+        ("Mudei para o Itaú.", [], set()),
+        ("I joined Tom for lunch.", [], set()),
+        ("My brother moved to Globex.", ACME, set()),
+    ],
+)
+def test_a_move_is_a_new_job_or_a_new_home_only_on_evidence(
+    text: str, known: list[tuple[str, str]], expected: set[Triple]
+) -> None:
+    assert {(f.key, f.value, f.negated) for f in extract_facts(text, known=known)} == expected
+
+
+def test_leaving_one_employer_for_another_names_the_old_one() -> None:
+    (fact,) = extract_facts("I left Acme for Globex.", known=ACME)
+    assert (fact.key, fact.value, fact.previous_value) == ("employer", "Globex", "Acme")
+    (fact,) = extract_facts("Mudei para a Globex.")
+    assert fact.content == "O usuário trabalha na Globex."
+
+
+# --- a bare "not anymore" answers the assistant's question ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "known", "expected"),
+    [
+        ("Got it! Do you still live in Porto?", "Not anymore.", [], {("home_city", "Porto", True)}),
+        ("Are you still vegetarian?", "not really anymore", [], {("diet", "vegetarian", True)}),
+        ("Do you still have Miso?", "Nope, not anymore :(", [("pet:cat", "Miso")], {("pet:cat", "Miso", True)}),
+        ("Do you still live in Porto?", "No.", [], {("home_city", "Porto", True)}),
+        ("Você ainda mora em Lisboa?", "Já não.", [], {("home_city", "Lisboa", True)}),
+        ("Você ainda é vegetariana?", "Não mais.", [], {("diet", "vegetariano", True)}),
+        ("Ainda tens a Mimi?", "Já não, infelizmente.", [("pet:cat", "Mimi")], {("pet:cat", "Mimi", True)}),
+        ("Continuas a trabalhar na Acme?", "Não, já não.", [], {("employer", "Acme", True)}),
+        ("A tua irmã ainda mora em Roma?", "Já não.", [], {("person:sister:home_city", "Roma", True)}),
+        # a plain "no" without "still", a negative question, a question that is no fact: nothing
+        ("Do you live in Porto?", "No.", [], set()),
+        ("You don't live in Porto anymore?", "Not anymore.", [], set()),
+        ("Do you still want me to remind you?", "Not anymore.", [], set()),
+        ("How was the weekend?", "Not anymore.", [], set()),
+    ],
+)
+def test_a_bare_not_anymore_retracts_what_was_asked(
+    asked: str, answer: str, known: list[tuple[str, str]], expected: set[Triple]
+) -> None:
+    found = extract_facts(answer, asked=asked, known=known)
+    assert {(f.key, f.value, f.negated) for f in found} == expected
+    assert all(f.span[0] == 0 and f.span[1] <= len(answer) for f in found)
+
+
+def test_not_anymore_without_a_question_says_nothing() -> None:
+    assert extract_facts("Not anymore.") == [] and extract_facts("Já não.") == []
+
+
+def test_not_anymore_then_the_new_value_is_one_update() -> None:
+    (fact,) = extract_facts("Nope, not anymore. I moved to Lisbon.", asked="Do you still live in Porto?")
+    assert (fact.key, fact.value, fact.previous_value, fact.negated) == ("home_city", "Lisbon", "Porto", False)

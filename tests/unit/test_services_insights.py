@@ -147,6 +147,8 @@ def test_tenant_metrics_sum_the_users_and_show_the_queue() -> None:
             "tenant_id": "acme", "users": 2, "threads": 3, "messages": 3, "memories": 2,
         }
         assert metrics["coverage"] == {"average": 0.5, "messages": 3, "indexed": 2, "ratio": 0.6667}
+        # The quota counts the pending message too: it is counted as written, not once indexed.
+        assert metrics["memory_quota"] == {"used": 3, "max_memories": None, "left": None}
         assert metrics["jobs"]["pending"] == 1  # this tenant's jobs only: bob's indexing, not carol's
         assert metrics["dead_letters"] == 0
         json.dumps(metrics)

@@ -79,7 +79,7 @@ def test_the_change_itself_and_what_states_the_new_value_are_current() -> None:
 def test_a_retraction_says_retracted_since_it_closed() -> None:
     v = validity()
     note = v.note(turn("m8", "I'm vegetarian.", T0))
-    assert note == f"{OUTDATED_MARK} 2024-04-17: retracted"
+    assert note is not None and note.startswith(f"{OUTDATED_MARK} 2024-04-17: retracted: ")
 
 
 def test_summaries_episodes_and_consolidated_memories_are_judged_too() -> None:

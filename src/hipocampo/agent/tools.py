@@ -216,13 +216,15 @@ class MemoryTools:
         self, memory_type: MemoryType | str | None, kinds: tuple[MemoryKind, ...], n: int
     ) -> list[MemoryItem]:
         s = self.session
-        builtin = memory_type if isinstance(memory_type, MemoryType) else None
-        limit = n if memory_type is None or builtin else 200  # custom types are filtered here
+        deps = self.memory.deps
+        # The store filters by type, custom ones too (in the facts' metadata), so the page is exact.
+        # Straight to the store: the session already checked the type, and a session may have types
+        # of its own that HIPOCAMPO_MEMORY_TYPES (which the client's list checks against) lacks.
         items: list[MemoryItem] = []
         for kind in kinds:
-            items.extend(m for m in await self.memory.list(
-                s.user_id, tenant_id=s.tenant_id, kind=kind, memory_type=builtin, limit=limit, current_only=True
-            ) if _matches(m, memory_type))
+            items.extend(await deps.memories.list(
+                Scope(s.tenant_id, s.user_id), kind=kind, memory_type=memory_type, limit=n, current_at=deps.clock.now()
+            ))
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]
 

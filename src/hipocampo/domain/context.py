@@ -117,7 +117,7 @@ def render_context(
         lines: list[str] = []
         cost = count(head)
         for m in reversed(recent):  # keep the newest when the window does not fit
-            change = validity.outdated_by([m.id], m.content, m.created_at) if validity else None
+            change = validity.outdated_by([m.id], m.content, m.created_at, m.name) if validity else None
             line = message_line(m, change.note() if change else None)
             c = count(line) + 1
             if cost + c > cap:

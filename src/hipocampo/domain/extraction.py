@@ -31,13 +31,16 @@ and ``_needs`` rule modules, ``extraction_roles`` (fact builders both languages 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from . import extraction_lexicon as lex
 from .dates import resolve_dates
 from .errors import InvalidInput
+from .extraction_answers import answer_length, answered
 from .extraction_base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
+from .extraction_context import resolve
 from .extraction_en import ENGLISH
 from .extraction_pt import PORTUGUESE, speaker_gender
 from .extraction_roles import relation
@@ -46,7 +49,7 @@ from .extraction_validate import keep_valid
 from .model import MemoryType
 from .text import detect_language, fold
 
-__all__ = ["ExtractedFact", "extract_facts", "extract_people", "speaker_gender"]
+__all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "speaker_gender"]
 
 LANGUAGES = {"en": ENGLISH, "pt": PORTUGUESE}
 
@@ -67,7 +70,8 @@ class ExtractedFact:
 
 
 def extract_facts(
-    text: str, *, speaker: str | None = None, language: str | None = None, feminine: bool | None = None
+    text: str, *, speaker: str | None = None, language: str | None = None, feminine: bool | None = None,
+    known: Sequence[tuple[str, str]] = (), asked: str | None = None,
 ) -> list[ExtractedFact]:
     """Facts stated in one user turn, in the order they appear.
 
@@ -76,15 +80,19 @@ def extract_facts(
     ``feminine`` is the user's grammatical gender as known from earlier turns (see
     :func:`speaker_gender`), so every Portuguese sentence about one user agrees the same way;
     when None, this turn's own self-references decide, and the masculine is the default.
+    ``known``: the user's current facts as (key, value), for what the turn alone cannot tell (a
+    pet retracted by name, "I moved to Globex": :mod:`.extraction_context`). ``asked``: the
+    assistant turn this one answers, for a bare "not anymore" (:mod:`.extraction_answers`).
     """
     if not isinstance(text, str):
         raise InvalidInput("text must be a string")
     langs = _languages(text, language)
     masked = _blank_leading_dates(_mask(text))
-    found: list[tuple[Draft, Language, tuple[int, int]]] = []
+    read = lambda s, code: _sentence_facts(s, 0, len(s), [LANGUAGES[code]], speaker)  # noqa: E731
+    found: list[tuple[Draft, Language, tuple[int, int]]] = answered(asked, text, read) if asked else []
     for start, end in _segments(masked):
         found += _sentence_facts(masked, start, end, langs, speaker)
-    settled = settle(found)
+    settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))
     return [_fact(d, lang, span, speaker, fem) for (d, lang, span), ok in zip(settled, keep, strict=True) if ok]

@@ -161,6 +161,8 @@ TEMPLATES = {
     "birthday": ("{P} birthday is {v}.", "{P} birthday is not {v}.", None),
     "budget_dropped": ("{S} no longer has a budget{for_en}.", "{S} no longer has a budget{for_en}.", None),
     "family": ("{S} has {phrase}.", "{S} does not have {phrase}.", None),
+    "dating": ("{S} is dating {v}.", "{S} is no longer dating {v}.", None),
+    "changed_mind": ("{S} changed their mind about {about}.", "{S} changed their mind about {about}.", None),
 }  # fmt: skip
 
 FILLERS = re.compile(

@@ -26,7 +26,8 @@ from .extraction_base import (
     without_article,
     word_count,
 )
-from .extraction_roles import family, job_title, pet, relation
+from .extraction_context import destination
+from .extraction_roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
 from .model import MemoryType as T
 from .text import fold
 
@@ -77,19 +78,28 @@ on(RULES, r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me\s+(?P<v>.+)")(lambda m:
 on(RULES, rf"{I_}go\s+by\s+(?P<v>.+)")(lambda m: _name(m["v"], call=True))
 
 
+def _moved(place_text: str, previous: str | None) -> list[Draft] | None:
+    """A move to a known place is a new home; to any other name, a new home or a new job, as
+    the turn and the memory tell (:mod:`.extraction_context`)."""
+    new = place_at(place_text) or org_at(place_text)
+    if not new:
+        return None
+    new = re.split(r"['’]s\b", new)[0]  # "Google's Zurich office" is Google's
+    if fold(new) in lex.PLACES:
+        return _home(new, previous)
+    return [destination(new, "en", previous=previous, tail=after(place_text, new))]
+
+
 @on(RULES, rf"i(?:'ve|\s+have)?\s+{ADV}(?:moved|relocated)\s+(?:back\s+|here\s+|over\s+)?from\s+(?P<a>.+?)\s+to\s+(?P<b>.+)")
 def _moved_from_to(m: re.Match[str]) -> list[Draft] | None:
-    new = place_at(m["b"])
-    return _home(new, place_at(m["a"])) if new else None
+    return _moved(m["b"], place_at(m["a"]) or org_at(m["a"]))
 
 
 @on(RULES, rf"i(?:'ve|\s+have)?\s+{ADV}(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+(?P<b>.+)")
 def _moved_to(m: re.Match[str]) -> list[Draft] | None:
-    new = place_at(m["b"])
-    if not new:
-        return None
-    old = re.match(r"[\s,]*from\s+(.+)", after(m["b"], new))
-    return _home(new, place_at(old.group(1)) if old else None)
+    new = place_at(m["b"]) or org_at(m["b"])
+    old = re.match(r"[\s,]*from\s+(.+)", after(m["b"], new)) if new else None
+    return _moved(m["b"], (place_at(old.group(1)) or org_at(old.group(1))) if old else None)
 
 
 @on(RULES, rf"(?:{I_}(?:live|reside)|{IM}(?:living|based|settled|located)|i(?:'ve|\s+have)\s+{ADV}(?:lived|"
@@ -200,12 +210,30 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
     return out
 
 
+_NOT_A_JOB = re.compile(  # "I joined Tom for lunch", "I joined Ana and her friends": company of another kind
+    r"^(?:'s\b|\s+(?:and|with)\s)|\bfor\s+(?:lunch|dinner|breakfast|brunch|coffee|drinks?|a\s+(?:walk|run|drink|coffee|"
+    r"meal|chat|game|ride|trip|hike)|the\s+(?:weekend|night|evening|day|ride|trip|party))\b",
+    re.I,
+)
+
+
 @on(RULES, rf"{I_}(?:started|began)\s+(?:working\s+|a\s+new\s+job\s+|a\s+job\s+)?(?:at|for|with)\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:got|landed)\s+(?:an?\s+|the\s+)?(?:new\s+)?job\s+(?:at|with)\s+(?P<v>.+)")
-@on(RULES, rf"{I_}joined\s+(?P<v>.+)")
+@on(RULES, rf"{I_}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+(?P<v>.+)")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
-    return [draft(T.USER_PROFILE, "employer", org)] if org and fold(org) not in lex.PLACES else None
+    if not org or fold(org) in lex.PLACES or _NOT_A_JOB.search(after(m["v"], org)):
+        return None
+    return [draft(T.USER_PROFILE, "employer", org)]
+
+
+@on(RULES, rf"{I_}(?:left|quit)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<a>.+?)\s+(?:for|to\s+join)\s+(?P<b>.+)")
+def _left_for(m: re.Match[str]) -> list[Draft] | None:
+    """"I left Acme for Globex" (a job) or "I left Boston for Denver" (a home)."""
+    old = place_at(m["a"]) or org_at(m["a"])
+    if not old or old != m["a"].strip():
+        return None
+    return _moved(m["b"], old) if org_at(m["b"]) or place_at(m["b"]) else None
 
 
 @on(RULES, rf"{I_}(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<v>.+)")
@@ -252,6 +280,22 @@ def _pets(m: re.Match[str]) -> list[Draft] | None:
     return (found or []) + (_pets(more) or []) if more else found
 
 
+@on(RULES, rf"(?:{I_}(?:don'?t|do\s+not|no\s+longer)\s+have|i\s+(?:haven'?t|have\s+not)\s+got)\s+(?:got\s+)?"
+    rf"(?:(?P<det>my|the|our)\s+)?(?P<v>.+)")
+def _pet_gone(m: re.Match[str]) -> list[Draft] | None:
+    """"I don't have the cat anymore" (the species' slot), "I don't have Miso anymore" (the pet
+    with that name, if memory has one: see :mod:`.extraction_context`)."""
+    return pet_gone(m["v"], m["det"] or "", _PET, "en")
+
+
+_DATING = rf"(?:{IM}(?:dating|in\s+a\s+relationship\s+with|together\s+with)|i(?:'ve|\s+have)\s+been\s+dating)"
+
+
+@on(RULES, rf"{_DATING}\s+(?P<v>.+)")
+def _dating(m: re.Match[str]) -> list[Draft] | None:
+    return dating(m["v"], "en")
+
+
 on(LAST, rf"{IM}(?P<v>.+)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM))
 
 
@@ -265,6 +309,11 @@ def _relation(m: re.Match[str]) -> list[Draft] | None:
         return None
     rel = m["rel"].lower()
     return [relation(lex.RELATIONS[rel], rel, name)]
+
+
+@on(PHRASES, r"\b(?:i\s+(?:have\s+|'ve\s+|just\s+)?)?changed\s+my\s+mind\s+(?:about|on|regarding)\s+(?P<v>[^,.;:!?]+)")
+def _changed_mind(m: re.Match[str]) -> list[Draft] | None:
+    return changed_mind(m["v"], m.string[m.end() : m.end() + 200], "en")
 
 
 @on(PHRASES,

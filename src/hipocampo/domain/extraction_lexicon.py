@@ -46,9 +46,49 @@ CITIES = _set(
     pequim, shanghai, xangai, sydney, melbourne, cape town, luanda, maputo, prague, praga, budapest,
     budapeste, warsaw, varsovia, athens, atenas, istanbul, istambul, edinburgh, manchester, oslo,
     stockholm, estocolmo, copenhagen, copenhague, helsinki, seville, sevilha, valencia, florence,
-    florenca, venice, veneza, naples, napoles"""
+    florenca, venice, veneza, naples, napoles,
+    denver, houston, phoenix, philadelphia, san diego, san antonio, san jose, washington, atlanta,
+    detroit, minneapolis, portland, las vegas, nashville, new orleans, tampa, pittsburgh, baltimore,
+    cleveland, cincinnati, columbus, indianapolis, kansas city, st louis, salt lake city, sacramento,
+    oakland, raleigh, richmond, honolulu, anchorage, albuquerque, tucson, milwaukee, boulder,, manhattan, ottawa, calgary, edmonton, quebec, winnipeg, halifax,
+    guadalajara, monterrey, cancun, havana, havana, panama, san juan, medellin, quito, caracas,
+    montevideo, asuncion, la paz, cordoba, rosario, mendoza, valparaiso, cusco,
+    sao luis, teresina, joao pessoa, maceio, aracaju, cuiaba, campo grande, porto velho, rio branco,
+    macapa, boa vista, londrina, maringa, joinville, blumenau, ribeirao preto, sorocaba,
+    sao jose dos campos, santo andre, guarulhos, osasco, uberlandia, juiz de fora, petropolis, pelotas,
+    caxias do sul, feira de santana, campina grande, olinda, ilheus, paraty, buzios, gramado,
+    guarda, viseu, leiria, evora, beja, braganca, castelo branco, portalegre, santarem, viana do castelo,
+    vila real, ponta delgada, angra do heroismo, guimaraes, almada, amadora, oeiras, loures,
+    matosinhos, vila nova de,, odivelas, seixal, barreiro, figueira da foz, covilha,, portimao, albufeira, tavira, estoril, ericeira, nazare, peniche, obidos,
+    glasgow, liverpool, birmingham, leeds, bristol, oxford, cambridge, brighton, cardiff, belfast,
+    galway, lyon, marseille, marselha, toulouse, bordeaux, lille, nantes, strasbourg, hamburg,
+    hamburgo, frankfurt, cologne, colonia, stuttgart, dusseldorf, leipzig, dresden, rotterdam, the hague,
+    haia, utrecht, antwerp, antuerpia, ghent, bruges, basel, lausanne, bern, berna, salzburg, innsbruck,
+    turin, turim, bologna, bolonha, genoa, genova, palermo, verona, pisa, malaga, bilbao,
+    zaragoza, ibiza, san sebastian, santiago de compostela, vigo, porto santo, krakow, cracovia,
+    gdansk, wroclaw, bratislava, ljubljana, zagreb, belgrade, belgrado, bucharest, bucareste,
+    kyiv, kiev, moscow, moscou, st petersburg, sao petersburgo, riga, tallinn, vilnius, reykjavik,
+    gothenburg, malmo, bergen, aarhus, tampere, valletta, nicosia, tel aviv, jerusalem, jerusalem, dubai,
+    abu dhabi, doha, cairo, cairo, marrakech, casablanca, tunis, nairobi, johannesburg,
+    joanesburgo, durban, accra, dakar, mindelo, bissau, sao tome, dili, macau, hong kong, taipei,
+    seoul, seul, busan, bangkok, banguecoque, hanoi, ho chi minh city, kuala lumpur,
+    jakarta, manila, mumbai, bombaim, delhi, new delhi, nova deli, bangalore, chennai, kolkata, karachi,
+    lahore, dhaka, kathmandu, colombo, auckland, wellington, brisbane, perth, canberra,
+    nagoya, sapporo, fukuoka, hiroshima, yokohama, shenzhen, guangzhou, chengdu, hangzhou"""
 )
-PLACES = COUNTRIES | CITIES
+# States and regions people say they live in ("mudei-me para o Algarve", "moved to Texas").
+REGIONS = _set(
+    """algarve, alentejo, minho, acores, azores, douro, tras-os-montes, ribatejo,
+    bahia, minas gerais, parana, santa catarina, rio grande do sul, goias, amazonas,
+    pernambuco, ceara, espirito santo, mato grosso, mato grosso do sul, paraiba, alagoas, sergipe,
+    maranhao, piaui, tocantins, rondonia, amapa, roraima, distrito federal, rio grande do norte,
+    california, texas, florida, new york state, new jersey, massachusetts, colorado, oregon,
+    washington state, illinois, ohio, arizona, nevada, utah, michigan, pennsylvania, north carolina,
+    tennessee, hawaii, alaska, ontario, british columbia, alberta,
+    catalonia, catalunha, andalusia, andaluzia, galicia, galiza, bavaria, baviera, tuscany, toscana,
+    provence, brittany, bretanha, normandy, normandia, sicily, sicilia, sardinia, sardenha"""
+)
+PLACES = COUNTRIES | CITIES | REGIONS
 
 NOT_NAMES = _set(
     """everyone, everybody, someone, somebody, nobody, anyone, people, everything, nothing, something,

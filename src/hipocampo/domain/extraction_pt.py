@@ -30,9 +30,13 @@ _MASCULINE_WORDS = frozenset(fold(w) for w in _GENDERED) - _FEMININE_WORDS - {"f
 _SELF = re.compile(
     r"\b(?:sou|aqui\s+é|aqui\s+e)\s+(?P<art>[oa])\s+[A-ZÀ-Ý]|"
     r"\b(?P<word>obrigad[oa]|grávida|gravida)\b|\b(?:sou|estou|tô|fico|ando|virei|deixei\s+de\s+ser|passei\s+a\s+ser)\s+(?:(?:muito|bem|super|mais|já|"
-    r"tão|tao)\s+)?(?P<adj>\w+)\b",
+    r"tão|tao)\s+)?(?P<adj>\w+)\b|"
+    r"\b(?:fui|fiquei)\s+(?P<part>\w+)\b",  # "fui contratada", "fiquei chateado"
     re.I,
 )
+
+
+_PARTICIPLE = re.compile(r"\w{2,}(?:ad|id)[oa]")
 
 
 def speaker_gender(text: str) -> bool | None:
@@ -40,13 +44,15 @@ def speaker_gender(text: str) -> bool | None:
     alérgica", "obrigada", "sou a Ana", "estou grávida"), False for masculine ("cansado", "sou o
     Rui"), None when the turn does not say. The first self-reference decides."""
     for m in _SELF.finditer(text):
-        word = fold(m["word"] or m["adj"] or "")
+        word = fold(m["word"] or m["adj"] or m["part"] or "")
         if m["art"]:
             return m["art"].lower() == "a"
         if word in ("gravida", "obrigada") or word in _FEMININE_WORDS:
             return True
         if word == "obrigado" or word in _MASCULINE_WORDS:
             return False
+        if _PARTICIPLE.fullmatch(word):  # "estou chateada", "fui contratado"
+            return word.endswith("a")
     return None
 
 
@@ -239,6 +245,8 @@ TEMPLATES = {
     "birthday": ("O aniversário {P} é {v}.", "O aniversário {P} não é {v}.", None),
     "budget_dropped": ("{S} desistiu do orçamento{for_pt}.", "{S} desistiu do orçamento{for_pt}.", None),
     "family": ("{S} tem {phrase}.", "{S} não tem {phrase}.", None),
+    "dating": ("{S} namora com {v}.", "{S} não namora mais com {v}.", None),
+    "changed_mind": ("{S} mudou de ideia sobre {about}.", "{S} mudou de ideia sobre {about}.", None),
 }  # fmt: skip
 
 FILLERS = re.compile(

@@ -26,13 +26,13 @@ from .text import fold
 
 RULES: list[Rule] = []
 
-TIME = (
-    r"(?:(?:às|as|aos|nas|nos|na|no|à|a|de|pela|pelo|pelas|pelos|durante\s+[oa]|depois\s+das?|antes\s+das?|"
+TIME = (  # one group: "às quartas à noite" is one time, the day with its part of the day
+    r"(?:(?:(?:às|as|aos|nas|nos|na|no|à|a|de|pela|pelo|pelas|pelos|durante\s+[oa]|depois\s+das?|antes\s+das?|"
     r"até\s+[àa]s|todas?\s+as|todos\s+os|toda|todo|em|aos)\s+)*(?:segundas?|terças?|tercas?|quartas?|quintas?|"
     r"sextas?|sábados?|sabados?|domingos?)(?:-feiras?)?|(?:(?:às|as|aos|nas|nos|na|no|à|a|de|pela|pelo|"
     r"durante\s+[oa]|depois\s+das?|antes\s+das?|todas?\s+as|todos\s+os|em|nos|aos)\s+)*(?:fins?\s+de\s+semana|"
     r"finais?\s+de\s+semana|dias?\s+(?:úteis|uteis|de\s+semana)|manhãs?|manhas?|tardes?|noites?|madrugadas?|"
-    r"almoço|almoco|\d{1,2}\s*(?:h|horas|:\d{2})\b)"
+    r"almoço|almoco|\d{1,2}\s*(?:h|horas|:\d{2})\b))"
 )
 
 

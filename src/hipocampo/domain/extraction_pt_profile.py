@@ -24,7 +24,8 @@ from .extraction_base import (
     place_at,
     word_count,
 )
-from .extraction_roles import family, job_title, pet, pt_masculine, relation
+from .extraction_context import destination
+from .extraction_roles import changed_mind, dating, family, job_title, pet, pet_gone, pt_masculine, relation
 from .model import MemoryType as T
 from .text import fold
 
@@ -85,19 +86,47 @@ on(RULES, rf"(?:{SOU}(?:o|a)|aqui\s+(?:é|e|quem\s+fala\s+é)\s+(?:o\s+|a\s+)?)\
 _MUDEI = rf"{EU}{ADV}(?:me\s+mudei|mudei-me|mudei|acabei\s+de\s+me\s+mudar|fui\s+morar)"
 
 
-@on(RULES, rf"{_MUDEI}\s+(?:de|do|da|dos|das)\s+(?P<a>.+?)\s+(?:para|pra|pro|pras?|pros?)\s+(?P<b>.+)")
-def _moved_from_to(m: re.Match[str]) -> list[Draft] | None:
-    new = place_at(m["b"])
-    return _home(new, previous=place_at(m["a"])) if new else None
+_TO = r"(?P<prep>para|pra|pro|pras?|pros?|em|no|na|pel[oa])\s+(?:(?P<art>[oa]s?)\s+(?=[A-ZÀ-Ý]))?"
+_ARTICLE_IN = {"pro": "o", "pros": "o", "no": "o", "pelo": "o", "na": "a", "pras": "a", "pela": "a"}
 
 
-@on(RULES, rf"{_MUDEI}\s+(?:para|pra|pro|pras?|pros?|em|no|na)\s+(?P<b>.+)")
-def _moved_to(m: re.Match[str]) -> list[Draft] | None:
-    new = place_at(m["b"])
+def _moved(m: re.Match[str], previous: str | None) -> list[Draft] | None:
+    """A move to a known place is a new home; to any other name, a new home or a new job, as the
+    article ("para a Globex", "para Sorocaba"), the turn and the memory tell (:mod:`.extraction_context`)."""
+    new = place_at(m["b"]) or org_at(m["b"])
     if not new:
         return None
-    old = re.match(r"[\s,]*(?:vindo|vinda)\s+(?:de|do|da)\s+(.+)", after(m["b"], new))
-    return _home(new, previous=place_at(old.group(1)) if old else None)
+    if fold(new) in lex.PLACES:
+        return _home(new, previous=previous)
+    art = (m["art"] or _ARTICLE_IN.get(m["prep"].lower(), ""))[:1].lower()
+    return [destination(new, "pt", article=art, previous=previous, tail=after(m["b"], new))]
+
+
+def _left_place(text: str) -> str | None:
+    """What a move left: a place or an organisation, or a bare noun ("mudei de emprego")."""
+    text = text.strip()
+    return place_at(text) or org_at(text) or (text.lower() if re.fullmatch(r"[a-zà-ÿ]+", text) else None)
+
+
+@on(RULES, rf"{_MUDEI}\s+(?:de|do|da|dos|das)\s+(?!(?:ideia|idéia|opinião|opiniao)\b)(?P<a>.+?)\s+{_TO}(?P<b>.+)")
+def _moved_from_to(m: re.Match[str]) -> list[Draft] | None:
+    return _moved(m, _left_place(m["a"]))
+
+
+@on(RULES, rf"{_MUDEI}\s+{_TO}(?P<b>.+)")
+def _moved_to(m: re.Match[str]) -> list[Draft] | None:
+    new = place_at(m["b"]) or org_at(m["b"])
+    old = re.match(r"[\s,]*(?:vindo|vinda)\s+(?:de|do|da)\s+(.+)", after(m["b"], new)) if new else None
+    return _moved(m, place_at(old.group(1)) if old else None)
+
+
+@on(RULES, rf"{EU}(?:saí|sai|me\s+demiti|pedi\s+demissão|pedi\s+demissao)\s+(?:d[oa]s?|de)\s+(?P<a>.+?)\s+{_TO}(?P<b>.+)")
+@on(RULES, rf"{EU}(?:troquei|deixei)\s+(?:[oa]\s+)?(?P<a>.+?)\s+{_TO}(?P<b>.+)")
+def _left_for(m: re.Match[str]) -> list[Draft] | None:
+    """"Saí da Acme para a Globex", "troquei a Acme pela Globex" (a job), "saí de Lisboa para o
+    Porto" (a home)."""
+    old = place_at(m["a"]) or org_at(m["a"])
+    return _moved(m, old) if old and old == m["a"].strip() else None
 
 
 @on(RULES,
@@ -210,14 +239,15 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
     return out
 
 
-@on(RULES, rf"{EU}(?:comecei\s+a\s+trabalhar|entrei|fui\s+contratad[oa])\s+(?P<prep>na|no|em|pela|pelo|para|"
-    rf"pra)\s+(?P<v>.+)")
+@on(RULES, rf"{EU}(?:comecei\s+a\s+trabalhar|entrei|fui\s+contratad[oa]|fui\s+admitid[oa])\s+(?P<prep>na|no|em|"
+    rf"pela|pelo|para|pra)\s+(?:(?P<art>[oa])\s+(?=[A-ZÀ-Ý]))?(?P<v>.+)")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
     if not org or fold(org) in lex.PLACES:
         return None
-    prep = m["prep"].lower()
-    return [draft(T.USER_PROFILE, "employer", org, prep=prep if prep in ("na", "no", "em") else "em")]
+    art = m["art"] or _ARTICLE_IN.get(m["prep"].lower(), "")
+    prep = m["prep"].lower() if m["prep"].lower() in ("na", "no", "em") else {"a": "na", "o": "no"}.get(art, "em")
+    return [draft(T.USER_PROFILE, "employer", org, prep=prep)]
 
 
 @on(RULES, rf"{EU}(?:saí|sai|pedi\s+demissão|pedi\s+demissao|fui\s+demitid[oa]|me\s+demiti)\s+(?P<prep>da|do|"
@@ -261,6 +291,20 @@ def _pets(m: re.Match[str]) -> list[Draft] | None:
     return (found or []) + (_pets(more) or []) if more else found
 
 
+@on(RULES, rf"{EU}(?:já\s+|ja\s+)?(?:não|nao)\s+tenho\s+(?:mais\s+)?(?:(?P<det>[oa])\s+)?(?:(?:meu|minha)\s+)?(?P<v>.+)")
+@on(RULES, rf"{EU}(?:deixei\s+de\s+ter|nunca\s+mais\s+tive)\s+(?:(?P<det>[oa])\s+)?(?:(?:meu|minha)\s+)?(?P<v>.+)")
+def _pet_gone(m: re.Match[str]) -> list[Draft] | None:
+    """"Não tenho mais o gato" (the species' slot), "Já não tenho a Mimi" (the pet with that name,
+    if memory has one: see :mod:`.extraction_context`)."""
+    return pet_gone(m["v"], m["det"] or "", _PET, "pt")
+
+
+@on(RULES, rf"{EU}{ADV}(?:namoro|estou\s+namorando|tô\s+namorando|to\s+namorando|ando\s+namorando|"
+    rf"comecei\s+a\s+namorar)\s+(?:com\s+)?(?:[oa]\s+(?=[A-ZÀ-Ý]))?(?P<v>.+)")
+def _dating(m: re.Match[str]) -> list[Draft] | None:
+    return dating(m["v"], "pt")
+
+
 on(LAST, rf"{SOU}(?P<v>[A-ZÀ-Ý].*)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM))
 
 
@@ -279,6 +323,13 @@ def _relation(m: re.Match[str]) -> list[Draft] | None:
     word = m["rel"].lower()
     rel = lex.RELATIONS_PT[fold(word)]
     return [relation(rel, word, name, fold(word) in lex.PT_FEMININE_RELATIONS)]
+
+
+@on(PHRASES,
+    r"\b(?:eu\s+)?mudei\s+de\s+(?:ideia|idéia|opinião|opiniao)\s+(?:sobre|quanto\s+(?:a|à|ao|aos|às)|acerca\s+d[eoa]s?|"
+    r"(?:em|com)\s+rela[çc][ãa]o\s+(?:a|à|ao|aos|às)|a\s+respeito\s+d[eoa]s?|d[eoa]s?)\s+(?P<v>[^,.;:!?]+)")
+def _changed_mind(m: re.Match[str]) -> list[Draft] | None:
+    return changed_mind(m["v"], m.string[m.end() : m.end() + 200], "pt")
 
 
 @on(PHRASES, rf"\b(?:meu|minha)\s+(?P<sp>{_PET}){_RELATION_NAME}")

@@ -23,6 +23,7 @@ from .extraction_base import (
     without_article,
     word_count,
 )
+from .extraction_context import pet_by_name
 from .model import MemoryType as T
 from .text import fold
 
@@ -109,11 +110,16 @@ def family(number: str, noun: str, rest: str, lang: str) -> list[Draft] | None:
     return out
 
 
+def _species(species: str) -> str | None:
+    f = fold(species)
+    return lex.PETS.get(f) or lex.PETS.get(f[:-1]) or lex.PETS.get(f.removesuffix("ies") + "y")
+
+
 def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     """"I have a cat named Miso" -> pet:cat = Miso; "two dogs" -> pet:dog = 2 dogs."""
     n = count(number)
     f = fold(species)
-    kind = lex.PETS.get(f) or lex.PETS.get(f[:-1]) or lex.PETS.get(f.removesuffix("ies") + "y")
+    kind = _species(species)
     if not n or not kind:
         return None
     names = names_after(rest)
@@ -128,6 +134,43 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
         return [d]
     value = species if n == 1 else f"{n} {species}"
     return [draft(T.ENTITY, f"pet:{slug(kind)}", value.lower(), "pet", phrase=f"{number} {species}".lower())]
+
+
+_GONE_TAIL = re.compile(r"\s*(?:$|[,;.!]|(?:anymore|any\s+more|any\s+longer|now|mais|agora|já)\b)", re.IGNORECASE)
+_CAPITAL = re.compile(r"[A-ZÀ-Ý]")
+
+
+def pet_gone(text: str, det: str, species_pattern: str, lang: str) -> list[Draft] | None:
+    """What follows "I don't have" / "já não tenho": a species ("the cat", "o gato": that slot is
+    retracted, whatever the pet's name) or a name ("Miso", "a Mimi": the stored pet with that
+    name, found by :mod:`.extraction_context`). Anything else ("time", "a car") is not a pet."""
+    sp = re.match(rf"(?P<sp>{species_pattern})\b\s*(?:[A-ZÀ-Ý][\w'-]+)?", text, re.IGNORECASE)
+    kind = _species(sp["sp"]) if sp else None
+    if sp and kind and _GONE_TAIL.match(text[sp.end() :]):
+        word = sp["sp"].lower()
+        art = "the" if lang == "en" else "a" if fold(word) in lex.PT_FEMININE_PETS else "o"
+        d = draft(T.ENTITY, f"pet:{slug(kind)}", word, "pet", phrase=f"{art} {word}")
+        d.negated = True
+        return [d]
+    name = name_at(text) if _CAPITAL.match(text) else None
+    if not name or not _GONE_TAIL.match(text[len(name) :]):
+        return None
+    return [pet_by_name(name, f"{det.lower()} {name}".strip() if lang == "pt" else name)]
+
+
+_AFTER_PARTNER = re.compile(
+    r"\s*(?:$|[,;.!(]|(?:for|since|now|again|anymore|already|há|ha|desde|faz|agora|já|mais|de\s+novo)\b)", re.I
+)
+
+
+def dating(text: str, lang: str) -> list[Draft] | None:
+    """"I'm dating Tom", "namoro com o Pedro": the partner, by name (no gender is guessed)."""
+    name = name_at(text) if _CAPITAL.match(text.strip()) else None
+    if not name or not _AFTER_PARTNER.match(text.strip()[len(name) :]):
+        return None
+    d = draft(T.ENTITY, "person:partner", name, "dating")
+    d.people = (name,)
+    return [d]
 
 
 # --- tastes, plans, health, work ----------------------------------------------------------------
@@ -158,6 +201,36 @@ def likes(
     return out
 
 
+_NEW_STANCE = re.compile(
+    r"\b(?:like|love|enjoy|adore|prefer|hate|dislike|want|gosto|adoro|amo|curto|prefiro|odeio|detesto|quero)\b",
+    re.IGNORECASE,
+)
+
+
+def changed_mind(about: str, rest: str, lang: str) -> list[Draft] | None:
+    """"I changed my mind about sushi", "mudei de ideia sobre as reuniões", with no new stance in
+    what follows (``rest``, the next sentence or so): whatever the user said about it (a like, a dislike, a preference) is
+    retracted as a whole (no value), and nothing is stored when there was none. A new stance
+    ("... I love it now") is left to its own rule: the retraction would contradict it."""
+    item = without_article(clean(about))
+    if lang == "pt":
+        item = re.sub(r"^(?:de|do|da|dos|das|a|à|ao|aos|às)\s+", "", item, flags=re.IGNORECASE)
+        item = without_article(item)
+    if not item or is_deictic(item) or word_count(item) > 5 or _NEW_STANCE.search(rest):
+        return None
+    heads = {preference_head(item, lang)}
+    if lang == "en" and heads == {item}:
+        heads.add(item.split()[-1])  # "morning meetings": an English compound is about its last noun
+    slots = {f"likes:{canon(item, lex.FOODS)}", f"dislikes:{canon(item, lex.FOODS)}",
+             *(f"prefers:{canon(head, lex.FOODS)}" for head in heads)}
+    out = []
+    for key in sorted(slots):
+        d = draft(T.PREFERENCE, key, "", "changed_mind", about=item)
+        d.negated = True
+        out.append(d)
+    return out
+
+
 _QUALIFIER = {
     "en": re.compile(r"\s+(?:in|at|on|during|before|after|with|without|by|from|for|over)\s+", re.IGNORECASE),
     "pt": re.compile(r"\s+(?:de|do|da|dos|das|à|às|a|ao|aos|em|no|na|nos|nas|com|sem|pela|pelo|por|durante|antes|"
@@ -174,6 +247,12 @@ def preference_head(item: str, lang: str) -> str:
 
 
 _INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
+_RESUMED = re.compile(  # folded
+    r"(?:voltar|continuar|tornar)\s+a\s+\w+(?:ar|er|ir|or)\b|(?:go\s+back|get\s+back|continue)\s+(?:to\s+)?\w+ing\b"
+)
+"""An activity taken up again ("voltar a nadar", "go back to running", "continue learning"): a plan,
+although "voltar" and "continue" alone ask the assistant to go back or go on ("quero voltar ao
+assunto", "I want to continue")."""
 
 
 def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
@@ -182,7 +261,8 @@ def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
     if not v or word_count(v) > 15:
         return None
     ws = fold(v).split()
-    if ws[0] in lex.REQUEST_VERBS or " ".join(ws[:2]) in lex.REQUEST_VERBS:
+    asks = ws[0] in lex.REQUEST_VERBS or " ".join(ws[:2]) in lex.REQUEST_VERBS
+    if asks and not _RESUMED.match(fold(v)):
         return None
     if lang == "pt" and not _INFINITIVE.match(ws[0]):
         return None

@@ -28,6 +28,7 @@ def settle(found: list[Found]) -> list[Found]:
             d.key, d.template = "nickname", "nickname"
     out: list[Found] = []
     seen: set[tuple[str, str, bool]] = set()
+    stated = {x.key for x, _, _ in found if not x.negated}
     for item in found:
         d = item[0]
         slot = _slot(d.key)
@@ -36,6 +37,8 @@ def settle(found: list[Found]) -> list[Found]:
             if replacement is not None:
                 replacement.previous_value = replacement.previous_value or d.value
                 continue
+        if d.negated and not d.value and d.key in stated:
+            continue  # "changed my mind about meetings: I prefer afternoons": the new one replaces it
         ident = (d.key, fold(d.value), d.negated)
         if ident not in seen:
             seen.add(ident)

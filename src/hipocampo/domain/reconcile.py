@@ -10,7 +10,9 @@ The decision follows the fact's *key* (its slot):
 - a key with ``:`` (``likes:jazz``, ``allergy:peanuts``, ``pet:cat``) names one item of a set:
   restating it is a mention (in whatever words or language), and the set grows with new keys (ADD);
 - a negated fact ("I don't live in Porto anymore", "não gosto mais de jazz") retracts the
-  matching current memory (DELETE: it stays, with ``valid_to`` set and a history entry);
+  matching current memory (DELETE: it stays, with ``valid_to`` set and a history entry); one
+  without a value ("I changed my mind about sushi") retracts the whole slot, whatever its polarity,
+  and is never stored itself;
 - the same value again is a mention (NONE): the count goes up, nothing is duplicated.
 
 Nothing is ever destroyed here: superseded and retracted memories keep their content and gain a
@@ -89,6 +91,10 @@ def decide(
     """
     if is_single_valued(key):
         return _decide_slot(key, value, negated, current, previous_value)
+    if negated and not normalise_value(value):  # "I changed my mind about sushi": whatever was held
+        if not current:
+            return Decision(Action.NONE, reason="retracts nothing the memory holds")
+        return Decision(Action.DELETE, list(current), reason="the user retracted it")
     if _named_many(key):  # a second sister is another person, not a mention of the first
         wanted = normalise_value(value)
         current = [m for m in current if normalise_value(m.metadata.get(FACT_VALUE)) == wanted]
@@ -131,3 +137,20 @@ NEGATIVE = "negative"
 
 def is_negative(m: MemoryItem) -> bool:
     return bool(m.metadata.get(NEGATIVE))
+
+
+SPEAKER = "speaker"
+"""Metadata of a fact stated in a message that named its speaker. One user's memory can hold
+several people talking (a shared thread, a family account, a transcript of two friends): "I
+live in Boston" said by Emma does not supersede Carla's "I live in Denver". Facts are
+reconciled only with the facts of the same speaker (none, the common case, is one speaker)."""
+
+
+def speaker_of(m: MemoryItem) -> str | None:
+    value = m.metadata.get(SPEAKER)
+    return value if isinstance(value, str) else None
+
+
+def same_speaker(facts: list[MemoryItem], speaker: str | None) -> list[MemoryItem]:
+    """The facts stated by ``speaker`` (None: by no named speaker)."""
+    return [m for m in facts if speaker_of(m) == speaker]

@@ -28,7 +28,7 @@ from datetime import datetime
 from functools import cached_property
 
 from .model import MemoryItem, MemoryKind
-from .reconcile import FACT_VALUE, is_negative
+from .reconcile import FACT_VALUE, is_negative, speaker_of
 from .text import fold
 
 OUTDATED_MARK = "earlier; since"
@@ -98,8 +98,13 @@ class Change:
         return bool(self.folded_new) and self.folded_new in stated
 
     def note(self) -> str:
-        """"earlier; since 2024-06-02: The user works at Globex" or "...: retracted"."""
-        now = self.successor.content.strip().rstrip(".") if self.successor is not None else RETRACTED
+        """"earlier; since 2024-06-02: The user works at Globex", or for a retraction "...: retracted:
+        The user is vegetarian" (which statement: a turn often says several things, and the others
+        may still hold)."""
+        if self.successor is not None:
+            now = self.successor.content.strip().rstrip(".")
+        else:
+            now = f"{RETRACTED}: {self.closed.content.strip().rstrip('.')}"
         return f"{OUTDATED_MARK} {self.since:%Y-%m-%d}: {now}"
 
     def update_line(self) -> str:
@@ -121,14 +126,14 @@ class Validity:
     def of(cls, facts: Iterable[MemoryItem], now: datetime) -> Validity:
         """From :meth:`~hipocampo.ports.MemoryStore.closed_facts`'s answer (any order)."""
         facts = [f for f in facts if f.kind is MemoryKind.FACT and f.key]
-        current: dict[str, MemoryItem] = {}
+        current: dict[tuple[str, str | None], MemoryItem] = {}
         for f in sorted((f for f in facts if f.is_current(now)), key=lambda f: f.created_at):
-            current[f.key] = f  # type: ignore[index]  # the newest holds the slot
+            current[(f.key, speaker_of(f))] = f  # type: ignore[index]  # the newest holds the slot
         closed = [f for f in facts if f.valid_to is not None and f.valid_to <= now]
         closed.sort(key=lambda f: f.valid_to, reverse=True)  # type: ignore[arg-type, return-value]
         changes = []
         for f in closed:
-            successor = current.get(f.key)  # type: ignore[arg-type]
+            successor = current.get((f.key, speaker_of(f)))  # type: ignore[arg-type]  # one person's slot
             if successor is not None and _same(f, successor):
                 continue  # the value holds again: nothing it said is stale
             changes.append(Change(f, successor))
@@ -150,8 +155,12 @@ class Validity:
     def __bool__(self) -> bool:
         return bool(self.changes)
 
-    def outdated_by(self, source_ids: Sequence[str], text: str, said: datetime) -> Change | None:
-        """The most recent change that makes something said at ``said`` outdated, if any."""
+    def outdated_by(
+        self, source_ids: Sequence[str], text: str, said: datetime, speaker: str | None = None
+    ) -> Change | None:
+        """The most recent change that makes something said at ``said`` (by ``speaker``, when
+        the message named one) outdated, if any. A named person's change outdates by value only
+        what that person said: Emma moving away from Boston does not make Carla's Boston stale."""
         if not self.changes:
             return None
         ids = frozenset(source_ids)
@@ -161,7 +170,10 @@ class Validity:
             change = self.changes[n]
             assert change.closed.valid_to is not None
             source = not ids.isdisjoint(change.sources)
-            if not source and not (said < change.closed.valid_to and change.folded in stated):
+            whose = speaker_of(change.closed)
+            if not source and not (
+                said < change.closed.valid_to and change.folded in stated and (whose is None or whose == speaker)
+            ):
                 continue
             if ids.isdisjoint(change.new_sources) and not change.states_new(stated):
                 return change
@@ -172,7 +184,7 @@ class Validity:
         ``valid_to``), never for the turn they came from."""
         if item.kind is MemoryKind.FACT:
             return None
-        return self.outdated_by(item.source_message_ids, item.content, item.created_at)
+        return self.outdated_by(item.source_message_ids, item.content, item.created_at, item.name)
 
     def note(self, item: MemoryItem) -> str | None:
         change = self.of_memory(item)

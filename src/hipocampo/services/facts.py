@@ -46,7 +46,7 @@ from ..domain.model import (
     day_start,
     new_id,
 )
-from ..domain.reconcile import FACT_VALUE, NEGATIVE, Action, Decision, decide, normalise_value
+from ..domain.reconcile import FACT_VALUE, NEGATIVE, SPEAKER, Action, Decision, decide, normalise_value, same_speaker
 from .deps import Deps
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
@@ -196,7 +196,7 @@ async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> LlmFindin
         found[message.id] = []
         for llm_fact in await _llm_facts(deps, message):
             fact = llm_fact.fact
-            current = await deps.memories.current_by_key(scope, fact.key)
+            current = same_speaker(await deps.memories.current_by_key(scope, fact.key), message.name)
             verdict = None
             if current:
                 prompt = reconcile_prompt(fact.content, [(m.id, m.content, m.created_at) for m in current])
@@ -342,7 +342,7 @@ async def _apply(
     custom_type: str | None = None,
 ) -> Applied | None:
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
-    current = await deps.memories.current_by_key(scope, fact.key)
+    current = same_speaker(await deps.memories.current_by_key(scope, fact.key), message.name)
     wanted = normalise_value(fact.value)
     if any(message.id in m.source_message_ids and normalise_value(m.metadata.get(FACT_VALUE)) == wanted
            for m in current):
@@ -458,6 +458,7 @@ def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact, custom_typ
             **({"people": list(fact.people)} if fact.people else {}),
             **({NEGATIVE: True} if fact.negated else {}),
             **({CUSTOM_TYPE_KEY: custom_type} if custom_type else {}),
+            **({SPEAKER: message.name} if message.name else {}),
         },
         key=fact.key,
         confidence=fact.confidence,

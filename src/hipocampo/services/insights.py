@@ -63,12 +63,18 @@ async def tenant_metrics(deps: Deps, tenant_id: str) -> dict[str, Any]:
         if coverage["ratio"] is not None:
             ratios.append(coverage["ratio"])
     jobs = await deps.jobs.stats(tenant_id)
+    tenant = await deps.tenants.get_tenant(tenant_id)
+    limit = tenant.quotas.max_memories if tenant is not None else None
+    used = await deps.tenants.memory_usage(tenant_id)
     return {
         "tenant_id": tenant_id,
         "users": len(users),
         "threads": threads,
         "messages": messages,
+        # Indexed memories: lags writes while the worker catches up. The quota counts at write
+        # time (messages and saved facts), so it is reported apart, as enforced.
         "memories": await deps.memories.count_tenant(tenant_id),
+        "memory_quota": {"used": used, "max_memories": limit, "left": None if limit is None else max(limit - used, 0)},
         "coverage": {
             "average": round(sum(ratios) / len(ratios), 4) if ratios else None,  # mean of the users'
             "messages": messages,
