@@ -86,7 +86,7 @@ def test_recall_prints_context_and_explanation(cli):
     )
     assert "why" not in compact
     explained = cli("recall", "ana", "what am I allergic to?", "--explain").stdout
-    assert "why: score = relevance x boosts" in explained and "dense" in explained
+    assert "why: score = base x boosts" in explained and "dense" in explained
 
 
 @pytest.mark.backends()
@@ -109,7 +109,7 @@ def test_search_ranks_and_explains(cli):
     assert {h["content"] for h in data["hits"]} == {"I love cats", "Ana loves cats."}
     assert all(h["explanation"]["keyword_rank"] in (1, 2) for h in data["hits"])
     table = cli("search", "ana", "cats").stdout
-    assert "I love cats" in table and "why: score = relevance x boosts" in table
+    assert "I love cats" in table and "why: score = base x boosts" in table
 
 
 @pytest.mark.backends()

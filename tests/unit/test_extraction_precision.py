@@ -436,6 +436,7 @@ ACME_CHICAGO = [("employer", "Acme"), ("home_city", "Chicago")]
         # unsure: no fact
         ("I moved to Globex.", [], set()),
         ("I moved to Globex.", ACME_CHICAGO, set()),
+        ("I left Acme for Globex.", [("home_city", "Chicago")], set()),  # left what the memory does not know
         ("Mudei para o Itaú.", [], set()),
         ("I joined Tom for lunch.", [], set()),
         ("My brother moved to Globex.", ACME, set()),

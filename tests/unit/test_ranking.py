@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from hipocampo.domain import ranking
 from hipocampo.domain.ranking import (
     NEIGHBOUR_WEIGHT,
     RRF_K,
@@ -209,3 +210,11 @@ class TestAdaptiveK:
             k = adaptive_k(scores)
             assert k <= n
             assert k == n if n < 3 else 3 <= k <= 12
+
+
+def test_filler_turns_are_halved_but_dated_answers_and_statements_are_not() -> None:
+    assert ranking.salience_boost("turn", "Anotado!", dated=False) == ranking.FILLER_BOOST
+    assert ranking.salience_boost("turn", "Sounds fun!", dated=False) == ranking.FILLER_BOOST
+    assert ranking.salience_boost("turn", "Yes, last Saturday!", dated=True) == 1.0  # answers a "when"
+    assert ranking.salience_boost("turn", "Sou alérgico a amendoim.", dated=False) == 1.0
+    assert ranking.salience_boost("fact", "ok", dated=False) == 1.0  # only turns are judged

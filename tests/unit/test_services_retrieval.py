@@ -95,7 +95,7 @@ def test_hits_explain_their_fused_score_and_boosts() -> None:
         )
         assert e.keyword_score is not None and e.keyword_score > 0 and e.keyword_rank is not None
         assert {"sister", "live"} <= set(e.matched_terms)
-        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind", "validity"}
+        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind", "validity", "salience"}
         speaker_boost, _ = person_boost({"Ana"}, "Ana", top.memory.content)
         assert e.boosts["person"] == speaker_boost > 1  # Ana is the speaker
         assert e.matched_names == ["Ana"]

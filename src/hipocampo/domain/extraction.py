@@ -24,6 +24,7 @@ read, and stored as an entity fact about that person.
 
 Modules: ``extraction_en`` / ``extraction_pt`` (rule order, rewrites, wording), their ``_profile``
 and ``_needs`` rule modules, ``extraction_roles`` (fact builders both languages share),
+``extraction_context`` and ``extraction_answers`` (what the memory and the question asked add),
 ``extraction_settle`` (merging and wording), ``extraction_base`` (types and value parsing) and
 ``extraction_lexicon`` (word lists).
 """
@@ -88,8 +89,11 @@ def extract_facts(
         raise InvalidInput("text must be a string")
     langs = _languages(text, language)
     masked = _blank_leading_dates(_mask(text))
-    read = lambda s, code: _sentence_facts(s, 0, len(s), [LANGUAGES[code]], speaker)  # noqa: E731
-    found: list[tuple[Draft, Language, tuple[int, int]]] = answered(asked, text, read) if asked else []
+
+    def read(statement: str, code: str) -> list[tuple[Draft, Language, tuple[int, int]]]:
+        return _sentence_facts(statement, 0, len(statement), [LANGUAGES[code]], speaker)
+
+    found = answered(asked, text, read) if asked else []
     for start, end in _segments(masked):
         found += _sentence_facts(masked, start, end, langs, speaker)
     settled = settle(resolve(found, masked, known))

@@ -10,9 +10,10 @@ Two shapes cannot be read from the turn alone:
   whether the place is a city or an employer. A name in the bundled place lexicon is a home; for
   any other name the turn's evidence decides (words about work or about a home, a job title after
   the name, a company suffix, the Portuguese article: "para a Globex" like a company, "para
-  Sorocaba" like a city), then the memory's (a known employer and no known home reads as a job
-  change, and the other way round). When nothing decides, or both sides do, no fact is made:
-  precision over recall, and the turn stays searchable.
+  Sorocaba" like a city, what was left: the known employer or the known home), then the memory's
+  (a known employer and no known home reads as a job change, and the other way round; not when
+  the turn names what was left and the memory does not know it). When nothing decides, or both
+  sides do, no fact is made: precision over recall, and the turn stays searchable.
 
 The rules build a ``destination`` draft or a ``pet`` draft (key without species); :func:`resolve`
 turns each into a fact or drops it, so neither ever leaves the extractor unresolved.
@@ -21,7 +22,7 @@ turns each into a fact or drops it, so neither ever leaves the extractor unresol
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from . import extraction_lexicon as lex
 from .extraction_base import Draft, Language, draft
@@ -124,7 +125,7 @@ def _destination(d: Draft, text: str, known: Known) -> Draft | None:
         return _as_home(d, place, previous)
     employers, homes = _values(known, "employer"), _values(known, "home_city", "home_country")
     for_job, for_home = _evidence(d, text, previous, employers, homes)
-    if for_job == for_home:  # no evidence, or evidence both ways: the memory may break the tie
+    if for_job == for_home and not previous:  # no evidence, or both ways: the memory may break the tie
         for_job, for_home = bool(employers) and not homes, bool(homes) and not employers
     if for_job and not for_home:
         return _as_employer(d, place, previous)
@@ -169,7 +170,3 @@ def _as_employer(d: Draft, place: str, previous: str | None) -> Draft:
     job.confidence = d.confidence
     return job
 
-
-def known_pairs(facts: Iterable[tuple[str | None, str | None]]) -> list[tuple[str, str]]:
-    """(key, value) pairs fit for ``extract_facts(known=...)``: keyed facts with a value."""
-    return [(k, v) for k, v in facts if k and v]

@@ -291,8 +291,8 @@ def _pets(m: re.Match[str]) -> list[Draft] | None:
     return (found or []) + (_pets(more) or []) if more else found
 
 
-@on(RULES, rf"{EU}(?:já\s+|ja\s+)?(?:não|nao)\s+tenho\s+(?:mais\s+)?(?:(?P<det>[oa])\s+)?(?:(?:meu|minha)\s+)?(?P<v>.+)")
-@on(RULES, rf"{EU}(?:deixei\s+de\s+ter|nunca\s+mais\s+tive)\s+(?:(?P<det>[oa])\s+)?(?:(?:meu|minha)\s+)?(?P<v>.+)")
+@on(RULES, rf"{EU}(?:já\s+|ja\s+)?(?:não|nao)\s+tenho\s+(?:mais\s+)?(?:(?P<det>[oa]s?)\s+)?(?:(?:meus?|minhas?)\s+)?(?P<v>.+)")
+@on(RULES, rf"{EU}(?:deixei\s+de\s+ter|nunca\s+mais\s+tive)\s+(?:(?P<det>[oa]s?)\s+)?(?:(?:meus?|minhas?)\s+)?(?P<v>.+)")
 def _pet_gone(m: re.Match[str]) -> list[Draft] | None:
     """"Não tenho mais o gato" (the species' slot), "Já não tenho a Mimi" (the pet with that name,
     if memory has one: see :mod:`.extraction_context`)."""

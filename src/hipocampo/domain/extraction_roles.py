@@ -148,7 +148,8 @@ def pet_gone(text: str, det: str, species_pattern: str, lang: str) -> list[Draft
     kind = _species(sp["sp"]) if sp else None
     if sp and kind and _GONE_TAIL.match(text[sp.end() :]):
         word = sp["sp"].lower()
-        art = "the" if lang == "en" else "a" if fold(word) in lex.PT_FEMININE_PETS else "o"
+        art = "the" if lang == "en" else "a" if fold(word).rstrip("s") in lex.PT_FEMININE_PETS else "o"
+        art += "s" if lang == "pt" and word.endswith("s") else ""
         d = draft(T.ENTITY, f"pet:{slug(kind)}", word, "pet", phrase=f"{art} {word}")
         d.negated = True
         return [d]

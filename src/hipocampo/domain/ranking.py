@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import TypeVar
 
 from .recall import RecencyMode
+from .salience import is_filler
 from .text import fold, words
 
 T = TypeVar("T")
@@ -127,3 +129,30 @@ def adaptive_k(scores: Sequence[float], low: int = 3, high: int = 12, ratio: flo
     top = scores[0]
     n = sum(1 for s in scores if s >= ratio * top)
     return max(low, min(high, n, len(scores))) if len(scores) >= low else len(scores)
+
+
+FILLER_BOOST = 0.5
+"""A turn that says nothing worth remembering ("Anotado!", "Sounds fun!") often sits next to the
+statement a question is about, and borrows its score (neighbour support) or, being short, lands
+close to everything in embedding space. Halved, it stays below the statement it answered, and it
+still reaches the context as that statement's neighbour."""
+
+
+def salience_boost(kind: str, content: str, dated: bool) -> float:
+    """:data:`FILLER_BOOST` for a filler turn; a dated one ("Yes, last Saturday!") is an answer."""
+    if kind != "turn" or dated or len(content) > FILLER_MAX_CHARS:
+        return 1.0
+    return FILLER_BOOST if _is_filler(content) else 1.0
+
+
+FILLER_RELEVANCE = 0.5
+"""The most calibrated relevance a filler turn is given: "no better than chance", so a relevance
+filter (agents use 0.6) leaves it out; short texts sit close to everything in embedding space."""
+
+FILLER_MAX_CHARS = 120
+"""Longer turns are never judged filler here (and the check stays cheap)."""
+
+
+@lru_cache(maxsize=20_000)
+def _is_filler(content: str) -> bool:
+    return is_filler(content)

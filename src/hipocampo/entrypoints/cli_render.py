@@ -80,13 +80,16 @@ def hits_table(hits: Sequence[ScoredMemory], title: str) -> Table:
 
 def explain_table(hits: Sequence[ScoredMemory]) -> Table:
     """Why each hit ranked where it did: its rank (and score) in the dense and keyword retrievers,
-    the relevance fused from them, and the boosts that multiply it into the final score."""
+    the base score fused from them, the boosts that multiply it into the final score, and its
+    calibrated relevance (what relevance filters use)."""
     table = Table(
-        title="why: score = relevance x boosts", title_justify="left", box=box.SIMPLE_HEAD
+        title="why: score = base x boosts; relevance is calibrated (0.6 = related 3 times in 5)",
+        title_justify="left", box=box.SIMPLE_HEAD,
     )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("dense", no_wrap=True)
     table.add_column("keyword", no_wrap=True)
+    table.add_column("base", justify="right", no_wrap=True)
     table.add_column("relevance", justify="right", no_wrap=True)
     table.add_column("boosts", no_wrap=True)
     table.add_column("matched", ratio=1, overflow="fold")
@@ -96,7 +99,8 @@ def explain_table(hits: Sequence[ScoredMemory]) -> Table:
             str(i),
             _rank(x.dense_rank, x.dense_score),
             _rank(x.keyword_rank, x.keyword_score),
-            f"{x.relevance:.3f}",
+            f"{x.base_score:.3f}",
+            f"{x.relevance:.2f}",
             "\n".join(f"{k} x{v:.2f}" for k, v in x.boosts.items() if abs(v - 1.0) > 1e-9) or "-",
             ", ".join(dict.fromkeys(t.lower() for t in x.matched_terms + x.matched_names)) or "-",
         )

@@ -22,6 +22,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from ..domain.model import MemoryItem, MemoryKind, Role, Scope, content_hash
+from ..domain.reconcile import FACT_VALUE
 from ..domain.salience import is_filler, salient_words
 from ..domain.text import analyze, detect_language, fold, names_in
 from ..ports import ChatModel
@@ -39,9 +40,11 @@ LLM_MEMBER_CHARS = 300
 GENERIC = frozenset(
     """hoje ontem amanha semana dia dias mes ano vez coisa coisas gente agora sempre ainda bem bom boa
     today yesterday tomorrow week day days month year time thing things now always still good going
-    went get got make made think know want need feel really much lot pretty""".split()
+    went get got make made think know want need feel really much lot pretty
+    usuario usuaria usuarios user users utilizador utilizadora""".split()
 )
-"""Words too general to say two memories share a topic."""
+"""Words too general to say two memories share a topic. "usuário"/"user" is the subject of every
+fact sentence ("O usuário mora em Lisboa."): shared by all facts, it would link work and fitness."""
 
 TOPICS: dict[str, tuple[str, ...]] = {
     "work": ("trabalh", "emprego", "empresa", "chefe", "colega", "escritorio", "reuniao", "carreira", "salario",
@@ -85,7 +88,11 @@ class Context:
 
 
 def speakers_of(items: Sequence[MemoryItem]) -> frozenset[str]:
-    return frozenset(fold(m.name) for m in items if m.name)
+    """The people talking, folded: the turns' speakers, and the user's own name where a fact
+    states it ("O nome do usuário é Marcos."), which would otherwise title every cluster."""
+    named = {m.name for m in items if m.name}
+    named |= {str(m.metadata.get(FACT_VALUE)) for m in items if m.kind is MemoryKind.FACT and m.key == "name"}
+    return frozenset(fold(w) for n in named for w in n.split())
 
 
 def eligible_text(m: MemoryItem) -> bool:

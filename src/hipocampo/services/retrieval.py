@@ -10,7 +10,7 @@ from datetime import datetime
 
 import numpy as np
 
-from ..domain import ranking
+from ..domain import ranking, subjects
 from ..domain import relevance as calibrated
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.model import MemoryItem, MemoryKind, Scope
@@ -200,6 +200,7 @@ def _rerank(
     # is absolute: calibrated on the embedder, the same scale for every query and user.
     calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
     asked = calibrated.query_words(query)
+    query_subjects = subjects.asked(query)
     out = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
@@ -215,11 +216,17 @@ def _rerank(
             "temporal": ranking.temporal_boost(asks_when, item.event_start is not None),
             "kind": ranking.kind_boost(item.kind.value),
             "validity": validity_boost(outdated),
+            "salience": ranking.salience_boost(item.kind.value, item.content, item.event_start is not None),
         }
         base = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
-        relevance = calibrated.relevance(
-            calibration, background, d[1] if d else None, calibrated.keyword_coverage(asked, matched)
+        relevance = max(
+            calibrated.relevance(
+                calibration, background, d[1] if d else None, calibrated.keyword_coverage(asked, matched)
+            ),
+            subjects.subject_relevance(query_subjects, item.content),  # "what can't he eat?" ~ an allergy
         )
+        if boosts["salience"] < 1:  # "Anotado!" sits close to everything: it answers no question itself
+            relevance = min(relevance, ranking.FILLER_RELEVANCE)
         score = base
         for b in boosts.values():
             score *= b
