@@ -36,6 +36,7 @@ from ..domain.model import (
     as_utc,
 )
 from ..domain.reconcile import FACT_VALUE, normalise_value
+from ..domain.text import fold
 from ..ports import ChatModel
 from .consolidation_text import Context, consolidated_id, eligible_text, speakers_of, topic_terms
 from .consolidation_text import draft as _draft
@@ -224,6 +225,10 @@ async def _context(deps: Deps, scope: Scope, members: Sequence[MemoryItem], spea
     facts = await _all_of_kind(deps, scope, MemoryKind.FACT)
     ctx.superseded_sources = frozenset(s for f in facts if f.valid_to is not None for s in f.source_message_ids)
     ctx.fact_sources = frozenset(s for f in facts if f.valid_to is None for s in f.source_message_ids)
+    holding = {w for f in facts if f.valid_to is None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()}
+    ctx.stale_words = frozenset(
+        w for f in facts if f.valid_to is not None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()
+    ) - holding
     stated_by = {s: f for f in facts if f.key for s in f.source_message_ids}
     keys_of: dict[str, set[str]] = {}
     for m in members:

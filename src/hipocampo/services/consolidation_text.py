@@ -85,6 +85,7 @@ class Context:
     superseded_sources: frozenset[str] = frozenset()  # messages that stated a superseded fact
     fact_sources: frozenset[str] = frozenset()  # messages that stated a current fact
     evolution: dict[str, list[str]] = field(default_factory=dict)  # member id -> evolution lines
+    stale_words: frozenset[str] = frozenset()  # folded words of superseded values: never a title or pattern
 
 
 def speakers_of(items: Sequence[MemoryItem]) -> frozenset[str]:
@@ -128,7 +129,9 @@ def draft(scope: Scope, members: list[MemoryItem], ctx: Context, now: datetime) 
     """The rules' consolidated memory of ``members`` (oldest first)."""
     start = min(m.created_at for m in members)
     newest = max(members, key=lambda m: m.created_at)
-    terms = _terms(members, ctx.speakers)
+    # A superseded value ("Acme" after the move to Globex) is history: it belongs under Evolution,
+    # never in the title or the recurring patterns, which read as what holds.
+    terms = _terms(members, ctx.speakers | ctx.stale_words)
     title = " · ".join(t for t, _ in terms[:TITLE_TERMS]) or _fallback_title(members)
     half = (len(members) + 1) // 2
     patterns = [t for t, df in terms if df >= half and df > 1][:MAX_PATTERNS]
