@@ -150,3 +150,30 @@ def test_an_open_year_dates_no_fact() -> None:
 
     assert dated("Comprei ingressos para o show do Caetano em abril.")[0] == datetime(2025, 4, 1, tzinfo=timezone.utc)
     assert dated("My birthday party is in April.") == (None, None)
+
+
+def test_a_users_portuguese_facts_keep_the_gender_they_gave_in_an_earlier_turn() -> None:
+    async def scenario(deps: Deps) -> None:
+        for text in ("Sou alérgica a camarão.", "Moro em Braga e namoro com o Rui."):  # the second says no gender
+            (m,) = await add_messages(deps, ANA, "t1", [{"role": "user", "content": text}])
+            await mine_messages(deps, ANA, [m.id])
+        found = await facts(deps)
+        assert found["home_city"] == "A usuária mora em Braga."
+        assert found["person:partner"] == "A usuária namora com Rui."
+
+    run(scenario)
+
+
+def test_the_rules_read_a_turn_with_the_users_facts_and_the_question_it_answers() -> None:
+    async def scenario(deps: Deps) -> None:
+        async def say(*turns: tuple[str, str]) -> None:
+            added = await add_messages(deps, ANA, "t1", [{"role": r, "content": c} for r, c in turns])
+            await mine_messages(deps, ANA, [m.id for m in added])
+
+        await say(("user", "I live in Porto. I work at Acme. I have a cat named Miso."))
+        await say(("user", "I left Acme for Globex."))  # Acme is the known employer: a job change
+        await say(("user", "I don't have Miso anymore."))  # the stored cat's name
+        await say(("assistant", "Got it. Do you still live in Porto?"), ("user", "Not anymore."))
+        assert await facts(deps) == {"employer": "The user works at Globex (previously Acme)."}
+
+    run(scenario)

@@ -18,6 +18,7 @@ from .scenario_data import (
     CONSTRAINT,
     CRITICAL,
     ENTITY,
+    GOAL,
     PREFERENCE,
     PROFILE,
     Change,
@@ -519,4 +520,126 @@ TIAGO = Scenario(
     probes=(Probe("Que voos prefiro?", ("noite",), ("manhã",)),),
 )
 
-TUNED = (TOM, NINA, SAM, LEO, MARIANA, BRUNO, FERNANDA, RODRIGO, INES, DUARTE, CATARINA, TIAGO)
+# --- read with the memory and the question asked ---------------------------------------------------
+
+OLIVIA = Scenario(
+    name="olivia_not_anymore",
+    language="en",
+    summary="A bare 'not anymore', a job change said as 'I moved to', a pet retracted by name, a partner.",
+    sessions=(
+        session(
+            "olivia-intro", "2024-03-04",
+            ("09:00", "u", "Hi, I'm Olivia. I work at Acme as a designer and I live in Chicago."),
+            ("09:01", "a", "Nice to meet you, Olivia!"),
+            ("09:02", "u", "I have a dog named Biscuit and I love sushi."),
+            ("09:03", "u", "I'm dating Tom."),
+        ),
+        session(
+            "olivia-update", "2024-04-10",
+            ("18:00", "u", "Hey, quick update on my life."),
+            ("18:00", "a", "Sure! Do you still live in Chicago?"),
+            ("18:01", "u", "Not anymore."),
+            ("18:02", "u", "I live in Denver now."),
+            ("18:03", "u", "I moved to Globex last month, same role."),
+            ("18:04", "u", "I changed my mind about sushi."),
+        ),
+        session(
+            "olivia-week", "2024-05-02",
+            ("08:10", "u", "I don't have Biscuit anymore, he lives with my parents now."),
+            ("08:11", "u", "I can't do Tuesday mornings."),
+            ("08:12", "u", "I want to go back to painting."),
+            ("08:13", "a", "Noted!"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Olivia"),
+        Fact(PROFILE, "employer", "Globex"),
+        Fact(PROFILE, "occupation", "designer"),
+        Fact(PROFILE, "home_city", "Denver"),
+        Fact(ENTITY, "person:partner", "Tom"),
+        Fact(CONSTRAINT, "unavailable:tuesday_morning", "Tuesday mornings"),
+        Fact(GOAL, "goal:go_back_to_painting", "go back to painting"),
+    ),
+    superseded=(Change("employer", "Acme", "Globex"),),
+    retracted=(
+        Retraction("home_city", "Chicago"),
+        Retraction("likes:sushi", "sushi"),
+        Retraction("pet:dog", "Biscuit"),
+    ),
+    probes=(
+        Probe("Where do I work now?", ("Globex",), ("Acme",)),
+        Probe("Where do I live?", ("Denver",), ("Chicago",)),
+    ),
+)
+
+BEATRIZ = Scenario(
+    name="beatriz_ja_nao",
+    language="pt",
+    summary="Muda para a Globex, a gata fica com a irmã (respondido com 'já não'), muda de ideia sobre sushi.",
+    sessions=(
+        session(
+            "beatriz-oi", "2024-02-05",
+            ("10:00", "u", "Oi, eu sou a Beatriz. Trabalho na Acme e moro em Curitiba."),
+            ("10:01", "u", "Namoro com o Rafael."),
+            ("10:02", "u", "Tenho uma gata chamada Mel e adoro sushi."),
+            ("10:02", "a", "Que legal! Como posso ajudar?"),
+        ),
+        session(
+            "beatriz-novidades", "2024-03-12",
+            ("19:00", "u", "Mudei para a Globex, estou adorando a equipe."),
+            ("19:01", "a", "Parabéns! E você ainda tem a Mel?"),
+            ("19:02", "u", "Já não, ela ficou com a minha irmã."),
+            ("19:03", "u", "Não posso às terças de manhã."),
+        ),
+        session(
+            "beatriz-planos", "2024-04-20",
+            ("08:00", "u", "Mudei de ideia sobre o sushi."),
+            ("08:01", "u", "Quero voltar a correr."),
+            ("08:02", "a", "Boa! Quer um plano de treino?"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Beatriz"),
+        Fact(PROFILE, "employer", "Globex"),
+        Fact(PROFILE, "home_city", "Curitiba"),
+        Fact(ENTITY, "person:partner", "Rafael"),
+        Fact(CONSTRAINT, "unavailable:tuesday_morning", "às terças de manhã"),
+        Fact(GOAL, "goal:voltar_a_correr", "voltar a correr"),
+    ),
+    superseded=(Change("employer", "Acme", "Globex"),),
+    retracted=(Retraction("pet:cat", "Mel"), Retraction("likes:sushi", "sushi")),
+    probes=(Probe("Onde eu trabalho?", ("Globex",), ("Acme",)),),
+)
+
+RITA = Scenario(
+    name="rita_continuas",
+    language="pt-pt",
+    summary="Deixa de ser vegetariana e muda de emprego, ambos respondidos com 'já não'; começa a namorar.",
+    sessions=(
+        session(
+            "rita-ola", "2024-06-03",
+            ("10:00", "u", "Olá, sou a Rita. Vivo em Lisboa e trabalho na Sonae."),
+            ("10:01", "u", "Sou vegetariana."),
+            ("10:02", "a", "Ótimo, Rita!"),
+        ),
+        session(
+            "rita-novidades", "2024-07-08",
+            ("09:00", "a", "Olá Rita! Ainda és vegetariana?"),
+            ("09:01", "u", "Já não, voltei a comer peixe."),
+            ("09:02", "u", "Estou a namorar com o Miguel."),
+            ("09:03", "a", "Que bom! E continuas a trabalhar na Sonae?"),
+            ("09:04", "u", "Já não, entrei na Jerónimo Martins."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Rita"),
+        Fact(PROFILE, "home_city", "Lisboa"),
+        Fact(PROFILE, "employer", "Jerónimo Martins"),
+        Fact(ENTITY, "person:partner", "Miguel"),
+    ),
+    superseded=(Change("employer", "Sonae", "Jerónimo Martins"),),
+    retracted=(Retraction("diet", "vegetariano"),),
+    probes=(Probe("Onde trabalho?", ("Jerónimo Martins",), ("Sonae",)),),
+)
+
+TUNED = (TOM, NINA, SAM, LEO, MARIANA, BRUNO, FERNANDA, RODRIGO, INES, DUARTE, CATARINA, TIAGO, OLIVIA, BEATRIZ, RITA)

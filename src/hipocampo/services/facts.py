@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..domain.dates import resolve_dates
-from ..domain.extraction import ExtractedFact, extract_facts
+from ..domain.extraction import ExtractedFact, answer_length, extract_facts, speaker_gender
 from ..domain.llm_schemas import (
     FactsOut,
     ReconcileOut,
@@ -114,9 +114,9 @@ async def mine_messages(
     new_items: list[str] = []
     model = llm_actor(deps)
     for message in messages:
-        # Off the event loop: the rules take ~0.2 s over a 100,000-character message, a stall
-        # every other tenant's requests would share.
-        found = await asyncio.to_thread(extract_facts, message.content, speaker=message.name) if rules else []
+        found: list[ExtractedFact] = []
+        if rules:
+            found, message = await _rule_facts(deps, message)
         stated = [LlmFact(f) for f in found]
         from_llm = (llm_facts or {}).get(message.id, [])
         for item, actor in [*((f, ACTOR) for f in stated), *((f, model) for f in from_llm)]:
@@ -137,6 +137,44 @@ async def mine_messages(
     if new_items:
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": new_items}, scope.tenant_id, scope.user_id)])
     return applied
+
+
+SPEAKER_FEMININE = "speaker_feminine"
+"""Fact metadata: the grammatical gender the user gave themselves in Portuguese (True feminine,
+False masculine), remembered so that their later sentences agree with it when a turn does not say."""
+
+KNOWN_FACTS = 200
+"""Most current facts (newest first) the rules see of the user while reading a turn."""
+
+
+async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact], Message]:
+    """The rules' facts of one turn, read with what the turn alone does not say: the speaker's current
+    facts (a pet retracted by name, "I moved to Globex": a job or a home), the assistant's question
+    a bare "not anymore" answers, and the gender the speaker's facts remember (else this turn's).
+    The turn comes back with that gender in its metadata, so the facts written from it remember it."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
+    current = same_speaker([m for m in listed if m.valid_to is None], message.name)
+    known = [(m.key, str(m.metadata[FACT_VALUE])) for m in current if m.key and m.metadata.get(FACT_VALUE)]
+    feminine = next((m.metadata[SPEAKER_FEMININE] for m in current
+                     if isinstance(m.metadata.get(SPEAKER_FEMININE), bool)), speaker_gender(message.content))
+    asked = await _asked(deps, message) if answer_length(message.content) is not None else None
+    # Off the event loop: the rules take ~0.2 s over a 100,000-character message, a stall
+    # every other tenant's requests would share.
+    found = await asyncio.to_thread(
+        extract_facts, message.content, speaker=message.name, feminine=feminine, known=known, asked=asked
+    )
+    if feminine is not None:
+        message = replace(message, metadata={**message.metadata, SPEAKER_FEMININE: feminine})
+    return found, message
+
+
+async def _asked(deps: Deps, message: Message) -> str | None:
+    """The assistant turn right before ``message`` in its thread, if the turn before is one."""
+    before = await deps.log.list_thread(message.scope, message.thread_id, after_seq=message.seq - 2, limit=1)
+    if before and before[0].seq == message.seq - 1 and before[0].role is Role.ASSISTANT:
+        return before[0].content
+    return None
 
 
 @dataclass
