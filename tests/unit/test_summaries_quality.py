@@ -115,3 +115,10 @@ def test_an_llm_summary_that_leaves_an_update_out_gets_it_added() -> None:
     assert summary is not None
     assert summary.content.splitlines()[0] == "- [2024-01-10] Ana mudou de São Paulo para Lisboa em janeiro."
     assert "Facts that changed in these turns" in chat.calls[0][1]
+
+
+def test_a_change_sentence_agrees_with_the_users_gender() -> None:
+    change = FactChange("home_city", "Lisboa", "Porto", datetime(2024, 3, 4, tzinfo=timezone.utc), "", True)
+    assert describe_change(change, "pt", reference=datetime(2024, 3, 18, tzinfo=timezone.utc)) == (
+        "A usuária mudou de Lisboa para Porto em março."
+    )

@@ -53,6 +53,7 @@ class FactChange:
     new: str
     when: datetime
     who: str = ""
+    feminine: bool = False  # the user spoke of herself in the feminine: "A usuária", as her facts say
 
 
 def month_phrase(when: datetime, language: str, *, same_year_as: datetime | None = None) -> str:
@@ -67,7 +68,7 @@ def describe_change(change: FactChange, language: str, *, reference: datetime | 
     """One sentence, in ``language`` ("pt" or "en"), saying what changed and when."""
     lang = "pt" if language == "pt" else "en"
     templates = _TEMPLATES[lang]
-    subject = change.who or _SUBJECT[lang]
+    subject = change.who or ("A usuária" if lang == "pt" and change.feminine else _SUBJECT[lang])
     template = templates.get(change.key, templates["*"])
     label = change.key.replace("_", " ")
     possessive = f"{subject}'s" if lang == "en" and change.who else "The user's"

@@ -49,6 +49,7 @@ from ..domain.text import detect_language, fold
 from ..ports import ChatModel
 from ..settings import Settings
 from .deps import Deps
+from .facts import SPEAKER_FEMININE
 from .ingest import INDEX_MEMORIES_JOB, SUMMARIZE_JOB
 
 log = logging.getLogger(__name__)
@@ -264,7 +265,10 @@ async def _changes(deps: Deps, scope: Scope, folded: list[Message]) -> list[Fact
             source = next(said[s] for s in new.source_message_ids if s in said)
             old_value, new_value = _fact_value(old), _fact_value(new)
             if fold(old_value) != fold(new_value):
-                found.append(FactChange(new.key or "", old_value, new_value, source.created_at, source.name or ""))
+                feminine = bool(new.metadata.get(SPEAKER_FEMININE))
+                found.append(
+                    FactChange(new.key or "", old_value, new_value, source.created_at, source.name or "", feminine)
+                )
     return sorted(found, key=lambda c: c.when)
 
 
