@@ -1,0 +1,521 @@
+"""Never-tuned fact-lifecycle scenarios in European Portuguese (``pt-pt``).
+
+Written blind for the ``never-tuned`` split, with :mod:`.scenario_data_blind_pt` (split from it by
+language, unchanged): by a contributor who had not read the extraction rules and never ran the
+system on these conversations. They must never be used to change a rule.
+"""
+
+from __future__ import annotations
+
+from .scenario_data import (
+    CONSTRAINT,
+    CRITICAL,
+    ENTITY,
+    GOAL,
+    PREFERENCE,
+    PROFILE,
+    Change,
+    Event,
+    Fact,
+    Mention,
+    Probe,
+    Retraction,
+    Scenario,
+    session,
+)
+
+NEVER = "never-tuned"
+
+# --- European Portuguese ------------------------------------------------------------------------------
+
+RUI = Scenario(
+    name="blind_rui_braga_lisboa",
+    language="pt-pt",
+    summary="Programador muda-se de Braga para Lisboa e de empresa; dois amigos; alergia a frutos secos.",
+    sessions=(
+        session(
+            "rui-jantar", "2024-10-07",
+            ("19:30", "u", "Olá! Sou o Rui, vivo em Braga e estou a trabalhar na Bosch como programador."),
+            ("19:30", "a", "Olá, Rui! Em que posso ajudar?"),
+            ("19:31", "u", "Sou alérgico a frutos secos, por isso cuidado com as sobremesas que me sugerires."),
+            ("19:32", "a", "Anotado, nada de frutos secos."),
+            ("19:33", "u", "O meu amigo Nuno faz anos no sábado e quero fazer um jantar cá em casa."),
+            ("19:34", "u", "Que prato posso fazer para oito pessoas sem passar a tarde na cozinha?"),
+            ("19:35", "a", "Arroz de pato no forno: prepara-se de manhã e vai ao forno antes do jantar."),
+        ),
+        session(
+            "rui-proposta", "2024-10-28",
+            ("21:10", "u", "Recebi uma proposta da Feedzai, em Lisboa, e aceitei!"),
+            ("21:10", "a", "Parabéns! Quando começas?"),
+            ("21:11", "u", "Em dezembro. Vou ter de me mudar, claro."),
+            ("21:12", "u", "O meu outro amigo, o Hugo, já vive em Lisboa e diz que me arranja casa perto dele."),
+            ("21:13", "u", "Detesto multidões, por isso nada de bairros muito turísticos."),
+            ("21:14", "a", "Então evita a Baixa e o Bairro Alto; Arroios ou Alvalade são mais calmos."),
+        ),
+        session(
+            "rui-lisboa", "2024-12-16",
+            ("20:00", "u", "Pronto, já vivo em Lisboa! Mudei-me há duas semanas."),
+            ("20:00", "a", "Bem-vindo! Como está a correr?"),
+            ("20:01", "u", "Bem. Já estou a trabalhar na Feedzai, continuo programador, mas noutra equipa."),
+            ("20:02", "u", "Continuo alérgico a frutos secos, e o bolo-rei está em todo o lado 😅"),
+            ("20:03", "u", "Há bolo-rei sem frutos secos?"),
+            ("20:04", "a", "Há: o bolo-rainha não serve, mas algumas pastelarias fazem bolo-rei só com fruta "
+                           "cristalizada."),
+        ),
+        session(
+            "rui-guitarra", "2025-01-06",
+            ("18:45", "u", "O Nuno veio passar o fim de ano cá a casa, foi ótimo."),
+            ("18:45", "a", "Que bom! Como começaste o ano?"),
+            ("18:46", "u", "Com planos: quero aprender a tocar guitarra portuguesa este ano."),
+            ("18:47", "a", "Excelente. Há escolas em Alfama e também aulas online."),
+            ("18:48", "u", "Obrigado, és uma grande ajuda!"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Rui"),
+        Fact(PROFILE, "home_city", "Lisboa"),
+        Fact(PROFILE, "employer", "Feedzai"),
+        Fact(PROFILE, "occupation", "programador"),
+        Fact(CRITICAL, "allergy:nuts", "frutos secos"),
+        Fact(ENTITY, "person:friend", "Nuno"),
+        Fact(ENTITY, "person:friend", "Hugo"),
+        Fact(PREFERENCE, "dislikes:multidoes", "multidões"),
+        Fact(GOAL, "goal:aprender_a_tocar_guitarra_portuguesa", "aprender a tocar guitarra portuguesa"),
+    ),
+    superseded=(Change("home_city", "Braga", "Lisboa"), Change("employer", "Bosch", "Feedzai")),
+    mentions=(Mention("allergy:nuts", "frutos secos", 2), Mention("occupation", "programador", 2)),
+    events=(Event("2024-10-12", text="faz anos no sábado"), Event("2024-12-02", key="home_city")),
+    probes=(
+        Probe("Onde é que eu vivo agora?", ("Lisboa",), stale=("Braga",)),
+        Probe("Em que empresa é que trabalho?", ("Feedzai",), stale=("Bosch",)),
+        Probe("A que é que sou alérgico?", ("frutos secos",)),
+        Probe("Como se chamam os meus amigos?", ("Nuno", "Hugo")),
+    ),
+    split=NEVER,
+)
+
+FATIMA = Scenario(
+    name="blind_fatima_viseu_reformada",
+    language="pt-pt",
+    summary="Professora reformada em Viseu: marido, gato, neta; deixa a hidroginástica e a carne vermelha.",
+    sessions=(
+        session(
+            "fatima-anos", "2024-03-04",
+            ("09:20", "u", "Bom dia. Chamo-me Fátima, sou reformada, fui professora primária muitos anos."),
+            ("09:20", "a", "Bom dia, D. Fátima! Em que posso ajudar?"),
+            ("09:21", "u", "Vivo em Viseu com o meu marido, o Joaquim."),
+            ("09:22", "u", "Ao pequeno-almoço tomo sempre um chá de cidreira com torradas."),
+            ("09:23", "u", "Faço anos a 3 de maio e os meus netos querem fazer uma festa."),
+            ("09:24", "a", "Que bom! Quer ideias para a festa?"),
+            ("09:25", "u", "Sim. Tenho um gato, o Farrusco, que vai querer estar no meio de tudo."),
+            ("09:26", "a", "Um lanche no jardim com bolos caseiros e o Farrusco de supervisor."),
+        ),
+        session(
+            "fatima-consulta", "2024-04-08",
+            ("10:00", "u", "Ando na hidroginástica às segundas e quartas e adoro."),
+            ("10:00", "a", "Faz muito bem às articulações!"),
+            ("10:01", "u", "Tenho consulta de cardiologia daqui a duas semanas."),
+            ("10:02", "u", "Que perguntas devo fazer ao médico?"),
+            ("10:03", "a", "Pergunte pela tensão arterial, pelo colesterol e que exercício pode fazer."),
+            ("10:04", "u", "Muito obrigada, querida."),
+        ),
+        session(
+            "fatima-joelho", "2024-05-20",
+            ("15:10", "u", "Os anos correram muito bem, obrigada!"),
+            ("15:10", "a", "Ainda bem! Parabéns atrasados."),
+            ("15:11", "u", "Deixei a hidroginástica, e para ser franca já não gosto, a água está sempre fria."),
+            ("15:12", "u", "A minha neta Beatriz vai casar em setembro, ando numa azáfama."),
+            ("15:13", "u", "Não suporto o calor do verão, espero que o casamento seja ao fim da tarde."),
+            ("15:14", "a", "Em setembro as tardes já são mais frescas. Quer ajuda com a roupa?"),
+        ),
+        session(
+            "fatima-menu", "2024-07-01",
+            ("11:00", "u", "Deixei de comer carne vermelha, por recomendação do médico."),
+            ("11:00", "a", "Entendido. Peixe e aves, então."),
+            ("11:01", "u", "Ideias de pratos para o copo-d'água sem carne vermelha?"),
+            ("11:02", "a", "Bacalhau com broa, arroz de pato ou peito de frango recheado."),
+            ("11:03", "u", "O Joaquim manda cumprimentos, aliás."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Fátima"),
+        Fact(PROFILE, "occupation", "reformado"),
+        Fact(PROFILE, "home_city", "Viseu"),
+        Fact(PROFILE, "birthday", "3 de maio"),
+        Fact(ENTITY, "person:husband", "Joaquim"),
+        Fact(ENTITY, "person:granddaughter", "Beatriz"),
+        Fact(ENTITY, "pet:cat", "Farrusco"),
+        Fact(PREFERENCE, "dislikes:calor", "calor"),
+        Fact(CONSTRAINT, "avoids:red_meat", "carne vermelha"),
+    ),
+    retracted=(Retraction("likes:hidroginastica", "hidroginástica"),),
+    events=(Event("2024-04-22", text="consulta de cardiologia"), Event("2024-09-01", text="casar em setembro")),
+    probes=(
+        Probe("Quando é que faço anos?", ("maio",)),
+        Probe("Como se chama o meu gato?", ("Farrusco",)),
+        Probe("O que é que eu já não como?", ("carne vermelha",)),
+        Probe("Como se chama o meu marido?", ("Joaquim",)),
+    ),
+    allowed=(
+        Fact(PREFERENCE, "likes:cha_de_cidreira", "chá de cidreira"),
+        Fact(ENTITY, "family:grandchildren", "netos"),
+    ),
+    split=NEVER,
+)
+
+INES = Scenario(
+    name="blind_ines_aveiro_madeira",
+    language="pt-pt",
+    summary="Estudante em Aveiro com bilhetes para a Madeira: voo e código do alojamento, deixa de ser "
+    "vegetariana; outra utilizadora do tenant tem cidade, empresa, alergia e reserva.",
+    other_user=(
+        session(
+            "sara-sevilha", "2024-05-27",
+            ("14:00", "u", "Olá, sou a Sara, vivo em Faro e trabalho na Vodafone."),
+            ("14:00", "a", "Olá, Sara! Em que posso ajudar?"),
+            ("14:01", "u", "Sou alérgica a marisco, tem isso em conta."),
+            ("14:02", "u", "A referência da minha reserva em Sevilha é SV28KQ."),
+            ("14:03", "a", "Fica registado. Queres sugestões para Sevilha?"),
+        ),
+    ),
+    sessions=(
+        session(
+            "ines-bilhetes", "2024-06-03",
+            ("22:00", "u", "Olá! Sou a Inês, vivo em Aveiro e estou a estudar Engenharia do Ambiente."),
+            ("22:00", "a", "Olá, Inês! Em que posso ajudar?"),
+            ("22:01", "u", "Sou vegetariana há dois anos, e já comprei os bilhetes para a Madeira em julho!"),
+            ("22:02", "u", "O voo é o TP1691 e o código da reserva do alojamento local é KX93ML."),
+            ("22:03", "a", "Boa! Guardei: voo TP1691, alojamento KX93ML."),
+            ("22:04", "u", "Há boa comida vegetariana no Funchal?"),
+            ("22:05", "a", "Há, sobretudo na zona velha. E a fruta tropical é imperdível."),
+        ),
+        session(
+            "ines-levadas", "2024-06-24",
+            ("17:30", "u", "Adoro escalada, há sítios bons para escalar na Madeira?"),
+            ("17:30", "a", "Há vias de escalada na costa norte e no Curral das Freiras."),
+            ("17:31", "u", "Detesto o frio, mas dizem que no Pico do Arieiro está gelado de manhã."),
+            ("17:32", "a", "Leva um corta-vento e uma camisola, mesmo em julho."),
+            ("17:33", "u", "Aliás, o meu telemóvel avariou, vou ter de comprar outro antes de ir."),
+            ("17:34", "a", "Vale a pena, para os mapas das levadas."),
+        ),
+        session(
+            "ines-volta", "2024-07-22",
+            ("20:40", "u", "Voltei da Madeira ontem, que maravilha!"),
+            ("20:40", "a", "Que bom! Qual foi a melhor parte?"),
+            ("20:41", "u", "Confesso: deixei de ser vegetariana, provei espetada e não me arrependo haha"),
+            ("20:42", "a", "Acontece! Queres receitas para continuar a variar?"),
+            ("20:43", "u", "Talvez. E arranjei um estágio de verão na Navigator, em Cacia."),
+            ("20:44", "u", "Obrigada!"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Inês"),
+        Fact(PROFILE, "home_city", "Aveiro"),
+        Fact(CRITICAL, "flight_number", "TP1691"),
+        Fact(CRITICAL, "reservation_code", "KX93ML"),
+        Fact(PREFERENCE, "likes:escalada", "escalada"),
+        Fact(PREFERENCE, "dislikes:frio", "frio"),
+    ),
+    retracted=(Retraction("diet", "vegetariano"),),
+    events=(Event("2024-07-01", text="Madeira em julho"), Event("2024-07-21", text="Voltei da Madeira")),
+    probes=(
+        Probe("Qual é o código da reserva do alojamento?", ("KX93ML",), foreign=("SV28KQ", "Faro")),
+        Probe("Qual era o meu voo para a Madeira?", ("TP1691",), foreign=("SV28KQ", "Vodafone")),
+        Probe("Onde é que eu vivo?", ("Aveiro",), foreign=("Faro", "Vodafone", "marisco")),
+    ),
+    allowed=(
+        Fact(PROFILE, "occupation", "estudante"),
+        Fact(PROFILE, "employer", "Navigator"),
+        Fact(PROFILE, "occupation", "estagiário"),
+    ),
+    split=NEVER,
+)
+
+MIGUEL = Scenario(
+    name="blind_miguel_setubal_carreira",
+    language="pt-pt",
+    summary="Professor de Educação Física passa a programador; duas irmãs; não suporta coentros; um cão.",
+    sessions=(
+        session(
+            "miguel-jantar", "2025-01-06",
+            ("20:00", "u", "Boas. Sou o Miguel, tenho 38 anos e sou professor de Educação Física em Setúbal."),
+            ("20:00", "a", "Boas, Miguel! Em que posso ajudar?"),
+            ("20:01", "u", "A minha irmã Marta vem jantar cá a casa no sábado com o namorado."),
+            ("20:02", "u", "Não suporto coentros, mas ela põe coentros em tudo 😂 que faço?"),
+            ("20:03", "a", "Faz tu o prato principal, um choco frito, e deixa-a trazer a salada."),
+            ("20:04", "u", "Boa ideia. Tenho um cão, o Tejo, que vai adorar a visita."),
+        ),
+        session(
+            "miguel-curso", "2025-02-03",
+            ("21:30", "u", "Estou a fazer um curso de programação à noite."),
+            ("21:30", "a", "Que interessante! Como está a correr?"),
+            ("21:31", "u", "Bem! Quero mudar de carreira até ao fim do ano."),
+            ("21:32", "u", "A minha outra irmã, a Leonor, é programadora e tem-me ajudado imenso."),
+            ("21:33", "u", "Que linguagem devo aprender primeiro?"),
+            ("21:34", "a", "Python é uma boa primeira linguagem; depois JavaScript se quiseres web."),
+        ),
+        session(
+            "miguel-startup", "2025-05-12",
+            ("19:15", "u", "Deixei o ensino! Agora sou programador júnior na Sword Health."),
+            ("19:15", "a", "Parabéns, Miguel! Grande mudança."),
+            ("19:16", "u", "Comecei na segunda passada e ainda estou a apanhar o ritmo."),
+            ("19:17", "u", "Continuo a viver em Setúbal, mas agora trabalho a partir de casa."),
+            ("19:18", "a", "Bom para evitar a ponte todos os dias!"),
+            ("19:19", "u", "Nem me fales da ponte haha"),
+        ),
+        session(
+            "miguel-tio", "2025-06-02",
+            ("18:00", "u", "A Marta está grávida! Vou ser tio 🥹"),
+            ("18:00", "a", "Que notícia maravilhosa!"),
+            ("18:01", "u", "Vai fazer um almoço para anunciar, e lá vou eu comer coentros. Não suporto mesmo."),
+            ("18:02", "u", "O Tejo fez 5 anos ontem, já agora."),
+            ("18:03", "a", "Parabéns ao Tejo! Um biscoito extra hoje."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Miguel"),
+        Fact(PROFILE, "age", "38"),
+        Fact(PROFILE, "home_city", "Setúbal"),
+        Fact(PROFILE, "occupation", "programador júnior"),
+        Fact(PROFILE, "employer", "Sword Health"),
+        Fact(ENTITY, "person:sister", "Marta"),
+        Fact(ENTITY, "person:sister", "Leonor"),
+        Fact(ENTITY, "pet:dog", "Tejo"),
+        Fact(PREFERENCE, "dislikes:coentros", "coentros"),
+    ),
+    superseded=(Change("occupation", "professor de Educação Física", "programador júnior"),),
+    mentions=(Mention("dislikes:coentros", "coentros", 2), Mention("home_city", "Setúbal", 2)),
+    events=(
+        Event("2025-01-11", text="vem jantar"),
+        Event("2025-05-05", key="employer"),
+        Event("2025-06-01", text="fez 5 anos"),
+    ),
+    probes=(
+        Probe("Qual é a minha profissão agora?", ("programador",), stale=("Educação Física",)),
+        Probe("Como se chamam as minhas irmãs?", ("Marta", "Leonor")),
+        Probe("O que é que eu não suporto comer?", ("coentros",)),
+        Probe("Como se chama o meu cão?", ("Tejo",)),
+    ),
+    allowed=(
+        Fact(GOAL, "goal:mudar_de_carreira", "mudar de carreira"),
+        Fact(PROFILE, "work_mode", "remoto"),
+        Fact(ENTITY, "person:sister:occupation", "programadora"),
+        Fact(GOAL, "learning:programacao", "programação"),
+    ),
+    split=NEVER,
+)
+
+CATARINA = Scenario(
+    name="blind_catarina_almada_casamento",
+    language="pt-pt",
+    summary="Enfermeira em Almada muda de hospital, casa com o Filipe, sobe o orçamento da lua de mel "
+    "e muda de série preferida.",
+    sessions=(
+        session(
+            "catarina-casamento", "2024-02-05",
+            ("22:10", "u", "Olá, sou a Catarina, enfermeira no Hospital de Santa Maria, e vivo em Almada."),
+            ("22:10", "a", "Olá, Catarina! Em que posso ajudar?"),
+            ("22:11", "u", "Vou casar com o Filipe em junho e estou a organizar tudo sozinha 😩"),
+            ("22:12", "u", "O orçamento para a lua de mel é de 3000 euros."),
+            ("22:13", "a", "Dá para uma semana boa na Grécia ou nos Açores. Preferes praia ou cidade?"),
+            ("22:14", "u", "Praia, sem dúvida."),
+        ),
+        session(
+            "catarina-hospital", "2024-03-04",
+            ("08:20", "u", "Mudei de hospital: agora estou a trabalhar no Hospital da Luz, com menos noites."),
+            ("08:20", "a", "Ótimo para organizar o casamento!"),
+            ("08:21", "u", "Sim! A minha série preferida é The Crown, vejo um episódio nos intervalos."),
+            ("08:22", "u", "Como é que se faz o processo de casamento no registo civil?"),
+            ("08:23", "a", "Marca-se o processo preliminar na conservatória, com os documentos de ambos."),
+        ),
+        session(
+            "catarina-orcamento", "2024-04-15",
+            ("21:00", "u", "Afinal o orçamento da lua de mel subiu: agora é de 4500 euros, os meus pais ajudaram."),
+            ("21:00", "a", "Que bom! Dá para juntar duas ilhas gregas."),
+            ("21:01", "u", "E mudei de ideia quanto à série: a minha preferida agora é Succession."),
+            ("21:02", "a", "Boa escolha, é excelente."),
+            ("21:03", "u", "Entendi, obrigada 😊"),
+        ),
+        session(
+            "catarina-casada", "2024-06-17",
+            ("19:40", "u", "Casei-me no sábado! O Filipe agora é o meu marido 🥹"),
+            ("19:40", "a", "Muitos parabéns aos dois!"),
+            ("19:41", "u", "Partimos para a lua de mel daqui a duas semanas, ainda tenho de fazer as malas."),
+            ("19:42", "u", "Ainda vivo em Almada, mas estamos a pensar ir viver para outro lado."),
+            ("19:43", "a", "Queres uma lista do que levar para a praia?"),
+            ("19:44", "u", "Sim, por favor!"),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Catarina"),
+        Fact(PROFILE, "occupation", "enfermeira"),
+        Fact(PROFILE, "employer", "Hospital da Luz"),
+        Fact(PROFILE, "home_city", "Almada"),
+        Fact(PROFILE, "marital_status", "casado"),
+        Fact(ENTITY, "person:husband", "Filipe"),
+        Fact(CONSTRAINT, "budget", "4500 EUR"),
+        Fact(PREFERENCE, "favorite:series", "Succession"),
+    ),
+    superseded=(
+        Change("employer", "Hospital de Santa Maria", "Hospital da Luz"),
+        Change("budget", "3000 EUR", "4500 EUR"),
+        Change("favorite:series", "The Crown", "Succession"),
+    ),
+    mentions=(Mention("home_city", "Almada", 2),),
+    events=(
+        Event("2024-06-01", text="casar com o Filipe em junho"),
+        Event("2024-06-15", text="Casei-me no sábado"),
+        Event("2024-07-01", text="daqui a duas semanas"),
+    ),
+    probes=(
+        Probe("Em que hospital é que eu trabalho?", ("Luz",), stale=("Santa Maria",)),
+        Probe("Qual é o orçamento da lua de mel?", ("4500",), stale=("3000",)),
+        Probe("Qual é a minha série preferida?", ("Succession",), stale=("Crown",)),
+        Probe("Como se chama o meu marido?", ("Filipe",)),
+    ),
+    allowed=(
+        Fact(ENTITY, "person:fiance", "Filipe"),
+        Fact(CONSTRAINT, "budget:lua_de_mel", "4500 EUR"),
+        Fact(PREFERENCE, "prefers:praia", "praia"),
+    ),
+    split=NEVER,
+)
+
+JOAO = Scenario(
+    name="blind_joao_ponta_delgada",
+    language="pt-pt",
+    summary="Engenheiro nos Açores: vegano repetido, número de encomenda, desiste da carta de mota, "
+    "promovido a diretor de obra.",
+    sessions=(
+        session(
+            "joao-vegano", "2024-09-09",
+            ("20:30", "u", "Olá. Sou o João, engenheiro civil na Mota-Engil, e vivo em Ponta Delgada."),
+            ("20:30", "a", "Olá, João! Em que posso ajudar?"),
+            ("20:31", "u", "Tornei-me vegano este ano e ainda estou a aprender a cozinhar."),
+            ("20:32", "a", "Começa por pratos simples: caril de grão, feijoada de legumes, massa com lentilhas."),
+            ("20:33", "u", "Quero tirar a carta de mota antes do verão."),
+            ("20:34", "u", "haha a minha mãe acha que é perigoso"),
+            ("20:35", "a", "Com formação e bom equipamento, o risco baixa muito."),
+        ),
+        session(
+            "joao-encomenda", "2024-09-30",
+            ("12:00", "u", "Encomendei uma bicicleta online há três semanas e ainda não chegou."),
+            ("12:00", "a", "Que chatice. Tens o número da encomenda?"),
+            ("12:01", "u", "A encomenda é a PT558172."),
+            ("12:02", "u", "Como é que reclamo? Os Açores são sempre esquecidos nas entregas 🙄"),
+            ("12:03", "a", "Escreve à loja com o número PT558172 e, se não responderem, usa o Livro de Reclamações "
+                           "online."),
+            ("12:04", "u", "ok obrigado"),
+        ),
+        session(
+            "joao-rita", "2024-11-11",
+            ("19:10", "u", "Já não quero tirar a carta de mota, a bicicleta chegou e chega-me perfeitamente."),
+            ("19:10", "a", "Faz sentido! A ilha é ótima para pedalar."),
+            ("19:11", "u", "Continuo vegano, e agora a minha namorada Rita também está a experimentar."),
+            ("19:12", "u", "O jantar de anos da Rita é amanhã, ideias de bolo vegano?"),
+            ("19:13", "a", "Bolo de chocolate com azeite e leite de aveia, ou um bolo de ananás dos Açores."),
+        ),
+        session(
+            "joao-promocao", "2024-12-16",
+            ("18:20", "u", "Fui promovido a diretor de obra na Mota-Engil!"),
+            ("18:20", "a", "Parabéns, João!"),
+            ("18:21", "u", "Detesto reuniões às sextas à tarde, e agora vou ter imensas."),
+            ("18:22", "u", "Dicas para reuniões mais curtas?"),
+            ("18:23", "a", "Agenda enviada antes, tempo fixo e decisões escritas no fim."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "João"),
+        Fact(PROFILE, "occupation", "diretor de obra"),
+        Fact(PROFILE, "employer", "Mota-Engil"),
+        Fact(PROFILE, "home_city", "Ponta Delgada"),
+        Fact(CONSTRAINT, "diet", "vegano"),
+        Fact(CRITICAL, "order_number", "PT558172"),
+        Fact(ENTITY, "person:girlfriend", "Rita"),
+        Fact(PREFERENCE, "dislikes:reunioes_as_sextas_a_tarde", "reuniões às sextas à tarde"),
+    ),
+    superseded=(Change("occupation", "engenheiro civil", "diretor de obra"),),
+    retracted=(Retraction("goal:tirar_a_carta_de_mota", "tirar a carta de mota"),),
+    mentions=(Mention("diet", "vegano", 2), Mention("employer", "Mota-Engil", 2)),
+    events=(Event("2024-09-09", text="há três semanas"), Event("2024-11-12", text="jantar de anos da Rita")),
+    probes=(
+        Probe("Qual é o número da minha encomenda?", ("PT558172",)),
+        Probe("Qual é o meu cargo agora?", ("diretor",)),
+        Probe("Que alimentação é que eu sigo?", ("vegano",)),
+        Probe("Como se chama a minha namorada?", ("Rita",)),
+    ),
+    split=NEVER,
+)
+
+BEATRIZ = Scenario(
+    name="blind_beatriz_evora_coimbra",
+    language="pt-pt",
+    summary="Estudante de Enfermagem: alergia ao pólen repetida, duas amigas, deixa o café, muda-se "
+    "de Évora para Coimbra.",
+    sessions=(
+        session(
+            "beatriz-anatomia", "2025-02-10",
+            ("21:00", "u", "Olá! Sou a Beatriz, tenho 20 anos, vivo em Évora e estou a tirar Enfermagem."),
+            ("21:00", "a", "Olá, Beatriz! Em que posso ajudar?"),
+            ("21:01", "u", "Tenho exame de Anatomia daqui a duas semanas, ajudas-me a estudar?"),
+            ("21:02", "a", "Claro. Começamos pelo sistema músculo-esquelético?"),
+            ("21:03", "u", "Pode ser. Sou alérgica ao pólen, por isso a primavera vai ser um horror para estudar 🤧"),
+            ("21:04", "u", "e adoro café, bebo uns quatro por dia haha"),
+            ("21:05", "a", "Quatro é muito antes de dormir! Vamos a um plano de estudo."),
+        ),
+        session(
+            "beatriz-amigas", "2025-03-03",
+            ("18:30", "u", "A minha amiga Rita faz anos amanhã!"),
+            ("18:30", "a", "Que giro! Já tens prenda?"),
+            ("18:31", "u", "Ainda não. A minha outra amiga, a Teresa, está a organizar um jantar surpresa."),
+            ("18:32", "u", "O que posso oferecer à Rita? Ela adora livros de fantasia."),
+            ("18:33", "a", "Uma edição bonita de uma saga de fantasia ou um marcador personalizado."),
+            ("18:34", "u", "ok, obrigada!"),
+        ),
+        session(
+            "beatriz-cafe", "2025-03-24",
+            ("10:00", "u", "Deixei o café de vez, já não gosto do sabor, acredites ou não."),
+            ("10:00", "a", "Uau! Como estás a aguentar?"),
+            ("10:01", "u", "Bem, agora bebo chá verde."),
+            ("10:02", "u", "Tive a nota do exame: 17! 🥳"),
+            ("10:03", "a", "Parabéns, excelente nota!"),
+        ),
+        session(
+            "beatriz-coimbra", "2025-04-28",
+            ("20:15", "u", "Novidade: mudei-me para Coimbra na semana passada, por causa do estágio."),
+            ("20:15", "a", "Que mudança! Como está a correr?"),
+            ("20:16", "u", "Bem, mas continuo alérgica ao pólen e Coimbra está cheia de árvores em flor 🤧"),
+            ("20:17", "a", "Antihistamínico com indicação médica e janelas fechadas de manhã ajudam."),
+            ("20:18", "u", "A Teresa vem visitar-me no fim de semana."),
+        ),
+    ),
+    facts=(
+        Fact(PROFILE, "name", "Beatriz"),
+        Fact(PROFILE, "age", "20"),
+        Fact(PROFILE, "home_city", "Coimbra"),
+        Fact(CRITICAL, "allergy:pollen", "pólen"),
+        Fact(ENTITY, "person:friend", "Rita"),
+        Fact(ENTITY, "person:friend", "Teresa"),
+    ),
+    superseded=(Change("home_city", "Évora", "Coimbra"),),
+    retracted=(Retraction("likes:cafe", "café"),),
+    mentions=(Mention("allergy:pollen", "pólen", 2),),
+    events=(
+        Event("2025-02-24", text="exame de Anatomia"),
+        Event("2025-03-04", text="faz anos amanhã"),
+        Event("2025-04-21", key="home_city"),
+    ),
+    probes=(
+        Probe("Onde é que eu vivo agora?", ("Coimbra",), stale=("Évora",)),
+        Probe("A que é que sou alérgica?", ("pólen",)),
+        Probe("Como se chamam as minhas amigas?", ("Rita", "Teresa")),
+    ),
+    allowed=(
+        Fact(PROFILE, "occupation", "estudante"),
+        Fact(PREFERENCE, "likes:cha_verde", "chá verde"),
+        Fact(ENTITY, "person:friend:likes:livros_de_fantasia", "livros de fantasia"),
+    ),
+    split=NEVER,
+)
+
+BLIND_PT_PT = (RUI, FATIMA, INES, MIGUEL, CATARINA, JOAO, BEATRIZ)
