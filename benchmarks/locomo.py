@@ -51,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
         default="turns,full",
         help="memory layers to compare, comma-separated: turns, full (default: both)",
     )
+    parser.add_argument(
+        "--embed-cache",
+        default=None,
+        help="a SQLite file of vectors kept across runs (or HIPOCAMPO_BENCH_EMBED_CACHE): for ranking "
+        "experiments; embedding timings then mean nothing",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -67,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         db_dir=args.db_dir,
         layers=layers,
         db_url=args.db,
+        embed_cache=args.embed_cache,
     )
     text = json.dumps(result, indent=2, default=str)
     if args.out:

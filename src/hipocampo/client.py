@@ -1,15 +1,14 @@
 """The Python API: :class:`AsyncMemory`, and :class:`Memory`, its synchronous twin derived from it.
 
 ``Memory`` is not a second implementation: every public coroutine of ``AsyncMemory`` listed in
-``_PUBLIC`` is wrapped once, at import, to run on a private event-loop thread.
+``_PUBLIC`` has a method of the same signature in the generated ``client_sync.py`` that runs it
+on a private event-loop thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -342,71 +341,8 @@ _PUBLIC = (
 )
 
 
-class _LoopThread:
-    """An event loop on a daemon thread, so sync callers can run the async core."""
+# The synchronous twin is generated source (scripts/gen_sync_memory.py), so editors and type
+# checkers see its methods; imported last because it builds on AsyncMemory.
+from .client_sync import Memory, _LoopThread  # noqa: E402
 
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="hipocampo-loop", daemon=True)
-        self._thread.start()
-
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join()
-        self.loop.close()
-
-
-class Memory:
-    """Synchronous API with the same methods as :class:`AsyncMemory`.
-
-    >>> mem = Memory.open("memory.db")
-    >>> mem.add("ana", "t1", [{"role": "user", "content": "Moro em Lisboa"}])
-    >>> mem.flush(); mem.recall("ana", "t1", "onde eu moro?").context
-    """
-
-    def __init__(self, inner: AsyncMemory, runner: _LoopThread) -> None:
-        self._inner = inner
-        self._runner = runner
-
-    @classmethod
-    def open(cls, path_or_url: str | None = None, **kwargs: Any) -> Memory:
-        runner = _LoopThread()
-        try:
-            inner = runner.run(AsyncMemory.open(path_or_url, **kwargs))
-        except BaseException:
-            runner.stop()
-            raise
-        return cls(inner, runner)
-
-    @property
-    def settings(self) -> Settings:
-        return self._inner.settings
-
-    def close(self) -> None:
-        try:
-            self._runner.run(self._inner.close())
-        finally:
-            self._runner.stop()
-
-    def __enter__(self) -> Memory:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _sync(name: str) -> Any:
-    async_method = getattr(AsyncMemory, name)
-
-    @functools.wraps(async_method)
-    def method(self: Memory, *args: Any, **kwargs: Any) -> Any:
-        return self._runner.run(async_method(self._inner, *args, **kwargs))
-
-    return method
-
-
-for _name in _PUBLIC:
-    setattr(Memory, _name, _sync(_name))
+__all__ = ["AsyncMemory", "Memory", "_LoopThread"]

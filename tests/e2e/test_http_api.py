@@ -189,7 +189,7 @@ def test_forget_thread_user_and_export(server: LiveServer) -> None:
     assert c.get("/v1/users").json() == {"users": []}
 
 
-# -- seed 001 and agent tools ---------------------------------------------------------------
+# -- compatible memory API and agent tools ---------------------------------------------------------------
 def test_seed_001_memory_endpoints(server: LiveServer) -> None:
     c = server.client("acme")
     c.post("/v1/users/ana/threads/conv-1/messages", json=turns("Moro em Lisboa", "Que bom!"))
@@ -254,7 +254,7 @@ def test_chat_without_a_model_still_remembers(server: LiveServer) -> None:
     assert "allergic to peanuts" in out["memory_context"]
     stored = c.get("/v1/users/ana/threads/chat-1/messages").json()["messages"]
     assert [m["content"] for m in stored] == ["peanuts?"]
-    assert c.post("/chat", json={**body, "message": "again"}).status_code == 200  # seed 001's path
+    assert c.post("/chat", json={**body, "message": "again"}).status_code == 200  # the compatible API's path
     assert "/chat" not in c.get("/openapi.json").json()["paths"]
 
 

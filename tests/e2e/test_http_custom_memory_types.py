@@ -1,4 +1,4 @@
-"""A deployment's own memory types over HTTP, end to end (seed 000's marketing agent): configured
+"""A deployment's own memory types over HTTP, end to end (a marketing agent's): configured
 in ``HIPOCAMPO_MEMORY_TYPES``, saved and read through the agent tools and the memories API,
 listed by type, shown with their type in recall's context; an unknown type is a 422 saying why.
 The remote agent uses them through the service, and an export of them imports back typed."""

@@ -140,7 +140,7 @@ def test_a_new_user_serves_writes_recalls_curates_and_deletes_their_own_memories
     assert asyncio.run(agent(tokens["acme"])) == "Skip the satay: peanuts."
     assert asyncio.run(agent(tokens["globex"])) == "Enjoy the satay!"
 
-    # Forget the conversation (seed 001's route), then revoke the key.
+    # Forget the conversation (the compatible memory API's route), then revoke the key.
     assert acme.delete("/api/v1/memory/t1", params={"user_id": "ana"}).status_code == 200
     assert acme.get("/api/v1/memory/t1", params={"user_id": "ana"}).status_code == 404
     key_id = tokens["acme"].split("_")[1]

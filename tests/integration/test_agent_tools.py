@@ -148,7 +148,7 @@ def test_a_just_saved_allergy_answers_a_paraphrase_at_the_default_min_relevance(
     async def main():
         mem = await AsyncMemory.open(db_path, embedder=embedder(), extraction=False, summaries=False, worker="external")
         try:
-            ana = tools(mem)  # seed 002's defaults: memory_min_relevance=0.6
+            ana = tools(mem)  # the agent tools' defaults: memory_min_relevance=0.6
             others = ["O usuário mora em Lisboa.", "O usuário gosta de jazz.", "O usuário trabalha como engenheiro."]
             for text in others:
                 assert (await ana.save_memory(text, "user_profile")).success

@@ -1,4 +1,4 @@
-"""A deployment's own memory types (seed 000's marketing agent: campaign, metric, threshold,
+"""A deployment's own memory types (a marketing agent's: campaign, metric, threshold,
 insight) from ``HIPOCAMPO_MEMORY_TYPES``: the extraction schema and prompt, what the model finds,
 the rendered context and the client's filters. No network: the chat model is scripted."""
 

@@ -25,7 +25,7 @@ CONVERSATION_KINDS = (MemoryKind.TURN, MemoryKind.EPISODE, MemoryKind.SUMMARY)
 
 
 class MemoryFlags(BaseModel):
-    """Which memory layers ``load_memory`` injects (seed 000's feature flags, one per layer).
+    """Which memory layers ``load_memory`` injects (feature flags, one per layer).
 
     - ``summaries``: the rolling summary of the current thread.
     - ``recent``: the thread's last turns, read from the log (``HIPOCAMPO_RECENT_MESSAGES``). Turn

@@ -1,4 +1,4 @@
-"""What an agent session knows about its memory: whose it is and how the tools behave (seed 002)."""
+"""What an agent session knows about its memory: whose it is and how the tools behave."""
 
 from __future__ import annotations
 

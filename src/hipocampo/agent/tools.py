@@ -1,4 +1,4 @@
-"""The four memory tools an agent calls (seed 002): get, save, update and delete its user's memories.
+"""The four memory tools an agent calls: get, save, update and delete its user's memories.
 
 :class:`MemoryTools` binds them to one :class:`~hipocampo.agent.session.SessionConfig`, so the model
 never chooses whose memory it touches: ownership is the session's user, checked on every call.

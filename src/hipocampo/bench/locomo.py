@@ -40,6 +40,7 @@ from ..bootstrap import build_embedder
 from ..ports import Embedder
 from ..settings import Settings
 from .baselines import build_baselines
+from .embed_cache import with_disk_cache
 
 # The layers module builds on this one (data, metrics): it is imported where it is used.
 DEFAULT_LAYERS = ("turns", "full")
@@ -325,8 +326,10 @@ async def arun_locomo(
     db_dir: str | None = None,
     layers: Sequence[str] | str = DEFAULT_LAYERS,
     db_url: str | None = None,
+    embed_cache: str | None = None,
 ) -> dict[str, Any]:
-    """:func:`run_locomo` for callers already inside an event loop."""
+    """:func:`run_locomo` for callers already inside an event loop. ``embed_cache``: a SQLite file
+    of vectors kept across runs (:mod:`.embed_cache`); quality only, timings then mean nothing."""
     from .locomo_layers import parse_layers
 
     names = parse_layers(layers)
@@ -336,7 +339,8 @@ async def arun_locomo(
     console = Console(stderr=True, quiet=not progress)
     settings = Settings(embedder=embedder) if embedder else Settings()  # type: ignore[arg-type]
     began = time.perf_counter()
-    inner = build_embedder(settings)  # loaded once; each layer of each conversation caches apart
+    base = build_embedder(settings)  # loaded once; each layer of each conversation caches apart
+    inner = with_disk_cache(base, embed_cache)
     load_seconds = time.perf_counter() - began
     summaries: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
@@ -348,7 +352,7 @@ async def arun_locomo(
             summary, recs = await _run_conversation(conv, names, settings, inner, folder, console, db_url)
             summaries.append(summary)
             records.extend(recs)
-    return _result(
+    result = _result(
         inner.name,
         settings.embedder,
         names,
@@ -357,6 +361,8 @@ async def arun_locomo(
         time.perf_counter() - began,
         load_seconds,
     )
+    result["embed_cache"] = inner is not base  # vectors read back: timings with embedding are void
+    return result
 
 
 def timing_stats(acks: Sequence[tuple[float, int]], column: Any) -> dict[str, Any]:
@@ -441,6 +447,7 @@ def run_locomo(
     db_dir: str | None = None,
     layers: Sequence[str] | str = DEFAULT_LAYERS,
     db_url: str | None = None,
+    embed_cache: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark over ``data_dir``'s conversations (the first ``limit``, sorted by name).
 
@@ -460,6 +467,7 @@ def run_locomo(
             db_dir=db_dir,
             layers=layers,
             db_url=db_url,
+            embed_cache=embed_cache,
         )
     )
 

@@ -1,7 +1,7 @@
 """Offline, rule-based extraction of typed facts from one user turn, in Portuguese and English.
 
 The service calls ``extract_facts`` on every new user message (assistant turns are not mined) and
-gets atomic, third-person facts: a memory type (seed 002), a stable slot (``key``), a normalised
+gets atomic, third-person facts: a memory type, a stable slot (``key``), a normalised
 value, a sentence to store and embed (``content``), a confidence, and, for corrections, whether the
 turn retracts a fact (``negated``) or replaces one (``previous_value``).
 

@@ -34,7 +34,8 @@ class Role(str, Enum):
 
 
 class MemoryKind(str, Enum):
-    """Where a memory comes from. Issue 2 writes turns; later layers add the others."""
+    """Where a memory comes from: turns come from the log; extraction, summaries and consolidation
+    add the others."""
 
     TURN = "turn"  # one conversation message, indexed as-is
     FACT = "fact"  # an atomic, typed fact extracted from turns
@@ -44,7 +45,7 @@ class MemoryKind(str, Enum):
 
 
 class MemoryType(str, Enum):
-    """Semantic type of a fact (seed 002)."""
+    """Semantic type of a fact."""
 
     USER_PROFILE = "user_profile"
     PREFERENCE = "preference"

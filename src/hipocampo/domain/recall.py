@@ -13,7 +13,7 @@ from .validity import Validity
 
 
 class RecencyMode(str, Enum):
-    """How much the age of a memory matters (seed 003)."""
+    """How much the age of a memory matters (recent-focused, balanced or archaeological)."""
 
     RECENT_FOCUSED = "recent_focused"
     BALANCED = "balanced"

@@ -44,7 +44,7 @@ PLANS: dict[str, Quotas] = {
     "standard": Quotas(requests_per_minute=600, max_memories=1_000_000),
     "unlimited": Quotas(requests_per_minute=None, max_memories=None),
 }
-"""Plans a tenant can be created on (seed 001's tenant context: plan and quotas). A tenant's quotas
+"""Plans a tenant can be created on (a plan sets a tenant's quotas). A tenant's quotas
 start as its plan's and can be overridden one by one."""
 
 

@@ -56,7 +56,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
                "anxiety", "insomnia"),
     "travel": ("viagem", "viajar", "ferias", "trip", "travel", "vacation", "holiday"),
 }
-"""Word beginnings of a few everyday topics (as seed plans list them): two memories with words of
+"""Word beginnings of a few everyday topics (as memory products commonly list them): two memories with words of
 the same topic share it even without sharing a word ("chefe", "reunião")."""
 
 LLM_SYSTEM = (

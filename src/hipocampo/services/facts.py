@@ -73,7 +73,7 @@ MEMORY_TYPE_DESCRIPTIONS = {
     MemoryType.CRITICAL_INFO.value: "what must never be forgotten: allergies, health conditions, medication",
     MemoryType.ENTITY.value: "people, pets and things in the user's life, with their attributes",
 }
-"""Injected into the extraction prompt (seed 002: memory types with descriptions)."""
+"""Injected into the extraction prompt (each memory type with its description)."""
 
 IMPORTANCE = {
     MemoryType.CRITICAL_INFO: 0.9,

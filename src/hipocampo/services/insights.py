@@ -1,4 +1,4 @@
-"""Memory quality metrics for administrators (seed 003, "Memory Quality Metrics").
+"""Memory quality metrics for administrators (memory quality metrics).
 
 Per user: how much of the conversation is searchable (coverage), what was learned (memories by
 kind and type), the silences in the conversation (temporal gaps) and whether recall uses what is

@@ -1,4 +1,4 @@
-"""The ready agent (seed 002's flow): a LangGraph graph with memory before and after the model.
+"""The ready agent: a LangGraph graph with memory before and after the model.
 
 ::
 

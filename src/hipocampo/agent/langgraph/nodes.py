@@ -1,4 +1,4 @@
-"""LangGraph nodes that give an agent hipocampo's memory (seed 000's ``load_memory`` and
+"""LangGraph nodes that give an agent hipocampo's memory (``load_memory`` and
 ``persist_memory``), usable in any graph whose state has a ``messages`` list.
 
 ``load_memory`` recalls what the memory knows for the latest user message and puts it, with the

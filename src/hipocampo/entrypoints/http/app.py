@@ -107,7 +107,7 @@ def create_app(
             {"name": "users", "description": "The tenant's users: list, export, forget."},
             {"name": "agent tools", "description": "get/save/update/delete_memory for remote agents."},
             {"name": "chat", "description": "One turn with the ready memory-backed agent (extra: langgraph)."},
-            {"name": "seed 001", "description": "The `/api/v1/memory` endpoints of the first design."},
+            {"name": "conversation memory", "description": "`/api/v1/memory`: conversations by id."},
             {"name": "admin", "description": "Tenant metrics; admin keys only."},
             {"name": "operations", "description": "Health, readiness and Prometheus metrics."},
         ],

@@ -1,4 +1,4 @@
-"""One chat turn with the ready agent (seed 001's ``POST /chat``): recall, answer, remember.
+"""One chat turn with the ready agent (``POST /chat``): recall, answer, remember.
 
 Answering with a model needs the ``langgraph`` extra (without it such a request gets a 503 saying
 what to install); with no model configured the turn still shows the memory it would inject.

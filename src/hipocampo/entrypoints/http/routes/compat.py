@@ -1,4 +1,4 @@
-"""Seed 001's memory endpoints (``/api/v1/memory``), over the same services as ``/v1``.
+"""The conversation memory endpoints (``/api/v1/memory``), over the same services as ``/v1``.
 
 A conversation is a thread; the user comes in the query string because these paths have no
 place for it. ``/search`` is declared before ``/{conversation_id}`` so it is never taken for an id.
@@ -23,7 +23,7 @@ from ..schemas import MAX_SEQ, ConversationIdPath, MemorySearchIn, ThreadIdQuery
 from ..security import Caller, Mem, scope_of
 from .threads import forget_or_404
 
-router = APIRouter(prefix="/api/v1/memory", tags=["seed 001"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/v1/memory", tags=["conversation memory"], responses=ERROR_RESPONSES)
 
 
 @router.get("/search", response_model=SearchOut)

@@ -1,4 +1,4 @@
-"""Seed 002's memory tools over HTTP, for agents that run elsewhere.
+"""The agent memory tools over HTTP, for agents that run elsewhere.
 
 Each call names the session (user, thread, agent) it runs in; the tenant is always the key's.
 A model's mistake (unknown id, bad type, empty text) is a 200 with ``success: false`` and an
