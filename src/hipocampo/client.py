@@ -8,6 +8,7 @@ on a private event-loop thread.
 from __future__ import annotations
 
 import asyncio
+import builtins
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -271,7 +272,7 @@ class AsyncMemory:
         the user's scope are ignored."""
         await self._deps.memories.touch(_scope(tenant_id, user_id), list(memory_ids), self._deps.clock.now())
 
-    async def history(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
+    async def history(self, user_id: str, memory_id: str, *, tenant_id: str = "default") -> builtins.list[HistoryEntry]:
         """Every change to a memory, oldest first: added, mentioned again, superseded, retracted."""
         scope = _scope(tenant_id, user_id)
         await curation.get_memory(self._deps, scope, memory_id)  # NotFound outside the user's scope
@@ -294,12 +295,12 @@ class AsyncMemory:
 
     async def messages(
         self, user_id: str, thread_id: str, *, tenant_id: str = "default", after_seq: int = -1, limit: int = 100
-    ) -> list[Message]:
+    ) -> builtins.list[Message]:
         return await self._deps.log.list_thread(
             _scope(tenant_id, user_id), thread_id, after_seq=after_seq, limit=min(max(limit, 1), 1000)
         )
 
-    async def threads(self, user_id: str, *, tenant_id: str = "default") -> list[str]:
+    async def threads(self, user_id: str, *, tenant_id: str = "default") -> builtins.list[str]:
         return await self._deps.log.threads(_scope(tenant_id, user_id))
 
     async def export(self, user_id: str, *, tenant_id: str = "default") -> dict[str, Any]:

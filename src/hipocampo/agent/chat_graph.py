@@ -50,7 +50,7 @@ async def answer_with_model(
 
 def trace(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     """The messages as JSON-ready dicts in OpenAI's chat format."""
-    return list(convert_to_openai_messages(messages))  # type: ignore[arg-type]
+    return list(convert_to_openai_messages(messages))
 
 
 def tool_calls(messages: list[BaseMessage]) -> list[dict[str, Any]]:

@@ -61,7 +61,7 @@ DESCRIPTIONS = {
     "update_memory": "Correct a saved memory when the user says it changed or was wrong.",
     "delete_memory": "Delete a memory the user asks you to forget or that is no longer true.",
 }
-ARGS = {
+ARGS: dict[str, type[BaseModel]] = {
     "get_memory": GetMemoryArgs,
     "save_memory": SaveMemoryArgs,
     "update_memory": UpdateMemoryArgs,

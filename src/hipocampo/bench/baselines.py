@@ -43,7 +43,7 @@ class Bm25Baseline:
     def _tokens(self, texts: list[str]) -> list[list[str]]:
         return self._bm25s.tokenize(
             texts, lower=True, stopwords="en", return_ids=False, show_progress=False
-        )  # type: ignore[return-value]
+        )
 
     def search(self, query: str, k: int) -> list[int]:
         k = min(k, self._size)

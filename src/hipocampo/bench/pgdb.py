@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 
 def is_postgres(url: str | None) -> bool:
-    return bool(url) and url.split("://", 1)[0].lower() in ("postgres", "postgresql", "postgresql+psycopg")
+    return url is not None and url.split("://", 1)[0].lower() in ("postgres", "postgresql", "postgresql+psycopg")
 
 
 def with_database(server_url: str, name: str) -> str:

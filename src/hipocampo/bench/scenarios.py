@@ -92,7 +92,7 @@ def run_scenarios(
     """Play every scenario on its own temporary store, once per mode, and score it; see the module
     docstring. The facts are scored in the first mode; the probes in every mode."""
     started = time.perf_counter()
-    model = FakeEmbedder() if embedder == "fake" else build_embedder(Settings(embedder=embedder))  # type: ignore[arg-type]
+    model = FakeEmbedder() if embedder == "fake" else build_embedder(Settings(embedder=embedder))
     rows = []
     with tempfile.TemporaryDirectory(prefix="hipocampo-scenarios-") as tmp:
         for scenario in scenarios:

@@ -61,12 +61,13 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
     """Each ``destination`` draft as a home or an employer fact, each pet named as the stored pet
     it retracts; a draft neither can be is dropped."""
     out: list[Found] = []
-    for d, lang, span in found:
-        if d.template == DESTINATION:  # someone else's move or pet: the user's memory cannot say
+    for first, lang, span in found:
+        d: Draft | None = first
+        if first.template == DESTINATION:  # someone else's move or pet: the user's memory cannot say
             near = text[max(0, span[0] - NEAR) : span[1] + NEAR]
-            d = _destination(d, near, known) if d.person is None else None
-        elif d.template == "pet" and d.key.rpartition(":")[2] == PET_BY_NAME:
-            d = _pet(d, known) if d.person is None else None
+            d = _destination(first, near, known) if first.person is None else None
+        elif first.template == "pet" and first.key.rpartition(":")[2] == PET_BY_NAME:
+            d = _pet(first, known) if first.person is None else None
         if d is not None:
             out.append((d, lang, span))
     return out

@@ -114,11 +114,13 @@ def facts_schema(memory_types: Iterable[str]) -> type[FactsOut]:
 def _facts_schema(names: tuple[str, ...]) -> type[FactsOut]:
     fact = create_model(
         "FactOut", __base__=FactOut, __doc__=FactOut.__doc__,
-        memory_type=(Literal[names], Field(description="Category of the fact: one of the memory types listed.")),
+        # A Literal over names known only at run time: type checkers cannot follow it.
+        memory_type=(Literal[names], Field(description="Category of the fact: one of the memory types listed.")),  # type: ignore[arg-type]
     )
+    facts: Any = list[fact]  # a class built at run time
     return create_model(
         "FactsOut", __base__=FactsOut,
-        facts=(list[fact], Field(description="Durable facts; empty when the turn states none.")),  # type: ignore[valid-type]
+        facts=(facts, Field(description="Durable facts; empty when the turn states none.")),
     )
 
 

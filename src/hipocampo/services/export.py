@@ -83,9 +83,9 @@ async def export_records(deps: Deps, scope: Scope) -> AsyncIterator[Record]:
         if kind is MemoryKind.TURN:  # turns are the messages above, indexed
             continue
         offset = 0
-        while batch := await deps.memories.list(scope, kind=kind, limit=PAGE, offset=offset):
-            offset += len(batch)
-            for item in batch:
+        while items := await deps.memories.list(scope, kind=kind, limit=PAGE, offset=offset):
+            offset += len(items)
+            for item in items:
                 counts["memory"] += 1
                 origin = "derived" if item.source_message_ids else "saved"
                 yield {"type": "memory", "origin": origin, **memory_to_dict(item)}

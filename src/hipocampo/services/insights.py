@@ -152,7 +152,7 @@ def _most_used(m: MemoryItem) -> tuple[int, float, str]:
 
 def _gaps(times: list[datetime], gap_days: int) -> dict[str, Any]:
     threshold = timedelta(days=gap_days)
-    periods = [
+    periods: list[dict[str, Any]] = [
         {"start": _iso(a), "end": _iso(b), "days": round((b - a) / timedelta(days=1), 1)}
         for a, b in pairwise(times)
         if b - a >= threshold

@@ -162,14 +162,14 @@ async def user_tallies(storage: Storage, scope: Scope) -> dict[str, Tally]:
         if summary is not None:
             t["summaries"].add(summary)
     offset = 0
-    while batch := await storage.memories.list(scope, limit=PAGE, offset=offset):
-        offset += len(batch)
-        for item in batch:
+    while items := await storage.memories.list(scope, limit=PAGE, offset=offset):
+        offset += len(items)
+        for item in items:
             t["memories"].add(item)
             if item.kind is not MemoryKind.TURN:  # turns mirror the log and have no history
                 for n, entry in enumerate(await storage.memories.history(scope, item.id)):
                     t["history"].add(fingerprint([item.id, n, entry]))
-        for memory_id in await storage.vectors.get(scope, [i.id for i in batch]):
+        for memory_id in await storage.vectors.get(scope, [i.id for i in items]):
             t["vectors"].add(memory_id)
     return t
 

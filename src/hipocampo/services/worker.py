@@ -18,7 +18,7 @@ import itertools
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -185,7 +185,7 @@ def _handler(
     return index
 
 
-async def _units(deps: Deps, jobs: list[Job]) -> AsyncIterator[Unit]:
+async def _units(deps: Deps, jobs: list[Job]) -> AsyncGenerator[Unit, None]:
     """The round's work in claim order (fair across tenants): indexing jobs grouped up to
     ``embed_batch_size`` texts and :data:`~.indexing.CALL_CHARS` characters (one embedding call,
     one commit), each group placed where its first job was claimed; other jobs one by one; a new-

@@ -5,6 +5,7 @@ For tests and single-process experiments; memories are lost when the process exi
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Sequence
 from dataclasses import replace
@@ -179,7 +180,7 @@ class InMemoryMemoryStore:
 
     async def neighbours(
         self, scope: Scope, thread_id: str, seqs: Sequence[int]
-    ) -> list[MemoryItem]:
+    ) -> builtins.list[MemoryItem]:
         wanted = set(seqs)
         rows = [
             r
@@ -233,10 +234,10 @@ class InMemoryMemoryStore:
     async def count_tenant(self, tenant_id: str) -> int:
         return sum(1 for r in self._db.view().memories.values() if r.tenant_id == tenant_id)
 
-    async def scopes(self) -> list[tuple[str, str]]:
+    async def scopes(self) -> builtins.list[tuple[str, str]]:
         return sorted({(r.tenant_id, r.user_id) for r in self._db.view().memories.values()})
 
-    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+    async def current_by_key(self, scope: Scope, key: str) -> builtins.list[MemoryItem]:
         rows = [
             r
             for r in self._db.view().memories.values()
@@ -245,7 +246,7 @@ class InMemoryMemoryStore:
         rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
         return [memory_item(r) for r in rows]
 
-    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+    async def closed_facts(self, scope: Scope, limit: int) -> builtins.list[MemoryItem]:
         facts = [
             r
             for r in self._db.view().memories.values()
@@ -281,7 +282,7 @@ class InMemoryMemoryStore:
         if entries:
             await self._db.write(write)
 
-    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+    async def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEntry]:
         st = self._db.view()
         row = st.memories.get(memory_id)
         if row is None or (row.tenant_id, row.user_id) != (scope.tenant_id, scope.user_id):

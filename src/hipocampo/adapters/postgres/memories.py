@@ -9,6 +9,7 @@ A batch is one statement (arrays unnested), so a write is atomic inside or outsi
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -213,7 +214,7 @@ class PostgresMemoryStore:
         )
         return [memory_from_row(r) for r in await fetch_all(self._db, query)]
 
-    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> builtins.list[MemoryItem]:
         if not seqs:
             return []
         where, params = scope_filter(scope)
@@ -250,7 +251,7 @@ class PostgresMemoryStore:
     async def count_tenant(self, tenant_id: str) -> int:
         return await self._count(("SELECT count(*) AS n FROM memories WHERE tenant_id = %s", (tenant_id,)))
 
-    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+    async def current_by_key(self, scope: Scope, key: str) -> builtins.list[MemoryItem]:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
@@ -259,7 +260,7 @@ class PostgresMemoryStore:
         )
         return [memory_from_row(r) for r in rows]
 
-    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+    async def closed_facts(self, scope: Scope, limit: int) -> builtins.list[MemoryItem]:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
@@ -305,7 +306,7 @@ class PostgresMemoryStore:
              (scope.tenant_id, scope.user_id, *columns)),
         )
 
-    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+    async def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEntry]:
         rows = await fetch_all(
             self._db,
             ("SELECT * FROM memory_history WHERE tenant_id = %s AND user_id = %s AND memory_id = %s ORDER BY id",
@@ -313,7 +314,7 @@ class PostgresMemoryStore:
         )
         return [_history_from_row(r) for r in rows]
 
-    async def scopes(self) -> list[tuple[str, str]]:
+    async def scopes(self) -> builtins.list[tuple[str, str]]:
         # Byte order, as SQLite sorts, whatever the database's collation.
         rows = await fetch_all(
             self._db,

@@ -112,7 +112,9 @@ class PostgresMessageLog:
             if all(m.id is not None and m.id in known for m in messages):
                 return [known[m.id] for m in messages if m.id is not None]  # a retry: nothing to write
             cur = await conn.execute(*lock_thread(scope, thread_id, now))
-            seq = (await cur.fetchone())["last_seq"]
+            row = await cur.fetchone()
+            assert row is not None  # the thread row was just upserted under its lock
+            seq = row["last_seq"]
             # Under the thread's lock: a racing retry of these messages may have committed since.
             known |= await self._known(conn, scope, [m.id for m in messages if m.id is not None and m.id not in known])
             stored: list[Message] = []

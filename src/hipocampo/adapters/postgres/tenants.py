@@ -99,6 +99,7 @@ class PostgresTenantStore:
         return None if row is None else _key(row)
 
     async def list_keys(self, tenant_id: str | None = None) -> list[ApiKey]:
+        query: tuple[str, tuple[str, ...]]
         if tenant_id is None:
             query = ("SELECT * FROM api_keys ORDER BY created_at, id", ())
         else:

@@ -100,6 +100,7 @@ class SqliteTenantStore:
         return None if row is None else _key(row)
 
     async def list_keys(self, tenant_id: str | None = None) -> list[ApiKey]:
+        params: tuple[str, ...]
         if tenant_id is None:
             sql, params = "SELECT * FROM api_keys ORDER BY created_at, id", ()
         else:

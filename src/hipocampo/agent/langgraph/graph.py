@@ -14,6 +14,7 @@ results and the answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...domain.errors import ConfigurationError
@@ -65,7 +66,7 @@ def build_agent_graph(
     tools = langchain_tools(memory, session)
     with_tools = chat_model.bind_tools(tools)
 
-    def model_for(messages: list[BaseMessage]) -> Any:
+    def model_for(messages: Sequence[BaseMessage]) -> Any:
         return with_tools if tool_rounds(messages) < max_tool_rounds else chat_model
 
     async def acall(state: AgentState) -> dict[str, Any]:
@@ -98,7 +99,7 @@ def build_agent_graph(
     return graph.compile()
 
 
-def tool_rounds(messages: list[BaseMessage]) -> int:
+def tool_rounds(messages: Sequence[BaseMessage]) -> int:
     """Model turns that asked for tools since the latest user message."""
     rounds = 0
     for m in reversed(messages):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import operator
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from ...domain.errors import ConfigurationError
@@ -52,14 +52,14 @@ class MemoryState(TypedDict, total=False):
     memory_persisted: Annotated[list[str], operator.add]  # ids of the messages already in the log
 
 
-def latest_user_text(messages: list[BaseMessage]) -> str | None:
+def latest_user_text(messages: Sequence[BaseMessage]) -> str | None:
     for m in reversed(messages):
         if isinstance(m, HumanMessage) and m.text.strip():
             return m.text
     return None
 
 
-def system_update(session: SessionConfig, messages: list[BaseMessage], context: str | None) -> list[Any]:
+def system_update(session: SessionConfig, messages: Sequence[BaseMessage], context: str | None) -> list[Any]:
     """Messages update that puts the system prompt (with ``context``) first, replacing an older one."""
     system = SystemMessage(content=session.render_system_prompt(context), id=SYSTEM_MESSAGE_ID)
     rest = [m for m in messages if m.id != SYSTEM_MESSAGE_ID]
@@ -106,7 +106,7 @@ def load_memory_node(
     """
     chosen = flags or MemoryFlags()
 
-    def core(backend: AgentMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
+    def core(backend: AgentMemory) -> Callable[[MemoryState], Coroutine[Any, Any, dict[str, Any]]]:
         async def load(state: MemoryState) -> dict[str, Any]:
             messages = list(state.get("messages") or [])
             query = latest_user_text(messages)
@@ -137,7 +137,7 @@ def persist_memory_node(memory: AsyncMemory | Memory | AgentMemory, session: Ses
     ``messages``. Extraction, indexing and summaries follow in the background worker.
     """
 
-    def core(backend: AgentMemory) -> Callable[[MemoryState], Awaitable[dict[str, Any]]]:
+    def core(backend: AgentMemory) -> Callable[[MemoryState], Coroutine[Any, Any, dict[str, Any]]]:
         async def persist(state: MemoryState) -> dict[str, Any]:
             try:
                 written = await persist_turns(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,7 +34,9 @@ log = logging.getLogger("hipocampo.http")
 _HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
-def error_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(
+    status: int, code: str, detail: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     return JSONResponse({"error": code, "detail": detail}, status_code=status, headers=headers)
 
 
@@ -94,7 +97,7 @@ async def _request_validation(request: Request, exc: Exception) -> JSONResponse:
 
 async def _pydantic_validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ValidationError)
-    return error_response(422, "invalid_input", describe_validation(list(exc.errors())))
+    return error_response(422, "invalid_input", describe_validation([dict(e) for e in exc.errors()]))
 
 
 async def _http_exception(request: Request, exc: Exception) -> JSONResponse:

@@ -256,7 +256,7 @@ class DeleteMemoryArgs(Strict):
     memory_id: str = Field(max_length=MAX_ID_CHARS, description="The memory to delete.")
 
 
-_SESSION_EXAMPLE = {"user_id": "ana", "thread_id": "thread-1"}
+_SESSION_EXAMPLE: dict[str, Any] = {"user_id": "ana", "thread_id": "thread-1"}
 
 
 def _call_config(arguments: dict[str, Any]) -> ConfigDict:

@@ -38,7 +38,7 @@ class ServiceState:
 
 
 def service(request: Request) -> ServiceState:
-    return request.app.state.hipocampo  # type: ignore[no-any-return]
+    return request.app.state.hipocampo
 
 
 def memory(request: Request) -> AsyncMemory:

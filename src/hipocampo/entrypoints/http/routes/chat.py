@@ -21,7 +21,7 @@ from ..security import Caller, Mem, service
 from .tools import session_fields
 
 router = APIRouter(tags=["chat"], responses=ERROR_RESPONSES)
-_DOC = {
+_DOC: dict[str, Any] = {
     "response_model": ChatOut,
     "responses": {**CONFLICT, 503: {"model": ErrorOut, "description": "The chat model failed or is not installed."}},
 }
