@@ -112,7 +112,13 @@ _TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthes
     r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)|"
     r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$"
     r"|\s*[(\[].*$|\s+[-–—]\s.*$"
-    r"|\s*[,;]\s*(?:so|then|and\s+then|which|that'?s|that\s+is|ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois)\b.*$",
+    r"|\s*[,;]\s*(?:so|then|and\s+then|which|that'?s|that\s+is|ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois)\b.*$"
+    # a remark to the listener after the statement: "peanuts, keep that in mind", "amendoim, lembra disso"
+    r"|\s*[,;]?\s*(?:please\s+|por\s+favor\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
+    r"remember\s+(?:that|this|it)|don'?t\s+forget|just\s+so\s+you\s+know|fyi|for\s+the\s+record|"
+    r"(?:take|make\s+a)\s+note|note\s+(?:that|it)|lembr(?:a|e|a-te|e-se)\s+(?:disso|isso|dessa?|desse)|"
+    r"n[ãa]o\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e|es)|s[óo]\s+para\s+(?:saber(?:es)?|voc[êe]\s+saber)|"
+    r"anot[ae](?:\s+(?:a[íi]|isso))?|guard[ae]\s+isso|toma\s+nota)\b.*$",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
