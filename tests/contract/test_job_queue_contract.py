@@ -168,6 +168,19 @@ def test_requeue_dead_makes_dead_jobs_claimable_again(run: Callable) -> None:
     run(scenario)
 
 
+def test_dead_letters_of_one_tenant(run: Callable) -> None:
+    async def scenario(s) -> None:
+        await s.jobs.enqueue([job(n=1), Job(kind="index", payload={"n": 2}, tenant_id="beta", user_id="bob")])
+        for j in await s.jobs.claim(10, LEASE):
+            await s.jobs.fail(j.id, "boom", retry_at=None)
+        assert [j.payload["n"] for j in await s.jobs.dead(tenant_id="beta")] == [2]
+        assert await s.jobs.requeue_dead(tenant_id="beta") == 1  # acme's dead letter stays dead
+        assert [j.tenant_id for j in await s.jobs.dead()] == ["acme"]
+        assert (await s.jobs.stats("beta"))["pending"] == 1
+
+    run(scenario)
+
+
 def test_stats_counts_each_status(run: Callable) -> None:
     async def scenario(s) -> None:
         stats = await s.jobs.stats()

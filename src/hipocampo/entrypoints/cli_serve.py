@@ -33,7 +33,7 @@ async def serve_http(
     url = f"http://{_display_host(host)}:{port}"
     console = out()
     console.print(f"hipocampo serving {redact(mem.settings.db)} on [bold]{url}[/bold]", soft_wrap=True)
-    console.print(f"API docs: {url}/docs   metrics: {url}/metrics", soft_wrap=True)
+    console.print(f"API docs: {url}/docs   inspector: {url}/ui   metrics: {url}/metrics", soft_wrap=True)
     if not auth:
         console.print(f"[yellow]no authentication:[/yellow] every request acts as an admin of tenant {tenant_id!r}")
     elif not await tenancy.list_keys(mem.deps):

@@ -175,15 +175,20 @@ class InMemoryJobQueue:
             counts["retrying"] += row.status == "pending" and row.last_error is not None
         return counts
 
-    async def dead(self, limit: int = 50) -> list[Job]:
-        rows = [r for r in self._db.view().jobs.values() if r.status == "dead"]
+    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
+        rows = [
+            r for r in self._db.view().jobs.values()
+            if r.status == "dead" and (tenant_id is None or r.tenant_id == tenant_id)
+        ]
         return [_job(r) for r in page(rows, limit)]
 
-    async def requeue_dead(self) -> int:
+    async def requeue_dead(self, tenant_id: str | None = None) -> int:
         now = as_utc(self._clock.now())
 
         def write(st: State) -> int:
-            dead = [r for r in st.jobs.values() if r.status == "dead"]
+            dead = [
+                r for r in st.jobs.values() if r.status == "dead" and (tenant_id is None or r.tenant_id == tenant_id)
+            ]
             for row in dead:
                 st.jobs[row.id] = replace(
                     row, status="pending", attempts=0, run_after=now, updated_at=now

@@ -208,16 +208,17 @@ class PostgresJobQueue:
         counts["retrying"] = sum(int(r["failed"]) for r in rows)
         return counts
 
-    async def dead(self, limit: int = 50) -> list[Job]:
-        rows = await fetch_all(
-            self._db, ("SELECT * FROM jobs WHERE status = 'dead' ORDER BY id LIMIT %s", (max(limit, 0),))
-        )
+    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
+        where, params = ("AND tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
+        sql = f"SELECT * FROM jobs WHERE status = 'dead' {where} ORDER BY id LIMIT %s"
+        rows = await fetch_all(self._db, (sql, (*params, max(limit, 0))))
         return [job_from_row(r) for r in rows]
 
-    async def requeue_dead(self) -> int:
+    async def requeue_dead(self, tenant_id: str | None = None) -> int:
         now = self._clock.now()
+        where, params = ("AND tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
         return await execute(
             self._db,
             ("UPDATE jobs SET status = 'pending', attempts = 0, run_after = %s, updated_at = %s"
-             " WHERE status = 'dead'", (now, now)),
+             f" WHERE status = 'dead' {where}", (now, now, *params)),
         )

@@ -127,18 +127,23 @@ class SqliteJobQueue:
         counts["retrying"] = sum(r["failed"] or 0 for r in rows)
         return counts
 
-    async def dead(self, limit: int = 50) -> list[Job]:
+    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
+        where, params = ("AND tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
         rows = await self._db.read(
-            lambda c: c.execute("SELECT * FROM jobs WHERE status = 'dead' ORDER BY id LIMIT ?", (limit,)).fetchall()
+            lambda c: c.execute(
+                f"SELECT * FROM jobs WHERE status = 'dead' {where} ORDER BY id LIMIT ?", (*params, limit)
+            ).fetchall()
         )
         return [_job_from_row(r) for r in rows]
 
-    async def requeue_dead(self) -> int:
+    async def requeue_dead(self, tenant_id: str | None = None) -> int:
         t = to_epoch(self._clock.now())
+        where, params = ("AND tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
         return await self._db.write(
             lambda c: c.execute(
-                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, updated_at = ? WHERE status = 'dead'",
-                (t, t),
+                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, updated_at = ?"
+                f" WHERE status = 'dead' {where}",
+                (t, t, *params),
             ).rowcount
         )
 
