@@ -164,7 +164,7 @@ def _by_period(items: list[MemoryItem]) -> list[tuple[str, dict[str, int]]]:
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for m, d in zip(items, days, strict=True):
         counts[label(d)][m.kind.value] += 1
-    periods = []
+    periods: list[str] = []
     d = first
     while d <= last:
         if not periods or periods[-1] != label(d):

@@ -71,7 +71,7 @@ def stacked_bars(periods: list[tuple[str, dict[str, int]]], width: int = 720, he
     every = max(1, round(len(periods) / 8))
     for i, (label, counts) in enumerate(periods):
         x = left + i * slot + (slot - bar) / 2
-        y = top + plot_h
+        y: float = top + plot_h
         for kind in KINDS:
             n = counts.get(kind, 0)
             if n:

@@ -136,7 +136,7 @@ class UI:
 
 
 def ui_of(request: Request) -> UI:
-    return request.app.state.ui  # type: ignore[no-any-return]
+    return request.app.state.ui
 
 
 class SignInNeeded(Exception):
