@@ -16,7 +16,10 @@ from hipocampo.domain.extraction import extract_facts
         ("I work at Globex, just so you know", ["The user works at Globex."]),
         ("Sou alérgica a amendoim, lembra disso", ["A usuária tem alergia a amendoim."]),
         ("Odeio coentros, anota aí", ["O usuário odeia coentros."]),
-        ("I am allergic to peanuts and shellfish", ["The user is allergic to peanuts.", "The user is allergic to shellfish."]),
+        (
+            "I am allergic to peanuts and shellfish",
+            ["The user is allergic to peanuts.", "The user is allergic to shellfish."],
+        ),
     ],
 )
 def test_a_remark_to_the_listener_is_not_a_value(turn: str, facts: list[str]) -> None:
