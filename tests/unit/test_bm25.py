@@ -45,3 +45,22 @@ def test_plan_scores_every_document_of_the_rarest_terms_first() -> None:
 def test_document_frequencies_count_documents_not_occurrences() -> None:
     docs = [{"a": 3}, {"a": 1, "b": 2}, {"c": 1}]
     assert bm25.document_frequencies(["a", "b", "z"], docs) == {"a": 2, "b": 1, "z": 0}
+
+
+def test_clauses_read_the_rarest_terms_then_common_terms_held_together_most_first() -> None:
+    clauses = bm25.candidate_clauses({"rare": 3, "ana": 900, "lisbon": 800, "absent": 0}, budget=100)
+    assert clauses == [
+        bm25.Clause((("rare",),)),
+        bm25.Clause((("lisbon", "ana"),), (("rare",),)),  # both common terms: read before either alone
+        bm25.Clause((("lisbon",), ("ana",)), (("rare",), ("lisbon", "ana"))),
+    ]
+    assert bm25.candidate_clauses({"a": 10, "b": 20}, budget=100) == [bm25.Clause((("a",), ("b",)))]
+    assert bm25.candidate_clauses({"absent": 0}, budget=100) == []
+
+
+def test_clauses_combine_a_bounded_number_of_common_terms() -> None:
+    df = {f"t{i}": 1000 + i for i in range(10)}
+    clauses = bm25.candidate_clauses(df, budget=100)
+    assert len(clauses) == bm25.COMMON_TERMS  # all four together, then three, two, one
+    assert clauses[0].any_of == (("t0", "t1", "t2", "t3"),)  # the rarest of the common terms
+    assert len(clauses[-1].any_of) == bm25.COMMON_TERMS

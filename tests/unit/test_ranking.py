@@ -218,3 +218,44 @@ def test_filler_turns_are_halved_but_dated_answers_and_statements_are_not() -> N
     assert ranking.salience_boost("turn", "Yes, last Saturday!", dated=True) == 1.0  # answers a "when"
     assert ranking.salience_boost("turn", "Sou alérgico a amendoim.", dated=False) == 1.0
     assert ranking.salience_boost("fact", "ok", dated=False) == 1.0  # only turns are judged
+
+
+class TestAdaptiveKFromTheQuery:
+    def test_nothing_cleared_gives_nothing(self) -> None:
+        assert adaptive_k([], facets=3) == 0
+        assert adaptive_k([], anchored=False) == 0
+
+    def test_each_facet_brings_its_own_slots(self) -> None:
+        scores = [1.0, 0.9] + [0.1] * 8
+        assert adaptive_k(scores) == 3
+        assert adaptive_k(scores, facets=2) == 6  # the second subject's memories rank below the first's
+        assert adaptive_k(scores, facets=3) == 9
+
+    def test_the_ratio_loosens_with_facets(self) -> None:
+        scores = [1.0, 0.9, 0.8, 0.45, 0.4, 0.35, 0.3, 0.05]
+        assert adaptive_k(scores, low=1) == 3
+        assert adaptive_k(scores, low=1, facets=2) == 7  # 0.5 ** 2 of the best
+
+    def test_facets_raise_the_ceiling_up_to_max_k(self) -> None:
+        assert adaptive_k([1.0] * 50, facets=2) == ranking.MAX_K
+        assert adaptive_k([1.0] * 50, facets=4) == ranking.MAX_K
+        assert adaptive_k([1.0] * 50, facets=0) == 12  # no facet counts as one
+        assert adaptive_k([1.0] * 50, high=30, facets=2) == 30  # a ceiling above MAX_K is kept
+
+    def test_unanchored_hits_keep_one_per_facet(self) -> None:
+        scores = [1.0, 0.99, 0.98, 0.97]
+        assert adaptive_k(scores, anchored=False) == 1
+        assert adaptive_k(scores, anchored=False, facets=2) == 2
+        assert adaptive_k([0.5], anchored=False, facets=3) == 1
+
+
+class TestRelevanceFloor:
+    def test_the_floor_holds_when_nothing_stands_out(self) -> None:
+        assert ranking.relevance_floor([0.7, 0.6, 0.55], 0.5) == 0.5
+        assert ranking.relevance_floor([], 0.5) == 0.5
+
+    def test_it_rises_below_a_memory_that_matches_outright(self) -> None:
+        assert ranking.relevance_floor([1.0, 0.95, 0.62], 0.5) == pytest.approx(1.0 - ranking.RELEVANCE_CLIFF)
+
+    def test_it_never_falls_below_the_floor_given(self) -> None:
+        assert ranking.relevance_floor([0.3], 0.6) == 0.6

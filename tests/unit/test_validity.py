@@ -149,3 +149,16 @@ def test_no_section_of_the_context_presents_a_replaced_value_as_current() -> Non
     plain, _, _ = render_context(summary=summary, recent=[old, new], pieces=pieces, budget=4000, count=_count,
                                  truncate=_truncate)
     assert OUTDATED_MARK not in plain and UPDATED_SINCE not in plain  # no fact history: as before
+
+
+def test_a_memory_of_several_lines_is_marked_on_the_line_that_states_the_replaced_value() -> None:
+    """A summary memory states many things: the note goes on the line naming Acme, not at its end,
+    where it would seem to call the trip (its last line) outdated."""
+    summary = turn("m1", "- User: I work at Acme as a designer\n- User: We should plan the trip to Japan in October",
+                   kind=MemoryKind.SUMMARY)
+    text, _, _ = render_context(summary=None, recent=[], pieces=[ContextPiece(summary, 0)], budget=500,
+                                count=lambda t: len(t) // 4, truncate=lambda t, n: t[: n * 4], validity=validity())
+    acme_line = next(line for line in text.splitlines() if "Acme" in line)
+    trip_line = next(line for line in text.splitlines() if "Japan" in line)
+    assert OUTDATED_MARK in acme_line and "Globex" in acme_line
+    assert OUTDATED_MARK not in trip_line

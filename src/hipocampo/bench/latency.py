@@ -5,14 +5,18 @@ Embedding 100,000 texts with a real local model takes far too long for a benchma
 vectors' exact values do not change how long a search takes. So the bulk of each store is
 written through the real write path (``AsyncMemory.add``, no worker) and then indexed by the
 real worker code (:func:`hipocampo.services.worker.run_once`) given a fast random-projection
-embedder of the real one's name and dimension. Queries then go through the real ``recall`` with
-the real embedder, and we split their time into query embedding and everything else (the
-"overhead"), which we compare with the physical floor: an exact numpy scan of an (N, dim) matrix.
+embedder of the real one's name and dimension. Every memory layer is on, as the product's
+defaults have it: the worker extracts facts and folds summaries while it indexes, and the user's
+last months are then consolidated (a nightly job in production). Queries then go through the
+real ``recall`` with the real embedder, and we split their time into query embedding and
+everything else (the "overhead"), stage by stage (the recall's ``timings_ms``), which we compare
+with the physical floor: an exact numpy scan of an (N, dim) matrix.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import tempfile
 import time
@@ -29,8 +33,9 @@ from rich.table import Table
 from ..adapters.embedders._vectors import unit_rows
 from ..bootstrap import bootstrap, build_embedder
 from ..client import AsyncMemory
+from ..domain.model import MemoryKind, Scope
 from ..ports import Embedder
-from ..services import indexing
+from ..services import consolidation, indexing
 from ..services.worker import run_once
 from ..settings import Settings
 from .locomo import percentile
@@ -44,6 +49,10 @@ THROUGHPUT_ROUNDS = 2
 RAW_BATCH = 32
 WARMUP_QUERIES = 3
 SEED = 20240501
+SCOPE = Scope("default", USER)
+NOT_STAGES = frozenset({"query_embed_ms", "total_ms", "recall_ms"})
+"""``timings_ms`` keys that are no stage of the overhead; every other key is reported as one (a
+stage a recall skipped counts 0 ms). Keyword search runs during the query embedding."""
 START = datetime(2023, 1, 1, 9, 0, tzinfo=timezone.utc)
 
 _NAMES = (
@@ -183,13 +192,27 @@ async def _fill(db: Path, settings: Settings, n: int, fast: Embedder) -> dict[st
         while await run_once(res.deps):
             pass
         index_s = time.perf_counter() - t0
+        # The nightly consolidation, as of the last turn (the data's own "now"), then its indexing.
+        policy = consolidation.ConsolidationPolicy(lookback_days=s.consolidation_lookback_days)
+        await consolidation.consolidate(res.deps, SCOPE, policy, now=turns[-1]["created_at"])
+        while await run_once(res.deps):
+            pass
+        layers = await _layers(res)
     finally:
         await mem.close()
     return {
         "bulk_write_seconds": write_s,
         "bulk_index_seconds": index_s,
+        "layers": layers,
         **_stats("add_ack_ms", acks),
     }
+
+
+async def _layers(res: Any) -> dict[str, int]:
+    """The user's memories per kind (turns by difference: listing 100k of them to count is slow)."""
+    store = res.deps.memories
+    layers = {k.value: len(await store.list(SCOPE, kind=k, limit=100_000)) for k in MemoryKind if k != MemoryKind.TURN}
+    return {MemoryKind.TURN.value: await store.count(SCOPE) - sum(layers.values()), **layers}
 
 
 def raw_scan_ms(n: int, dim: int, pool: int, reps: int, seed: int = SEED) -> list[float]:
@@ -208,16 +231,25 @@ def raw_scan_ms(n: int, dim: int, pool: int, reps: int, seed: int = SEED) -> lis
 
 
 async def _measure_size(
-    n: int, folder: Path, settings: Settings, real: Embedder, queries: list[str], console: Console
+    n: int, folder: Path, settings: Settings, real: Embedder, queries: list[str], console: Console,
+    reuse: bool = False,
 ) -> dict[str, Any]:
     db = folder / f"latency-{n}.db"
-    _clean(db)
-    fill = await _fill(db, settings, n, ProjectionEmbedder(real.name, real.dim))
+    fill_file = db.with_suffix(".fill.json")
+    if reuse and db.exists() and fill_file.exists():  # a store an earlier run filled and kept
+        fill = json.loads(fill_file.read_text(encoding="utf-8"))
+        console.log(f"{n:,} memories: reusing {db}")
+    else:
+        _clean(db)
+        fill = await _fill(db, settings, n, ProjectionEmbedder(real.name, real.dim))
+        fill_file.write_text(json.dumps(fill), encoding="utf-8")
     console.log(
         f"{n:,} memories: written in {fill['bulk_write_seconds']:.1f} s, "
-        f"indexed (fast embedder) in {fill['bulk_index_seconds']:.1f} s"
+        f"indexed (fast embedder) in {fill['bulk_index_seconds']:.1f} s, layers {fill['layers']}"
     )
-    totals, embeds, parts = [], [], {"keyword_ms": [], "vector_ms": [], "fetch_ms": []}
+    totals: list[float] = []
+    embeds: list[float] = []
+    timings: list[dict[str, float]] = []
     async with await AsyncMemory.open(
         str(db), settings=settings, embedder=real, worker="external"
     ) as mem:
@@ -228,20 +260,21 @@ async def _measure_size(
             result = await mem.recall(USER, "chat_0", q)
             totals.append((time.perf_counter() - t) * 1000)
             embeds.append(result.timings_ms.get("query_embed_ms", 0.0))
-            for key, values in parts.items():
-                values.append(result.timings_ms.get(key, 0.0))
+            timings.append(result.timings_ms)
+    stages = [key for key in dict.fromkeys(k for t in timings for k in t) if key not in NOT_STAGES]
     overhead = [total - embed for total, embed in zip(totals, embeds, strict=True)]
     raw = raw_scan_ms(n, real.dim, settings.candidate_pool, len(totals))
     row: dict[str, Any] = {
         "size": n,
         **fill,
+        "stages": stages,
         **_stats("recall_ms", totals),
         **_stats("query_embed_ms", embeds),
         **_stats("overhead_ms", overhead),
         **_stats("raw_scan_ms", raw),
     }
-    for key, values in parts.items():
-        row |= _stats(key, values)
+    for key in stages:
+        row |= _stats(key, [t.get(key, 0.0) for t in timings])
     for q in ("p50", "p95"):
         row[f"overhead_ratio_{q}"] = row[f"overhead_ms_{q}"] / max(row[f"raw_scan_ms_{q}"], 1e-9)
     console.log(
@@ -318,6 +351,8 @@ async def arun_latency(
     embedder: str | None = None,
     db_dir: str | None = None,
     progress: bool = True,
+    throughput: bool = True,
+    reuse: bool = False,
 ) -> dict[str, Any]:
     """:func:`run_latency` for callers already inside an event loop."""
     if not sizes or min(sizes) < 1 or queries < 1:
@@ -330,14 +365,15 @@ async def arun_latency(
         folder = Path(db_dir) if db_dir else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         rows = [
-            await _measure_size(n, folder, settings, real, asked, console)
+            await _measure_size(n, folder, settings, real, asked, console, reuse=reuse and db_dir is not None)
             for n in sorted(set(sizes))
         ]
-        throughput = await _indexing_throughput(folder, settings, real)
-    console.log(
-        f"indexing: worker {throughput['worker_texts_per_second']:.0f} texts/s, "
-        f"bare embedder {throughput['raw_texts_per_second']:.0f} texts/s"
-    )
+        indexing = await _indexing_throughput(folder, settings, real) if throughput else None
+    if indexing:
+        console.log(
+            f"indexing: worker {indexing['worker_texts_per_second']:.0f} texts/s, "
+            f"bare embedder {indexing['raw_texts_per_second']:.0f} texts/s"
+        )
     small = [r for r in rows if r["size"] <= 10_000]
     head = small[-1] if small else rows[-1]
     return {
@@ -352,8 +388,8 @@ async def arun_latency(
         "overhead_p95_ms": {str(r["size"]): r["overhead_ms_p95"] for r in rows},
         "add_ack_p50_ms": head["add_ack_ms_p50"],
         "add_ack_p95_ms": head["add_ack_ms_p95"],
-        "indexing_throughput_ratio": throughput["ratio"],
-        "indexing": throughput,
+        "indexing_throughput_ratio": indexing["ratio"] if indexing else None,
+        "indexing": indexing,
         "per_size": rows,
     }
 
@@ -365,12 +401,16 @@ def run_latency(
     embedder: str | None = None,
     db_dir: str | None = None,
     progress: bool = True,
+    throughput: bool = True,
+    reuse: bool = False,
 ) -> dict[str, Any]:
-    """Measure recall latency for one user holding each of ``sizes`` memories, the add ack and the
-    worker's indexing throughput. Stores are temporary unless ``db_dir`` is given."""
+    """Measure recall latency for one user holding each of ``sizes`` memories, the add ack and
+    (``throughput``) the worker's indexing throughput. Stores are temporary unless ``db_dir`` is
+    given; with ``reuse``, stores an earlier run left there are measured again as they are."""
     return asyncio.run(
         arun_latency(
-            sizes=sizes, queries=queries, embedder=embedder, db_dir=db_dir, progress=progress
+            sizes=sizes, queries=queries, embedder=embedder, db_dir=db_dir, progress=progress,
+            throughput=throughput, reuse=reuse,
         )
     )
 
@@ -417,19 +457,23 @@ def render_latency(result: dict[str, Any], console: Console) -> None:
             f"{r['add_ack_ms_p95']:.2f}",
         )
     console.print(table)
-    parts = Table(title="Where the overhead goes, p50 / p95 ms")
-    for c in ("memories", "keyword search", "vector search", "fetch"):
-        parts.add_column(c, justify="right")
+    parts = Table(title="Where the overhead goes, p50 / p95 ms (keyword search overlaps the query embedding)")
+    parts.add_column("memories", justify="right")
+    parts.add_column("turn/fact/summary/consolidated", justify="right")
+    stages = list(dict.fromkeys(k for r in result["per_size"] for k in r.get("stages", ())))
+    for key in stages:
+        parts.add_column(key.removesuffix("_ms").replace("_", " "), justify="right")
     for r in result["per_size"]:
+        layers = r.get("layers", {})
         parts.add_row(
             f"{r['size']:,}",
-            *(
-                f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f}"
-                for k in ("keyword_ms", "vector_ms", "fetch_ms")
-            ),
+            "/".join(f"{layers.get(k, 0):,}" for k in ("turn", "fact", "summary", "consolidated")),
+            *(f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f}" if k + "_p50" in r else "-" for k in stages),
         )
     console.print(parts)
     t = result["indexing"]
+    if t is None:
+        return
     console.print(
         f"Background indexing: {t['worker_texts_per_second']:.1f} texts/s through the worker vs "
         f"{t['raw_texts_per_second']:.1f} texts/s bare embedder (batches of {RAW_BATCH}) -> ratio "

@@ -6,9 +6,13 @@ fed: the ``events_*``, ``*_observation`` and ``*_summary`` annotations were writ
 of the answers. For every question of categories 1-4 we call ``recall`` twice and measure
 
 * evidence recall@k: the share of the question's evidence turns among the top-k memories
-  (``k=20``, cut at 5, 10 and 20), by the ``dia_id`` each memory or its source messages carry;
+  (``k=20`` with no relevance floor: ranking alone; cut at 5, 10 and 20), by the ``dia_id`` each
+  memory or its source messages carry;
 * context recall: the share of evidence turns whose text is in the rendered context, with the
-  product default (adaptive k) and with ``k=20``, both within a 2,000-token budget.
+  product default (adaptive k) and with ``k=20``, both within a 2,000-token budget;
+* the lean context's trade-off: the product default's context rendered again within each budget
+  asked for (``--budgets``, default 500, 1,000 and 2,000 tokens: the same search, rendered once per
+  budget), its context recall and the tokens it used (median, p90).
 
 Each memory layer compared (:mod:`.locomo_layers`: ``turns`` only, or ``full`` with facts,
 summaries and consolidation) gets its own store and its own scores. BM25, dense and RRF
@@ -48,6 +52,8 @@ DEFAULT_LAYERS = ("turns", "full")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 RECALL_KS = (5, 10, 20)
 TOKEN_BUDGET = 2000
+BUDGETS = (500, 1000, 2000)
+MIN_BUDGET = 50  # what recall accepts
 BASELINES = ("bm25", "dense", "rrf")
 RECALL_KEYS = tuple(f"recall_at_{k}" for k in RECALL_KS)
 PRODUCT_KEYS = (*RECALL_KEYS, "context_recall", "context_recall_k20")
@@ -209,6 +215,19 @@ def context_recall(evidence: Collection[str], contents: Mapping[str, str], conte
     return sum(e in contents and contents[e] in context for e in evidence) / len(evidence)
 
 
+def parse_budgets(budgets: str | Iterable[int]) -> tuple[int, ...]:
+    """``"500,1000,2000"`` or numbers -> distinct token budgets, ascending; each at least
+    :data:`MIN_BUDGET` (what recall accepts)."""
+    parts = budgets.split(",") if isinstance(budgets, str) else list(budgets)
+    try:
+        values = sorted({int(str(p).strip()) for p in parts if str(p).strip()})
+    except ValueError:
+        raise ValueError(f"budgets must be whole numbers of tokens, comma-separated; got {budgets!r}") from None
+    if not values or values[0] < MIN_BUDGET:
+        raise ValueError(f"budgets must be at least {MIN_BUDGET} tokens each; got {budgets!r}")
+    return tuple(values)
+
+
 def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(np.asarray(values, dtype=np.float64), q)) if len(values) else None
 
@@ -234,6 +253,7 @@ async def _run_conversation(
     folder: Path,
     console: Console,
     db_url: str | None = None,
+    budgets: Sequence[int] = BUDGETS,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Ingest and question ``conv`` once per layer; baselines once, over the first layer's turns."""
     from .locomo_layers import LAYERS, headline, run_layer
@@ -264,11 +284,11 @@ async def _run_conversation(
 
             async with scratch_database(db_url, "hipocampo_locomo") as url:
                 per_layer[name], texts, text_dia = await run_layer(
-                    conv, LAYERS[name], settings, embedder, url, asked, console
+                    conv, LAYERS[name], settings, embedder, url, asked, console, budgets
                 )
         else:
             per_layer[name], texts, text_dia = await run_layer(
-                conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console
+                conv, LAYERS[name], settings, embedder, folder / f"{conv.id}-{name}.db", asked, console, budgets
             )
         if name != layers[0]:
             continue
@@ -327,12 +347,14 @@ async def arun_locomo(
     layers: Sequence[str] | str = DEFAULT_LAYERS,
     db_url: str | None = None,
     embed_cache: str | None = None,
+    budgets: Sequence[int] = BUDGETS,
 ) -> dict[str, Any]:
     """:func:`run_locomo` for callers already inside an event loop. ``embed_cache``: a SQLite file
     of vectors kept across runs (:mod:`.embed_cache`); quality only, timings then mean nothing."""
     from .locomo_layers import parse_layers
 
     names = parse_layers(layers)
+    budgets = parse_budgets(budgets)
     files = sorted(Path(data_dir).glob("*.json"))[:limit]
     if not files:
         raise FileNotFoundError(f"no LoCoMo conversations (*.json) in {data_dir}")
@@ -349,7 +371,7 @@ async def arun_locomo(
         folder.mkdir(parents=True, exist_ok=True)
         for path in files:
             conv = load_conversation(path)
-            summary, recs = await _run_conversation(conv, names, settings, inner, folder, console, db_url)
+            summary, recs = await _run_conversation(conv, names, settings, inner, folder, console, db_url, budgets)
             summaries.append(summary)
             records.extend(recs)
     result = _result(
@@ -361,6 +383,7 @@ async def arun_locomo(
         time.perf_counter() - began,
         load_seconds,
     )
+    result["budgets"] = list(budgets)
     result["embed_cache"] = inner is not base  # vectors read back: timings with embedding are void
     return result
 
@@ -448,6 +471,7 @@ def run_locomo(
     layers: Sequence[str] | str = DEFAULT_LAYERS,
     db_url: str | None = None,
     embed_cache: str | None = None,
+    budgets: Sequence[int] | str = BUDGETS,
 ) -> dict[str, Any]:
     """Run the benchmark over ``data_dir``'s conversations (the first ``limit``, sorted by name).
 
@@ -456,7 +480,8 @@ def run_locomo(
     ``"full"``, each in its own store; the top-level scores are the full layer's when it runs.
     Stores are temporary unless ``db_dir`` is given, where ``<conversation>-<layer>.db`` are kept.
     ``db_url`` (a ``postgresql://`` URL) runs every store on that Postgres server instead: a fresh
-    database per conversation and layer, migrated, then dropped (:mod:`.pgdb`).
+    database per conversation and layer, migrated, then dropped (:mod:`.pgdb`). ``budgets``:
+    the token ceilings the lean context is rendered within (``"500,1000,2000"`` or numbers).
     """
     return asyncio.run(
         arun_locomo(
@@ -468,6 +493,7 @@ def run_locomo(
             layers=layers,
             db_url=db_url,
             embed_cache=embed_cache,
+            budgets=parse_budgets(budgets),
         )
     )
 
@@ -488,7 +514,7 @@ def _ms(value: float | None, unit: str = "ms") -> str:
 def render_locomo(result: dict[str, Any], console: Console) -> None:
     """Recall per category for each memory layer and the baselines side by side, the layers'
     costs and derived memories, then tokens and timings of the headline layer."""
-    from .locomo_layers import render_layers
+    from .locomo_layers import render_budgets, render_layers
 
     table = Table(
         title=f"LoCoMo evidence recall, % ({result['questions']} questions, "
@@ -515,6 +541,7 @@ def render_locomo(result: dict[str, Any], console: Console) -> None:
         table.add_section()
     console.print(table)
     render_layers(result, console)
+    render_budgets(result, console)
 
     t = result["timings"]
     stats = Table(

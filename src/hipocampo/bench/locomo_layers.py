@@ -32,8 +32,10 @@ from ..adapters.embedders.cached import CachingEmbedder
 from ..client import AsyncMemory
 from ..domain.model import MemoryItem, MemoryKind
 from ..services.indexing import turn_memory
+from ..services.recall import rerender
 from ..settings import Settings
 from .locomo import (
+    CATEGORIES,
     PRODUCT_KEYS,
     RECALL_KS,
     SECONDS_PER_TURN,
@@ -210,10 +212,13 @@ async def run_layer(
     db: Path | str,
     asked: Sequence[tuple[Question, dict[str, Any]]],
     console: Console,
+    budgets: Sequence[int] = (TOKEN_BUDGET,),
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """Ingest ``conv`` into a fresh store of this layer, then ask every question of ``asked``,
     writing the scores into each record's ``layers[layer.name]``. Returns the layer's summary and
-    the indexed turn texts with their dia ids (for the baselines)."""
+    the indexed turn texts with their dia ids (for the baselines). The product default's context
+    is rendered again within each of ``budgets`` (same search, :func:`rerender`): its context
+    recall and tokens there are the record's ``budgets``."""
     for suffix in ("", "-wal", "-shm") if isinstance(db, Path) else ():  # a URL: a fresh database
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     acks: list[tuple[float, int]] = []
@@ -264,8 +269,14 @@ async def run_layer(
             t0 = time.perf_counter()  # the product default first, so it pays for the query embedding
             adaptive = await mem.recall(conv.id, None, q.text, token_budget=TOKEN_BUDGET)
             recall_ms = (time.perf_counter() - t0) * 1000
+            by_budget: dict[str, dict[str, float]] = {}
+            for budget in budgets:
+                text, tokens = rerender(mem.deps, adaptive, budget)
+                shown = context_recall(q.evidence, contents, text)
+                by_budget[str(budget)] = {"context_recall": shown, "tokens": tokens}
             t0 = time.perf_counter()
-            top = await mem.recall(conv.id, None, q.text, k=20, token_budget=TOKEN_BUDGET)
+            # Ranking alone: no relevance floor, so R@k means what it always meant.
+            top = await mem.recall(conv.id, None, q.text, k=20, token_budget=TOKEN_BUDGET, min_relevance=0.0)
             recall_k20_ms = (time.perf_counter() - t0) * 1000
             top_items = [h.memory for h in top.memories]
             hits = [hit_turns(m, dia_of_message) for m in top_items]
@@ -279,6 +290,7 @@ async def run_layer(
                 "context_tokens": adaptive.context_tokens,
                 "context_tokens_k20": top.context_tokens,
                 "adaptive_k": len(adaptive.memories),
+                "budgets": by_budget,
                 "evidence_ranks": {
                     e: next((r + 1 for r, h in enumerate(hits) if e in h), None) for e in q.evidence
                 },
@@ -341,6 +353,7 @@ def layer_result(
         "context_tokens_k20_median": percentile(column("context_tokens_k20"), 50),
         "context_tokens_k20_p95": percentile(column("context_tokens_k20"), 95),
         "adaptive_k_median": percentile(column("adaptive_k"), 50),
+        "budgets": budget_scores([(r["category"], r["layers"][name]) for r in answered]),
         "derived_hit_sources_median": {
             kind.value: percentile(sizes[kind.value], 50) for kind in DERIVED_KINDS
         },
@@ -354,6 +367,26 @@ def layer_result(
             "index_turns_per_second": turns / index_seconds if index_seconds else None,
         },
     }
+
+
+def budget_scores(rows: Sequence[tuple[int, Mapping[str, Any]]]) -> dict[str, Any]:
+    """Per budget, over (category, layer scores) rows: mean context recall (overall and per
+    category) and tokens used (median, p90).
+
+    The budget is a ceiling: a lean context stops where relevance does, so the tokens used say
+    what a budget costs, and the recall at each budget what it buys."""
+    out: dict[str, Any] = {}
+    for budget in rows[0][1].get("budgets", {}) if rows else ():
+        per = [(c, r["budgets"][budget]) for c, r in rows]
+        tokens = [b["tokens"] for _, b in per]
+        by_category = {str(c): [b["context_recall"] for cat, b in per if cat == c] for c in CATEGORIES}
+        out[budget] = {
+            "context_recall": statistics.fmean(b["context_recall"] for _, b in per),
+            "tokens_median": percentile(tokens, 50),
+            "tokens_p90": percentile(tokens, 90),
+            "per_category": {c: statistics.fmean(v) if v else None for c, v in by_category.items()},
+        }
+    return out
 
 
 # -- showing -----------------------------------------------------------------------------------
@@ -425,4 +458,27 @@ def render_layers(result: Mapping[str, Any], console: Console) -> None:
             lambda v, c=c: f"{_pct(v['per_category'][c]['recall_at_10'])} / "
             f"{_pct(v['per_category'][c]['context_recall'])}",
         )
+    console.print(table)
+
+
+def render_budgets(result: Mapping[str, Any], console: Console) -> None:
+    """Context recall (%) and tokens used per token budget, per layer: what each ceiling buys."""
+    layers: Mapping[str, Mapping[str, Any]] = result.get("layers") or {}
+    if not any(v.get("budgets") for v in layers.values()):
+        return
+    table = Table(title="Lean context: context recall (%) and tokens used, by token budget (a ceiling)")
+    short = {"multi-hop": "multi", "temporal": "temp", "open-domain": "open", "single-hop": "single"}
+    for col in ("layer", "budget", "all", *(short.get(n, n) for n in CATEGORIES.values()), "tok p50", "tok p90"):
+        table.add_column(col, justify="left" if col == "layer" else "right")
+    for name, layer in layers.items():
+        for i, (budget, b) in enumerate(layer.get("budgets", {}).items()):
+            table.add_row(
+                "" if i else name,
+                f"{int(budget):,}",
+                _pct(b["context_recall"]),
+                *(_pct(b["per_category"][str(c)]) for c in CATEGORIES),
+                _num(b["tokens_median"], 0),
+                _num(b["tokens_p90"], 0),
+            )
+        table.add_section()
     console.print(table)

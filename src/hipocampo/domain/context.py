@@ -1,14 +1,16 @@
-"""Render a sectioned, token-budgeted context for the LLM prompt (seed 003's hierarchy).
+"""Render a sectioned, token-budgeted context for the LLM prompt.
 
-Sections, in order: the thread summary, the recent messages of the thread, then relevant memories
-from every thread grouped by conversation and shown in the order they were said. Each section has
-a share of the budget; memories take whatever the others leave.
+Sections, in order: the thread summary, the recent messages of the thread, then known facts and
+relevant memories from every thread, grouped by conversation and shown in the order they were
+said. Each section has a share of the budget; memories may take whatever the others leave, but
+only the pieces recall chose by relevance (:mod:`hipocampo.services.recall`) are offered: the
+budget is a ceiling, never a reason to show more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -61,6 +63,20 @@ def _mark(outdated: str | None) -> str:
     return f" ({outdated})" if outdated else ""
 
 
+def marked_line(item: MemoryItem, notes: bool, outdated: str | None, validity: Validity | None) -> str:
+    """:func:`memory_line`, with the outdated note where it belongs: a memory of several lines (a
+    summary, a consolidated memory) gets it on each line stating a replaced value, not at its end,
+    where it would seem to judge whatever the last line says."""
+    if not outdated or validity is None or "\n" not in item.content:
+        return memory_line(item, notes, outdated)
+    lines = item.content.split("\n")
+    marks = [validity.updates_in(line, item.created_at) for line in lines]
+    if not any(marks):
+        return memory_line(item, notes, outdated)
+    content = "\n".join(line + _mark(m[0].note() if m else None) for line, m in zip(lines, marks, strict=True))
+    return memory_line(replace(item, content=content), notes, None)
+
+
 def group_key(item: MemoryItem) -> tuple[str, str]:
     if item.kind in FACT_KINDS:
         return (FACTS_GROUP, "")
@@ -104,6 +120,13 @@ def render_context(
             notes[item.id] = validity.note(item) if validity else None
         return notes[item.id]
 
+    rendered: dict[str, str] = {}
+
+    def line_of(piece: ContextPiece) -> str:
+        if piece.memory.id not in rendered:
+            rendered[piece.memory.id] = marked_line(piece.memory, piece.date_notes, outdated(piece.memory), validity)
+        return rendered[piece.memory.id]
+
     if summary is not None and summary.content.strip():
         head = "## Summary of this conversation\n"
         body = _summary_body(summary, validity, int(budget * SUMMARY_SHARE) - count(head), count, truncate)
@@ -139,7 +162,7 @@ def render_context(
             continue
         key = group_key(piece.memory)
         is_fact = key[0] == FACTS_GROUP
-        c = count(memory_line(piece.memory, piece.date_notes, outdated(piece.memory))) + 1
+        c = count(line_of(piece)) + 1
         if key not in groups:  # the first line of its section or of its conversation group
             c += count(FACTS_HEAD) + 2 if is_fact else count(group_header(piece.memory)) + 1
             if not is_fact and not any(g[0] != FACTS_GROUP for g in groups):
@@ -152,7 +175,7 @@ def render_context(
         left -= c
 
     def render() -> str:
-        return "\n\n".join([*sections, *_memory_sections(chosen, outdated)])
+        return "\n\n".join([*sections, *_memory_sections(chosen, line_of)])
 
     text = render()
     tokens = count(text)
@@ -186,20 +209,20 @@ def _summary_body(
     return "\n".join([*(marked(line) for line in body.splitlines()), update]) if body else ""
 
 
-def _memory_sections(pieces: Sequence[ContextPiece], outdated: Callable[[MemoryItem], str | None]) -> list[str]:
-    """Known facts first (seed 003: facts before episodes), then conversation memories."""
+def _memory_sections(pieces: Sequence[ContextPiece], line_of: Callable[[ContextPiece], str]) -> list[str]:
+    """Known facts first (distilled before episodic), then conversation memories."""
     facts = [p for p in pieces if group_key(p.memory)[0] == FACTS_GROUP]
     episodes = [p for p in pieces if group_key(p.memory)[0] != FACTS_GROUP]
     out = []
     if facts:
-        lines = [memory_line(p.memory, p.date_notes, outdated(p.memory)) for p in sorted(facts, key=lambda p: p.rank)]
+        lines = [line_of(p) for p in sorted(facts, key=lambda p: p.rank)]
         out.append(FACTS_HEAD + "\n" + "\n".join(lines))
     if episodes:
-        out.append(MEMORIES_HEAD + "\n" + _grouped(episodes, outdated))
+        out.append(MEMORIES_HEAD + "\n" + _grouped(episodes, line_of))
     return out
 
 
-def _grouped(pieces: Sequence[ContextPiece], outdated: Callable[[MemoryItem], str | None]) -> str:
+def _grouped(pieces: Sequence[ContextPiece], line_of: Callable[[ContextPiece], str]) -> str:
     """Group by conversation and day (best-ranked group first); within a group, in the order said."""
     groups: dict[tuple[str, str], list[ContextPiece]] = {}
     for p in sorted(pieces, key=lambda p: p.rank):
@@ -208,5 +231,5 @@ def _grouped(pieces: Sequence[ContextPiece], outdated: Callable[[MemoryItem], st
     for group in groups.values():
         group.sort(key=lambda p: (p.memory.created_at, p.memory.seq or 0))
         out.append(group_header(group[0].memory))
-        out.extend(memory_line(p.memory, p.date_notes, outdated(p.memory)) for p in group)
+        out.extend(line_of(p) for p in group)
     return "\n".join(out)

@@ -122,13 +122,54 @@ def importance_boost(importance: float) -> float:
     return 0.9 + 0.2 * min(max(importance, 0.0), 1.0)
 
 
-def adaptive_k(scores: Sequence[float], low: int = 3, high: int = 12, ratio: float = 0.5) -> int:
-    """Keep hits scoring at least ``ratio`` of the best one, clamped to [low, high]."""
+def adaptive_k(
+    scores: Sequence[float],
+    low: int = 3,
+    high: int = 12,
+    ratio: float = 0.5,
+    *,
+    facets: int = 1,
+    anchored: bool = True,
+) -> int:
+    """How many of the ranked hits to keep, from the query and the score distribution.
+
+    ``scores``: the hits' scores, best first (only hits that may be shown: recall passes those
+    clearing its relevance floor, so nothing clearing it gives 0). Hits scoring at least ``ratio``
+    of the best are kept, clamped to [``low``, ``high``]: where the scores fall off a cliff, k stops.
+
+    ``facets`` (:func:`~.facets.query_facets`): a query asking about several things gets ``low``
+    and ``high`` per facet (up to :data:`MAX_K`) and a looser ratio (``ratio ** facets``): each
+    subject's best memory matches only its part of the query, so it scores below the first one's.
+
+    ``anchored``: False when no hit shares a word, a name or an asked subject with the query.
+    Then every hit stands on dense closeness alone, which a small embedding model grants some
+    memory for any question (measured: "how do I boil an egg?" reaches 0.99 calibrated relevance
+    on "estava um calor enorme"); at most one hit per facet is kept.
+    """
     if not scores:
         return 0
+    facets = max(facets, 1)
+    if not anchored:
+        return min(facets, len(scores))
+    low, high, ratio = low * facets, min(high * facets, max(high, MAX_K)), ratio**facets
     top = scores[0]
     n = sum(1 for s in scores if s >= ratio * top)
     return max(low, min(high, n, len(scores))) if len(scores) >= low else len(scores)
+
+
+MAX_K = 20
+"""The most hits adaptive k keeps for a many-faceted query: the context stays small."""
+
+
+def relevance_floor(relevances: Sequence[float], floor: float) -> float:
+    """The relevance a hit needs to be shown: ``floor``, raised to within :data:`RELEVANCE_CLIFF`
+    of the best hit's. When some memories match the query outright (relevance near 1), ones
+    that are merely "more likely related than not" are the noise around them."""
+    return max(floor, max(relevances, default=0.0) - RELEVANCE_CLIFF)
+
+
+RELEVANCE_CLIFF = 0.4
+"""How far below the best hit's calibrated relevance a shown hit may fall."""
 
 
 FILLER_BOOST = 0.5

@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dates import temporal_buckets
 from .model import MemoryItem, Message, Summary
 from .validity import Validity
+
+if TYPE_CHECKING:
+    from .context import ContextPiece
 
 
 class RecencyMode(str, Enum):
@@ -126,7 +129,7 @@ class RecallResult:
     thread_id: str | None
     recent: list[Message]
     summary: Summary | None
-    memories: list[ScoredMemory]
+    memories: list[ScoredMemory]  # the hits chosen by relevance: the context shows them, with neighbouring turns
     context: str
     context_tokens: int
     token_budget: int
@@ -134,6 +137,7 @@ class RecallResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     enrichment: list[str] = field(default_factory=list)  # how the query was enriched, if it was
     validity: Validity | None = field(default=None, repr=False)  # to re-render its sections with the same marks
+    pieces: list[ContextPiece] = field(default_factory=list, repr=False)  # the memories + neighbours it may show
 
     def to_dict(self) -> dict[str, Any]:
         return {

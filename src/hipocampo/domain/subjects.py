@@ -45,7 +45,7 @@ SUBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     (
         "health",
         _stems(r"sa[uú]de", r"health", r"m[eé]dic", r"rem[eé]dio", r"medic", r"doen[cç]", r"ill", r"sick",
-               r"condi[cç]", r"condition", r"hospital", r"doctor"),
+               r"condi[cç]", r"condition", r"hospital", r"doctor", r"alerg", r"allerg"),
         _stems(r"alerg", r"allerg", r"asma", r"asthma", r"diabet", r"hipertens", r"hypertens", r"press[aã]o alta",
                r"medic", r"rem[eé]dio", r"gr[aá]vida", r"pregnan", r"intoleran", r"celiac", r"inhaler", r"inalador",
                r"comprimido", r"pill"),
@@ -53,7 +53,7 @@ SUBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     (
         "work",
         _stems(r"trabalh", r"emprego", r"empresa", r"profiss", r"carreira", r"work", r"job", r"employ", r"company",
-               r"career", r"occupation", r"office", r"escrit[oó]rio"),
+               r"career", r"occupation", r"office", r"escrit[oó]rio", r"cargo\b"),
         _stems(r"trabalh", r"emprego", r"empresa", r"profiss", r"work", r"job", r"employ", r"company", r"career",
                r"contratad", r"hired", r"joined", r"entrei na", r"entrei no"),
     ),

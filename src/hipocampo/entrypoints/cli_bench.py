@@ -54,15 +54,37 @@ def locomo(
             "conversation and layer, dropped after. Default: temporary SQLite files.",
         ),
     ] = None,
+    budgets: Annotated[
+        str,
+        typer.Option(
+            "--budgets",
+            metavar="N,N...",
+            help="Token budgets (ceilings) to render the lean context within: context recall and "
+            "tokens used at each.",
+        ),
+    ] = "500,1000,2000",
+    embed_cache: Annotated[
+        str | None,
+        typer.Option(
+            "--embed-cache",
+            metavar="FILE",
+            help="A SQLite file of vectors kept across runs (or HIPOCAMPO_BENCH_EMBED_CACHE): for ranking "
+            "experiments; timings with embedding then mean nothing.",
+        ),
+    ] = None,
 ) -> None:
     """Measure recall quality on the LoCoMo long-conversation benchmark."""
-    from ..bench.locomo import render_locomo, run_locomo
+    from ..bench.locomo import parse_budgets, render_locomo, run_locomo
     from ..bench.locomo_layers import parse_layers
 
     try:
         names = parse_layers(layers)
     except ValueError as exc:
         raise InvalidInput(f"--layers: {exc}") from None
+    try:
+        ceilings = parse_budgets(budgets)
+    except ValueError as exc:
+        raise InvalidInput(f"--budgets: {exc}") from None
     if db is not None:
         from ..bench.pgdb import is_postgres
 
@@ -75,6 +97,8 @@ def locomo(
         progress=not json_out,
         layers=names,
         db_url=db,
+        embed_cache=embed_cache,
+        budgets=ceilings,
     )
     if json_out:
         print_json(result)

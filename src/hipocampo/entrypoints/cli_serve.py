@@ -51,7 +51,12 @@ async def serve_http(
                 "named with --allowed-host (or HIPOCAMPO_ALLOWED_HOSTS); other hosts get 421",
                 soft_wrap=True,
             )
-    config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on", server_header=False)
+    # h11, whatever else is installed: uvicorn switches to httptools when an unrelated extra pulls
+    # it in (chromadb does), and httptools answers a control character in a header with a bare
+    # "Invalid HTTP request" instead of the service's own 422 with a reason.
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="info", lifespan="on", server_header=False, http="h11"
+    )
     drop_query_strings()  # after Config, which sets up uvicorn's loggers
 
     class Server(uvicorn.Server):

@@ -1,4 +1,11 @@
-"""Recall: recent window + thread summary + relevant memories, rendered into a budgeted context."""
+"""Recall: recent window + thread summary + relevant memories, rendered into a budgeted context.
+
+Memories enter the context by relevance, not by leftover budget: a hit must clear the calibrated
+relevance floor (``context_min_relevance``) and fall within the adaptive k (from the query's facets
+and the score distribution); its neighbouring turns come along, and nothing else does. So an
+unrelated question gets an (almost) empty memory section, and the token budget is a ceiling the
+context rarely reaches, not a target it is filled to.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +13,14 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 
+from ..domain import subjects
 from ..domain.context import ContextPiece, render_context
 from ..domain.errors import InvalidInput
+from ..domain.facets import query_facets
 from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
-from ..domain.ranking import adaptive_k
+from ..domain.ranking import adaptive_k, relevance_floor
 from ..domain.recall import RecallResult, ScoredMemory
 from .deps import Deps
 from .enrichment import enrich
@@ -22,6 +32,20 @@ log = logging.getLogger(__name__)
 
 NEIGHBOUR_RADIUS = 1
 """Turns shown around each hit in the context: an answer usually needs the turn it replies to."""
+NEIGHBOUR_HITS = 8
+"""Only the best hits bring their neighbours: further down, a line spent on another hit finds
+more than two spent around it (measured on LoCoMo dev: at the same tokens, hits beat neighbours)."""
+UNANCHORED_NEIGHBOUR_RELEVANCE = 0.6
+"""What a neighbour needs on its own when its hit shares nothing with the question: that hit is
+already doubtful, and closeness near 0.5 is chance; 0.6 is what agents filter on."""
+SUBJECT_EXTRA = 3
+"""Hits beyond k that speak of the subject a question asks about, kept per facet: ranking weighs
+a question's words, and the memory that answers "when am I free?" may share none of them."""
+K_LOW, K_HIGH, K_RATIO = 5, 20, 0.3
+"""Recall's adaptive k (:func:`~hipocampo.domain.ranking.adaptive_k`; per facet): looser than
+search's 3-12 at half the best score, because the relevance floor already keeps unrelated memories
+out and a question's evidence often ranks below its best hit (LoCoMo dev: context recall against
+median tokens, budgets 500 to 2,000, is in docs/benchmarks.md)."""
 
 
 async def recent_messages(deps: Deps, scope: Scope, thread_id: str) -> list[Message]:
@@ -78,12 +102,18 @@ async def recall(
     if summary is not None and thread_id is not None:  # already its own section: not twice
         own = summary_memory_id(scope, thread_id)
         ranked.hits = [h for h in ranked.hits if h.memory.id != own]
-    k = opts.k if opts.k is not None else _adaptive(ranked.hits)
-    hits = ranked.hits[:k]
+    if opts.min_relevance is None:
+        hits, anchored, floor = chosen(ranked.hits, query, deps.settings.context_min_relevance, opts.k)
+    else:  # the caller's own floor, as given
+        hits, anchored, floor = chosen(ranked.hits, query, opts.min_relevance, opts.k, raise_floor=False)
     # Turns already in the recent window need not be repeated among the memories.
     in_window = {m.id for m in recent}
     t1 = time.perf_counter()
-    pieces = await _pieces(deps, scope, ranked.hits, k, in_window)
+    # Without an anchor in the query's words, a neighbour must stand on its own relevance too.
+    relevance = {h.memory.id: h.explanation.relevance for h in ranked.hits}
+    bar = max(floor, UNANCHORED_NEIGHBOUR_RELEVANCE)
+    admit = None if anchored else (lambda m: relevance.get(m.id, 0.0) >= bar)
+    pieces = await _pieces(deps, scope, hits, ranked.hits, in_window, admit)
     t2 = time.perf_counter()
     text, _, tokens = render_context(
         summary=summary,
@@ -112,7 +142,23 @@ async def recall(
         timings_ms=timings,
         enrichment=enrichment.notes,
         validity=ranked.validity,
+        pieces=pieces,
     )
+
+
+def rerender(deps: Deps, result: RecallResult, token_budget: int) -> tuple[str, int]:
+    """``result``'s context rendered again within another budget: the same memories, summary and
+    window, without searching again (the benchmark compares budgets this way)."""
+    text, _, tokens = render_context(
+        summary=result.summary,
+        recent=result.recent,
+        pieces=result.pieces,
+        budget=token_budget,
+        count=deps.tokenizer.count,
+        truncate=deps.tokenizer.truncate,
+        validity=result.validity,
+    )
+    return text, tokens
 
 
 _background: set[asyncio.Task[None]] = set()  # strong references, so pending tasks are not collected
@@ -142,14 +188,61 @@ async def settle() -> None:
         await asyncio.gather(*pending, return_exceptions=True)
 
 
-def _adaptive(hits: list[ScoredMemory]) -> int:
-    return adaptive_k([h.score for h in hits])
+def chosen(
+    hits: list[ScoredMemory], query: str, floor: float, k: int | None = None, *, raise_floor: bool = True
+) -> tuple[list[ScoredMemory], bool, float]:
+    """The hits that earned a place, whether the query anchors them, and the relevance floor used.
+
+    A hit needs calibrated relevance at or above ``floor`` (unless ``raise_floor`` is False,
+    raised near the best hit's: :func:`~hipocampo.domain.ranking.relevance_floor`), except the
+    top-ranked hit when it shares a word or a name with the query (coverage counts every query
+    word alike, so one rare word that matched weighs little); then the first ``k`` of those are kept
+    (adaptive when ``k`` is None: from the query's facets, the score distribution and whether any
+    hit shares a word, a name or an asked subject with the query,
+    :func:`~hipocampo.domain.ranking.adaptive_k`), and, with an adaptive k, up to
+    :data:`SUBJECT_EXTRA` per facet of the next ones that speak of the subject the question asks
+    about ("when am I free?" and a memory about availability). An explicit ``k`` is a cap, not a
+    quota: a hit under the floor is never shown to make up the number.
+    """
+    if raise_floor:
+        floor = relevance_floor([h.explanation.relevance for h in hits], floor)
+    cleared = [h for h in hits if h.explanation.relevance >= floor]
+    top = hits[0].explanation if hits else None
+    if top is not None and top.relevance < floor and (top.matched_terms or top.matched_names):
+        # Ranked first on the query's own words: "peanut" in "Can I order the chicken satay with
+        # peanut sauce?" is one word of five, so the allergy's calibrated relevance is low.
+        cleared.insert(0, hits[0])
+    asked = subjects.asked(query)
+
+    def on_subject(h: ScoredMemory) -> bool:
+        return bool(subjects.subject_relevance(asked, h.memory.content))
+
+    anchored = any(h.explanation.matched_terms or h.explanation.matched_names or on_subject(h) for h in cleared)
+    if k is not None:
+        return cleared[:k], anchored, floor
+    facets = query_facets(query)
+    k = adaptive_k([h.score for h in cleared], K_LOW, K_HIGH, K_RATIO, facets=facets, anchored=anchored)
+    extra = [h for h in cleared[k:] if on_subject(h)][: SUBJECT_EXTRA * facets] if asked and anchored else []
+    return cleared[:k] + extra, anchored, floor
 
 
 async def _pieces(
-    deps: Deps, scope: Scope, ranked: list[ScoredMemory], k: int, skip_messages: set[str]
+    deps: Deps,
+    scope: Scope,
+    hits: list[ScoredMemory],
+    ranked: list[ScoredMemory],
+    skip_messages: set[str],
+    admit: Callable[[MemoryItem], bool] | None = None,
 ) -> list[ContextPiece]:
-    """Hits in rank order; the top ``k`` bring their neighbouring turns along."""
+    """The chosen ``hits`` in rank order, then the neighbouring turns of the first
+    :data:`NEIGHBOUR_HITS` (the question a turn answers, the reply it got). Neighbours come only
+    with a hit, so they never bring in a conversation of their own; ``ranked`` (every candidate)
+    saves reading the ones it holds.
+
+    The pieces are what the context may show; :func:`render_context` keeps them within the
+    budget (hits before neighbours, the best first), so at a small budget the context shows part of
+    :attr:`RecallResult.memories` and their neighbours, never something outside them.
+    """
     # Neighbours are often candidates already; only the others are read from the store.
     by_pos: dict[tuple[str, int], MemoryItem] = {
         (h.memory.thread_id or "", h.memory.seq): h.memory
@@ -157,7 +250,7 @@ async def _pieces(
         if h.memory.kind is MemoryKind.TURN and h.memory.seq is not None
     }
     wanted: dict[str, set[int]] = defaultdict(set)
-    for hit in ranked[:k]:
+    for hit in hits[:NEIGHBOUR_HITS]:
         m = hit.memory
         if m.kind is MemoryKind.TURN and m.thread_id is not None and m.seq is not None:
             for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
@@ -166,16 +259,15 @@ async def _pieces(
     fetched = await asyncio.gather(*(deps.memories.neighbours(scope, t, sorted(s)) for t, s in wanted.items()))
     by_pos.update(((n.thread_id or "", n.seq or 0), n) for group in fetched for n in group)
     pieces: list[ContextPiece] = []
-    for rank, hit in enumerate(ranked):
+    around: list[ContextPiece] = []  # after every hit: at a small budget a hit beats a neighbour
+    for rank, hit in enumerate(hits):
         m = hit.memory
-        group = [m]
-        if rank < k and m.kind is MemoryKind.TURN and m.seq is not None:
-            group = [
-                by_pos.get((m.thread_id or "", m.seq + d), m if d == 0 else None)
-                for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1)
-            ]
-        for item in group:
-            if item is not None and not (set(item.source_message_ids) & skip_messages):
-                pieces.append(ContextPiece(item, rank, date_notes=rank < k))
-    return pieces
-
+        if not set(m.source_message_ids) & skip_messages:
+            pieces.append(ContextPiece(m, rank))
+        if rank >= NEIGHBOUR_HITS or m.kind is not MemoryKind.TURN or m.seq is None:
+            continue
+        for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
+            near = by_pos.get((m.thread_id or "", m.seq + d)) if d else None
+            if near is not None and not set(near.source_message_ids) & skip_messages and (admit is None or admit(near)):
+                around.append(ContextPiece(near, rank))
+    return pieces + around

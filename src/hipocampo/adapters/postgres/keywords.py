@@ -6,12 +6,13 @@ verbatim (a literal, never through a text search dictionary) with one position p
 so Postgres matches exactly the terms SQLite's FTS5 matches and a term's frequency is its number
 of positions (Postgres keeps 256 at most). A query is an OR of its stems, as on SQLite.
 
-A search reads the user's documents holding a query term in one statement when they are few
-(the common case: every document frequency is then counted exactly from them), or else counts
-each term's documents (bounded) and reads the planned candidates (see ``bm25.plan_candidates``).
-Candidates are ranked without joining their memories; one more statement then asks, of the top
-of the ranking only, which ones the searcher may see (current, their agent's or shared, not in
-the excluded thread), as SQLite's join filters them.
+A search reads the user's statistics by key (``keyword_corpus``, ``keyword_df``: kept by
+triggers, see :mod:`.schema_keywords`), then the documents ``bm25.candidate_clauses`` plans, at
+most ``budget`` of them, however many documents hold the query's words: every document of the
+rarest terms, then those holding the most of the common ones together. Candidates are ranked
+without joining their memories; one more statement then asks, of the top of the ranking only,
+which ones the searcher may see (current, their agent's or shared, not in the excluded thread),
+as SQLite's join filters them.
 """
 
 from __future__ import annotations
@@ -54,29 +55,38 @@ def tsquery_literal(terms: Sequence[str]) -> str:
     return " | ".join(_quote(t) for t in terms)
 
 
-def candidates_query(scope: Scope, match: Sequence[str], terms: Sequence[str], limit: int,
-                     *, unless: Sequence[str] = (), corpus: bool = True) -> Query:
-    """The user's documents holding any of ``match`` but none of ``unless`` (at most ``limit``),
-    each with its length and its ``terms`` (``tf``: a ``tsvector`` of the query terms alone, as
-    text), and with ``corpus`` the user's corpus size (``docs``, ``total``) on every row.
+def clause_tsquery(conjunctions: Sequence[tuple[str, ...]]) -> str:
+    """Documents holding every term of at least one of ``conjunctions``."""
+    return " | ".join("(" + " & ".join(_quote(t) for t in c) + ")" for c in conjunctions)
+
+
+def stats_query(scope: Scope, terms: Sequence[str]) -> Query:
+    """The user's document count and total length, with the document frequency of each of
+    ``terms`` any document holds (one row per such term; one with a null term if none)."""
+    return (
+        "SELECT c.docs, c.total, d.term, d.df FROM keyword_corpus c LEFT JOIN keyword_df d"
+        " ON d.tenant_id = c.tenant_id AND d.user_id = c.user_id AND d.term = ANY(%s)"
+        " WHERE c.tenant_id = %s AND c.user_id = %s",
+        (list(terms), scope.tenant_id, scope.user_id),
+    )
+
+
+def candidates_query(scope: Scope, clause: bm25.Clause, terms: Sequence[str], limit: int) -> Query:
+    """The user's documents of ``clause`` (at most ``limit``), each with its length and its
+    ``terms`` (``tf``: a ``tsvector`` of the query terms alone, as text).
 
     The frequencies are cut out by C functions (mark the query's lexemes, keep the marked ones)
     rather than by unnesting every document: a third of the time for a couple of thousand rows.
     """
     found = "tenant_id = %s AND user_id = %s AND terms @@ %s::tsquery"
-    found_params: list[Any] = [scope.tenant_id, scope.user_id, tsquery_literal(match)]
-    if unless:
+    found_params: list[Any] = [scope.tenant_id, scope.user_id, clause_tsquery(clause.any_of)]
+    if clause.none_of:
         found += " AND NOT terms @@ %s::tsquery"
-        found_params.append(tsquery_literal(unless))
-    columns = "f.memory_id, f.length, ts_filter(setweight(f.terms, 'A', %s), '{a}')::text AS tf"
-    found_rows = f"(SELECT memory_id, terms, length FROM keywords WHERE {found} LIMIT %s) f"
-    if not corpus:
-        return f"SELECT {columns} FROM {found_rows}", (list(terms), *found_params, limit)
+        found_params.append(clause_tsquery(clause.none_of))
     return (
-        "WITH corpus AS (SELECT count(*) AS docs, coalesce(sum(length), 0) AS total FROM keywords"
-        f" WHERE tenant_id = %s AND user_id = %s) SELECT {columns}, c.docs, c.total FROM {found_rows}"
-        " CROSS JOIN corpus c",
-        (scope.tenant_id, scope.user_id, list(terms), *found_params, limit),
+        "SELECT f.memory_id, f.length, ts_filter(setweight(f.terms, 'A', %s), '{a}')::text AS tf"
+        f" FROM (SELECT memory_id, terms, length FROM keywords WHERE {found} LIMIT %s) f",
+        (list(terms), *found_params, limit),
     )
 
 
@@ -91,22 +101,12 @@ def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: st
     return (f"SELECT id, rid FROM memories WHERE id = ANY(%s) AND {where}", (list(memory_ids), *params))
 
 
-def term_counts_query(scope: Scope, terms: Sequence[str], bound: int) -> Query:
-    """How many of the user's documents hold each term, counted up to ``bound``."""
-    return (
-        "SELECT q.term, (SELECT count(*) FROM (SELECT 1 FROM keywords k WHERE k.tenant_id = %s"
-        " AND k.user_id = %s AND k.terms @@ q.query LIMIT %s) x) AS df"
-        " FROM unnest(%s::text[], %s::tsquery[]) AS q (term, query)",
-        (scope.tenant_id, scope.user_id, bound, list(terms), [_quote(t) for t in terms]),
-    )
-
-
 class PostgresKeywordIndex:
     """The :class:`~hipocampo.ports.KeywordIndex` port on a :class:`PostgresDatabase`.
 
     ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.bm25`)."""
 
-    def __init__(self, db: PostgresDatabase, *, budget: int = bm25.MAX_SCORED) -> None:
+    def __init__(self, db: PostgresDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
         self._db = db
         self._budget = budget
 
@@ -142,23 +142,17 @@ class PostgresKeywordIndex:
         if not terms or k <= 0:
             return []
         budget = self._budget
-        rows = await fetch_all(self._db, candidates_query(scope, terms, terms, budget + 1))
-        if not rows:
+        stats = await fetch_all(self._db, stats_query(scope, terms))
+        df = dict.fromkeys(terms, 0) | {r["term"]: int(r["df"]) for r in stats if r["term"] is not None}
+        if not any(df.values()):
             return []
-        docs, total = int(rows[0]["docs"]), int(rows[0]["total"])
-        if len(rows) <= budget:  # every document holding a term is here: count them exactly
-            df = bm25.document_frequencies(terms, (_tf(r) for r in rows))
-        else:
-            counted = await fetch_all(self._db, term_counts_query(scope, terms, budget + 1))
-            df = {r["term"]: int(r["df"]) for r in counted}
-            every, rest = bm25.plan_candidates(df, budget)
-            rows = await fetch_all(self._db, candidates_query(scope, every, terms, budget, corpus=False)) \
-                if every else []
-            if rest and len(rows) < budget:  # fill up with documents of the common terms only
-                rows += await fetch_all(
-                    self._db, candidates_query(scope, rest, terms, budget - len(rows), unless=every, corpus=False)
-                )
-        ranked = bm25.ranked(((r["memory_id"], _tf(r), r["length"]) for r in rows), bm25.ScopeStats(docs, total, df))
+        rows: list[dict[str, Any]] = []
+        for clause in bm25.candidate_clauses(df, budget):
+            if len(rows) >= budget:
+                break
+            rows += await fetch_all(self._db, candidates_query(scope, clause, terms, budget - len(rows)))
+        corpus = bm25.ScopeStats(int(stats[0]["docs"]), int(stats[0]["total"]), df)
+        ranked = bm25.ranked(((r["memory_id"], _tf(r), r["length"]) for r in rows), corpus)
         return await self._visible(scope, ranked, k, exclude_thread)
 
     async def _visible(self, scope: Scope, ranked: list[tuple[str, float, tuple[str, ...]]], k: int,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -9,6 +10,7 @@ from datetime import datetime
 
 from ...domain.model import CUSTOM_TYPE_KEY, HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Scope
 from .db import SqliteDatabase
+from .keywords import unindex
 from .rows import from_epoch, memory_from_row, placeholders, scope_filter, to_epoch
 
 _UPSERT = """
@@ -129,7 +131,7 @@ class SqliteMemoryStore:
         )
         return [memory_from_row(r) for r in rows]
 
-    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> builtins.list[MemoryItem]:
         if not seqs:
             return []
         where, params = scope_filter(scope)
@@ -156,7 +158,7 @@ class SqliteMemoryStore:
     async def delete_user(self, scope: Scope) -> int:
         return await self._delete_where("tenant_id = ? AND user_id = ?", [scope.tenant_id, scope.user_id])
 
-    async def _delete_where(self, where: str, params: list[object]) -> int:
+    async def _delete_where(self, where: str, params: builtins.list[object]) -> int:
         def delete(conn: sqlite3.Connection) -> int:
             rows = conn.execute(f"SELECT rid, id, tenant_id, user_id FROM memories WHERE {where}", params).fetchall()
             if not rows:
@@ -164,7 +166,7 @@ class SqliteMemoryStore:
             rids = [r["rid"] for r in rows]
             ids = [r["id"] for r in rows]
             for chunk in _chunks(rids):
-                conn.execute(f"DELETE FROM memory_fts WHERE rowid IN ({placeholders(len(chunk))})", chunk)
+                unindex(conn, chunk)  # with the users' keyword statistics
                 conn.execute(f"DELETE FROM memories WHERE rid IN ({placeholders(len(chunk))})", chunk)
             for chunk in _chunks(ids):
                 conn.execute(f"DELETE FROM vectors WHERE memory_id IN ({placeholders(len(chunk))})", chunk)
@@ -188,7 +190,7 @@ class SqliteMemoryStore:
             lambda c: c.execute("SELECT count(*) FROM memories WHERE tenant_id = ?", (tenant_id,)).fetchone()[0]
         )
 
-    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+    async def current_by_key(self, scope: Scope, key: str) -> builtins.list[MemoryItem]:
         where, params = scope_filter(scope)
         rows = await self._db.read(
             lambda c: c.execute(
@@ -199,7 +201,7 @@ class SqliteMemoryStore:
         )
         return [memory_from_row(r) for r in rows]
 
-    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+    async def closed_facts(self, scope: Scope, limit: int) -> builtins.list[MemoryItem]:
         where, params = scope_filter(scope)
         sql = (
             f"WITH closed AS (SELECT * FROM memories WHERE {where} AND valid_to IS NOT NULL AND key IS NOT NULL"
@@ -240,7 +242,7 @@ class SqliteMemoryStore:
                 )
             )
 
-    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+    async def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEntry]:
         rows = await self._db.read(
             lambda c: c.execute(
                 "SELECT * FROM memory_history WHERE tenant_id = ? AND user_id = ? AND memory_id = ? ORDER BY id",
@@ -249,7 +251,7 @@ class SqliteMemoryStore:
         )
         return [_history_from_row(r) for r in rows]
 
-    async def scopes(self) -> list[tuple[str, str]]:
+    async def scopes(self) -> builtins.list[tuple[str, str]]:
         rows = await self._db.read(
             lambda c: c.execute("SELECT DISTINCT tenant_id, user_id FROM memories ORDER BY 1, 2").fetchall()
         )

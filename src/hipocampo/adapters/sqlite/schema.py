@@ -168,6 +168,24 @@ MIGRATIONS: list[str | list[str]] = [
         "CREATE INDEX memories_closed_facts ON memories (tenant_id, user_id, valid_to)"
         " WHERE valid_to IS NOT NULL AND key IS NOT NULL",
     ],
+    # 8: each user's keyword statistics (BM25's document count, total length and document
+    # frequencies), kept by the keyword index as it writes, so a search reads them by key instead
+    # of counting the user's documents. Filled here from the index as it stands: lengths count a
+    # document's terms (space-separated), frequencies its distinct terms (FTS5's own vocabulary).
+    [
+        "CREATE TABLE keyword_corpus (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, docs INTEGER NOT NULL,"
+        " total INTEGER NOT NULL, PRIMARY KEY (tenant_id, user_id)) WITHOUT ROWID",
+        "CREATE TABLE keyword_df (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, term TEXT NOT NULL,"
+        " df INTEGER NOT NULL, PRIMARY KEY (tenant_id, user_id, term)) WITHOUT ROWID",
+        "INSERT INTO keyword_corpus (tenant_id, user_id, docs, total)"
+        " SELECT m.tenant_id, m.user_id, count(*), sum((c.c0 != '') + length(c.c0) - length(replace(c.c0, ' ', '')))"
+        " FROM memory_fts_content c JOIN memories m ON m.rid = c.id GROUP BY m.tenant_id, m.user_id",
+        "CREATE VIRTUAL TABLE temp.keyword_terms_backfill USING fts5vocab(main, memory_fts, instance)",
+        "INSERT INTO keyword_df (tenant_id, user_id, term, df)"
+        " SELECT m.tenant_id, m.user_id, v.term, count(DISTINCT v.doc)"
+        " FROM temp.keyword_terms_backfill v JOIN memories m ON m.rid = v.doc GROUP BY m.tenant_id, m.user_id, v.term",
+        "DROP TABLE temp.keyword_terms_backfill",
+    ],
 ]
 
 

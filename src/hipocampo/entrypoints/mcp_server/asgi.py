@@ -144,7 +144,8 @@ async def serve_http(memory: AsyncMemory, *, host: str, port: int, path: str = "
     options.setdefault("template", configured_session(memory, "template", DEFAULT_THREAD))
     mcp = mcp_asgi_app(memory, **options)
     app = Starlette(routes=[Route(path, endpoint=mcp)], lifespan=lambda _app: mcp.lifespan())
-    await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on")).serve()
+    config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on", http="h11")  # as serve
+    await uvicorn.Server(config).serve()
 
 
 def _security(allowed_hosts: list[str] | None) -> TransportSecuritySettings:
