@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..adapters.llm.langchain import _build_chat
+from ..adapters.llm.builder import llm_from_settings, with_retries
 from ..domain.errors import ConfigurationError, InvalidInput
 from ..domain.model import new_id
 from ..settings import Settings
@@ -50,21 +50,18 @@ class ChatReply(BaseModel):
 
 def chat_model_from_config(settings: Settings) -> tuple[Any | None, str | None]:
     """The agent's LangChain chat model built from ``HIPOCAMPO_LLM`` and friends, or ``(None,
-    notice)`` when none is configured or it cannot be built."""
+    notice)`` when none is configured or it cannot be built.
+
+    Built by the same builder as the extraction path's model, with the same retry policy
+    (:mod:`hipocampo.adapters.llm.builder`); the provider's default temperature is kept, since
+    an agent's answers are not parsed."""
     if not settings.llm:
         return None, "No chat model is configured (HIPOCAMPO_LLM is unset). " + HOW_TO_CONFIGURE
-    provider, _, model = settings.llm.partition(":")
     try:
-        if not provider.strip() or not model.strip():
-            raise ConfigurationError(f"HIPOCAMPO_LLM={settings.llm!r} must be provider:model")
-        options: dict[str, Any] = {"max_retries": settings.llm_max_retries, "timeout": settings.llm_timeout_seconds}
-        if settings.llm_base_url:
-            options["base_url"] = settings.llm_base_url
-        if settings.llm_api_key is not None:
-            options["api_key"] = settings.llm_api_key.get_secret_value()
-        return _build_chat(provider.strip(), model.strip(), options), None
+        model = llm_from_settings(settings, temperature=None)
     except ConfigurationError as exc:
         return None, f"The chat model HIPOCAMPO_LLM={settings.llm} cannot be used: {exc} " + HOW_TO_CONFIGURE
+    return with_retries(model, settings.llm_max_retries), None
 
 
 async def run_chat(

@@ -28,6 +28,7 @@ from . import (
     cli_mcp,
     cli_migrate,
     cli_move,
+    cli_plugins,
     cli_serve,
     cli_tenants,
 )
@@ -321,7 +322,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)
 app.add_typer(bench_app, name="bench")
-for _module in (cli_serve, cli_tenants, cli_mcp, cli_chat, cli_move, cli_migrate):
+for _module in (cli_serve, cli_tenants, cli_mcp, cli_chat, cli_move, cli_migrate, cli_plugins):
     _module.register(app)
 
 

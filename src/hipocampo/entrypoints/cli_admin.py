@@ -18,6 +18,7 @@ from pydantic.fields import FieldInfo
 from rich.table import Table
 
 from ..client import AsyncMemory
+from ..plugins import Named
 from ..settings import Settings
 from .cli_render import doctor_view
 from .cli_support import (
@@ -137,7 +138,10 @@ def _type_name(field: FieldInfo) -> str:
     optional = get_origin(annotation) in (Union, types.UnionType) and type(None) in args
     if optional:
         annotation = next(a for a in args if a is not type(None))
-    if get_origin(annotation) is Literal:
+    named = next((m for m in field.metadata if isinstance(m, Named)), None)
+    if named is not None:  # a provider's name: the built-ins, whatever else is installed here
+        name = named.describe()
+    elif get_origin(annotation) is Literal:
         name = ", ".join(str(a) for a in get_args(annotation))
     elif isinstance(annotation, type) and issubclass(annotation, Enum):
         name = ", ".join(str(m.value) for m in annotation)

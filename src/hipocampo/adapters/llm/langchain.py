@@ -17,13 +17,13 @@ refused (an error, rather than an answer that did not fit):
 The prompts describe the JSON shape themselves, so modes 2 and 3 still know what to write.
 
 The adapter duck-types the model (``ainvoke``, ``with_structured_output``, ``bind``); LangChain
-itself is imported only by :func:`chat_model_from_settings`.
+itself is imported only when :func:`chat_model_from_settings` builds a model (through the one
+builder, :mod:`hipocampo.adapters.llm.builder`, which the agent uses too).
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,17 +33,10 @@ from pydantic import TypeAdapter
 
 from ...domain.errors import ConfigurationError
 from ...domain.llm_schemas import LLMBudgetExceeded, LLMError, parse_structured
+from .builder import build_llm
 
 StructuredMethod = Literal["json_schema", "json_mode", "text"]
 METHODS: tuple[StructuredMethod, ...] = ("json_schema", "json_mode", "text")
-
-# provider -> (module, class, pip extra), for when the ``langchain`` package (init_chat_model)
-# is not installed.
-_PROVIDERS = {
-    "openai": ("langchain_openai", "ChatOpenAI", "hipocampo[llm]"),
-    "google_genai": ("langchain_google_genai", "ChatGoogleGenerativeAI", "hipocampo[google]"),
-    "anthropic": ("langchain_anthropic", "ChatAnthropic", "hipocampo[anthropic]"),
-}
 
 
 class LangChainChat(Protocol):
@@ -234,27 +227,17 @@ def chat_model_from_settings(
     backoff_s: float = 1.0,
     max_calls_per_job: int | None = None,
 ) -> LangChainChatModel:
-    """Build a chat model from ``"provider:model"``, e.g. ``"openai:gpt-4o-mini"``,
+    """The :class:`~hipocampo.ports.ChatModel` for ``"provider:model"``, e.g. ``"openai:gpt-4o-mini"``,
     ``"google_genai:gemini-2.0-flash"``, ``"anthropic:claude-3-5-haiku-latest"``, or
     ``"openai:<name>"`` with ``base_url`` for a local OpenAI-compatible server (Ollama, vLLM,
     llama.cpp; those ignore the key, but the client wants one: give any).
 
-    Uses ``langchain``'s ``init_chat_model`` when installed (any provider it knows), else the
-    provider's own package. Without ``api_key`` the provider reads its usual environment variable.
-    The model's own retries are turned off: the adapter retries, with its backoff.
+    The model comes from :func:`~hipocampo.adapters.llm.builder.build_llm` (any provider of the
+    ``hipocampo.chat_models`` registry, plugins included), with its client's retries off: this
+    adapter retries, with its backoff. Without ``api_key`` the provider reads its usual
+    environment variable.
     """
-    provider, _, model = spec.partition(":")
-    if not provider.strip() or not model.strip():
-        raise ConfigurationError(
-            f"LLM {spec!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini' or "
-            "'google_genai:gemini-2.0-flash'"
-        )
-    options: dict[str, Any] = {"temperature": temperature, "max_retries": 0}
-    if base_url:
-        options["base_url"] = base_url
-    if api_key:
-        options["api_key"] = api_key
-    chat = _build_chat(provider, model, options)
+    chat = build_llm(spec, base_url=base_url, api_key=api_key, timeout_s=timeout_s, temperature=temperature)
     return LangChainChatModel(
         chat,
         timeout_s=timeout_s,
@@ -262,29 +245,3 @@ def chat_model_from_settings(
         backoff_s=backoff_s,
         max_calls_per_job=max_calls_per_job,
     )
-
-
-def _build_chat(provider: str, model: str, options: dict[str, Any]) -> Any:
-    extra = _PROVIDERS[provider][2] if provider in _PROVIDERS else "hipocampo[llm]"
-    try:
-        try:
-            from langchain.chat_models import init_chat_model
-        except ImportError:
-            if provider not in _PROVIDERS:
-                raise ConfigurationError(
-                    f"unknown LLM provider {provider!r}: without the langchain package only "
-                    f"{sorted(_PROVIDERS)} are known (pip install 'hipocampo[llm]' for more)"
-                ) from None
-            module, cls, _ = _PROVIDERS[provider]
-            return getattr(importlib.import_module(module), cls)(model=model, **options)
-        return init_chat_model(model, model_provider=provider, **options)
-    except ImportError as exc:
-        if provider not in _PROVIDERS:  # a provider init_chat_model knows: name its package
-            raise ConfigurationError(f"The {provider} chat model needs its LangChain package ({exc}).") from exc
-        raise ConfigurationError(
-            f"The {provider} chat model needs LangChain's integration: pip install '{extra}'"
-        ) from exc
-    except ConfigurationError:
-        raise
-    except Exception as exc:  # pydantic or client errors, typically a missing key
-        raise ConfigurationError(f"Could not configure the chat model {provider}:{model} ({exc}).") from exc
