@@ -180,13 +180,23 @@ def one(driver, selector: str, timeout: float = 10):  # noqa: ANN001, ANN201
 
 def submit(driver, target) -> None:  # noqa: ANN001
     """Click a button or link (an element, or a selector) and wait for the page it leads to."""
-    from selenium.webdriver.support import expected_conditions
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
     button = one(driver, target) if isinstance(target, str) else target
     button.click()
     wait = WebDriverWait(driver, 30)
-    wait.until(expected_conditions.staleness_of(button))
+
+    def left_the_page(_driver) -> bool:  # noqa: ANN001
+        # Chromium answers a node of the page being replaced with "stale element" or, mid-navigation,
+        # "Node with given id does not belong to the document": both mean the old page is gone.
+        try:
+            button.is_enabled()
+        except WebDriverException:
+            return True
+        return False
+
+    wait.until(left_the_page)
     wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
