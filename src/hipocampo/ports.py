@@ -10,6 +10,7 @@ Embedders and tokenizers are synchronous and CPU-bound; services call them off t
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ class MemoryStore(Protocol):
         type: facts with no built-in type whose metadata names it (``CUSTOM_TYPE_KEY``)."""
         ...
 
-    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> list[MemoryItem]:
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> builtins.list[MemoryItem]:
         """Turn memories of a thread at the given positions (for neighbour expansion)."""
         ...
 
@@ -161,15 +162,15 @@ class MemoryStore(Protocol):
         """Memories of every user of the tenant (its stored-memories quota)."""
         ...
 
-    async def scopes(self) -> list[tuple[str, str]]:
+    async def scopes(self) -> builtins.list[tuple[str, str]]:
         """Every (tenant_id, user_id) that has memories."""
         ...
 
-    async def current_by_key(self, scope: Scope, key: str) -> list[MemoryItem]:
+    async def current_by_key(self, scope: Scope, key: str) -> builtins.list[MemoryItem]:
         """Memories with this fact key that are not superseded or retracted, newest first."""
         ...
 
-    async def closed_facts(self, scope: Scope, limit: int) -> list[MemoryItem]:
+    async def closed_facts(self, scope: Scope, limit: int) -> builtins.list[MemoryItem]:
         """The user's keyed facts that were closed (superseded or retracted: ``valid_to`` set),
         the most recently closed first, at most ``limit``; then the facts still open
         (``valid_to`` unset) with the key of one of them, newest first: what replaced them.
@@ -186,7 +187,7 @@ class MemoryStore(Protocol):
     async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
         ...
 
-    async def history(self, scope: Scope, memory_id: str) -> list[HistoryEntry]:
+    async def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEntry]:
         """Every change to the memory, oldest first. Deleting a memory deletes its history."""
         ...
 
@@ -325,10 +326,12 @@ class JobQueue(Protocol):
         ``retrying``: the pending ones that failed at least once. ``tenant_id``: that tenant's only."""
         ...
 
-    async def dead(self, limit: int = 50) -> list[Job]:
+    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
+        """Dead letters, oldest first; ``tenant_id``: that tenant's only."""
         ...
 
-    async def requeue_dead(self) -> int:
+    async def requeue_dead(self, tenant_id: str | None = None) -> int:
+        """Dead letters pending again from their first attempt; ``tenant_id``: that tenant's only."""
         ...
 
 
@@ -552,10 +555,10 @@ class IdempotencyStore(Protocol):
 class Storage:
     """Every storage port of one backend, opened together on one database.
 
-    A backend package exposes one ``open_storage(url, *, clock, settings) -> Storage`` and one line
-    in :data:`hipocampo.backends.BACKENDS`; bootstrap, the test fakes and the contract suites all
-    open storage through it. The stores join the transactions of ``uow``; ``close`` releases the
-    connections.
+    A backend package exposes one ``open_storage(url, *, clock, settings) -> Storage``, registered
+    under its URL scheme as an entry point of ``hipocampo.backends`` (docs/plugins.md); bootstrap,
+    the test fakes and the contract suites all open storage through it. The stores join the
+    transactions of ``uow``; ``close`` releases the connections.
     """
 
     uow: UnitOfWork

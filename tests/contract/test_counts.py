@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from hipocampo.domain.model import MemoryKind, MemoryType, Scope
 
 ALICE = Scope("acme", "alice")
+VECTOR_ENGINES = pytest.mark.parametrize(  # the storage backends and the engines HIPOCAMPO_VECTORS names
+    "backend", ["sqlite", "memory", "postgresql", "chroma", "chroma-http", "duckdb"], indirect=True
+)
 BOB = Scope("acme", "bob")
 ALICE_GLOBEX = Scope("globex", "alice")
 
@@ -30,6 +35,7 @@ def test_count_tenant_counts_every_user_of_the_tenant(run: Callable, memory: Cal
     run(scenario)
 
 
+@VECTOR_ENGINES
 def test_vector_count_per_scope_and_kind(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         assert await s.vectors.count(ALICE) == 0
@@ -55,6 +61,7 @@ def test_vector_count_per_scope_and_kind(run: Callable, memory: Callable, vec: C
     run(scenario)
 
 
+@VECTOR_ENGINES
 def test_vector_count_of_an_agent_only_scope(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         mine, shared, other = Scope("acme", "alice", "bot"), ALICE, Scope("acme", "alice", "other")

@@ -11,6 +11,11 @@ import pytest
 from hipocampo.domain.errors import DimensionMismatch
 from hipocampo.domain.model import Scope
 
+# The storage backends, and the engines HIPOCAMPO_VECTORS can name (with SQLite as the log).
+pytestmark = pytest.mark.parametrize(
+    "backend", ["sqlite", "memory", "postgresql", "chroma", "chroma-http", "duckdb", "plugin"], indirect=True
+)
+
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")
 ALICE_GLOBEX = Scope("globex", "alice")

@@ -184,7 +184,8 @@ def doctor_view(report: dict[str, Any]) -> RenderableType:
         ("database", report["database"] + ("" if (n := report["database_bytes"]) is None else f" ({_size(n)})")),
         ("messages", str(report["messages"])),
         ("memories", str(report["memories"])),
-        ("vectors", f"{report['vectors']} ({report['vector_coverage']:.0%} of memories)"),
+        ("vectors", f"{report['vectors']} ({report['vector_coverage']:.0%} of memories)"
+         + ("" if report.get("vector_index", "database") == "database" else f" in {report['vector_index']}")),
         ("embedder", f"{embedder['name']} ({embedder['dim']} dims)"),
         ("index models", models),
         ("jobs", ", ".join(f"{k} {v}" for k, v in report["jobs"].items()) or "none"),

@@ -105,6 +105,8 @@ async def doctor(deps: Deps) -> dict[str, Any]:
     return {
         "database": redact(deps.settings.db),
         "database_bytes": local_size(deps.settings.db),
+        # HIPOCAMPO_VECTORS: memories indexed before a switch count as missing here until a reindex.
+        "vector_index": redact(deps.settings.vectors) if deps.settings.vectors else "database",
         "messages": messages,
         "memories": memories,
         "vectors": info["vectors"],

@@ -26,6 +26,8 @@ from .mcp_mount import MCP_PATH, mcp_mount
 from .metrics import Metrics, RequestTimer
 from .routes import admin, chat, compat, context, health, memories, search, threads, tools, users
 from .security import ServiceState, admin_principal
+from .ui import PATH as UI_PATH
+from .ui import create_ui
 
 DESCRIPTION = """\
 Long-term memory for LLM agents: write conversation turns, recall what matters.
@@ -82,6 +84,7 @@ def create_app(
         allowed_hosts = s.allowed_hosts or default_allowed_hosts(s.http_host, state.auth)
 
     mcp = mcp_mount(state)
+    ui = create_ui(state)  # the web inspector, at /ui
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -91,6 +94,7 @@ def create_app(
                 stack.push_async_callback(close_memory)
             if mcp is not None:
                 await stack.enter_async_context(mcp.lifespan())
+            await stack.enter_async_context(ui.state.sampler.running())
             yield
 
     async def close_memory() -> None:
@@ -131,7 +135,10 @@ def create_app(
     for module in (threads, memories, search, context, users, tools, chat, compat, admin):
         app.include_router(module.router)
     if mcp is not None:  # authenticates and rate-limits its own requests; JSON-RPC, not in the schema
-        app.add_route(MCP_PATH, mcp, include_in_schema=False)
+        app.add_route(MCP_PATH, mcp, include_in_schema=False)  # type: ignore[arg-type]  # an ASGI app, not a handler
+    # HTML pages with their own sessions, CSRF and CSP; not in the API schema, and tested for
+    # isolation by tests/e2e/test_ui_*.py rather than the API's route-by-route isolation test.
+    app.mount(UI_PATH, ui)
     return app
 
 
