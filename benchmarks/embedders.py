@@ -162,9 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         except ConfigurationError as exc:
             skipped[name] = str(exc)
     if args.json:
-        print(
-            json.dumps({"threads": args.threads, "results": results, "skipped": skipped}, indent=2)
-        )
+        print(json.dumps({"threads": args.threads, "results": results, "skipped": skipped}, indent=2))
     else:
         _table(results, skipped)
     return 0

@@ -39,11 +39,28 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
 
-SUBJECTS = ["Lisboa", "Porto", "the marathon", "my sister Carla", "o trabalho novo", "peanuts", "the dentist",
-            "a viagem ao Japão", "my cat Mimi", "guitar lessons", "o aluguel", "the Python course"]
-TEMPLATES = ["I keep thinking about {s} lately.", "Amanhã vou falar sobre {s} com a equipe.",
-             "Do you remember what I said about {s}?", "Não gosto muito de {s}, para ser sincera.",
-             "Last week {s} took most of my time.", "Preciso planejar {s} para o mês que vem."]
+SUBJECTS = [
+    "Lisboa",
+    "Porto",
+    "the marathon",
+    "my sister Carla",
+    "o trabalho novo",
+    "peanuts",
+    "the dentist",
+    "a viagem ao Japão",
+    "my cat Mimi",
+    "guitar lessons",
+    "o aluguel",
+    "the Python course",
+]
+TEMPLATES = [
+    "I keep thinking about {s} lately.",
+    "Amanhã vou falar sobre {s} com a equipe.",
+    "Do you remember what I said about {s}?",
+    "Não gosto muito de {s}, para ser sincera.",
+    "Last week {s} took most of my time.",
+    "Preciso planejar {s} para o mês que vem.",
+]
 QUESTIONS = ["what do you know about {s}?", "o que eu disse sobre {s}?", "when did I mention {s}?"]
 MIX = [("write", 30), ("recall", 30), ("search", 15), ("remember", 10), ("get", 5), ("patch", 5), ("list", 5)]
 
@@ -90,8 +107,9 @@ async def seed(client: httpx.AsyncClient, users: int, rng: random.Random) -> dic
     facts: dict[str, list[str]] = {}
     for u in range(users):
         user = f"user-{u}"
-        turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": sentence(rng, TEMPLATES)}
-                 for i in range(10)]
+        turns = [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": sentence(rng, TEMPLATES)} for i in range(10)
+        ]
         (await client.post(f"/v1/users/{user}/threads/seed/messages", json={"messages": turns})).raise_for_status()
         fact = await client.post(f"/v1/users/{user}/memories", json={"content": f"{user} lives in Lisbon"})
         facts[user] = [fact.json()["id"]]
@@ -103,8 +121,12 @@ async def one(client: httpx.AsyncClient, op: str, rng: random.Random, facts: dic
     base = f"/v1/users/{user}"
     if op == "write":
         thread = f"t{rng.randrange(3)}"
-        body = {"messages": [{"role": "user", "content": sentence(rng, TEMPLATES)},
-                             {"role": "assistant", "content": sentence(rng, TEMPLATES)}]}
+        body = {
+            "messages": [
+                {"role": "user", "content": sentence(rng, TEMPLATES)},
+                {"role": "assistant", "content": sentence(rng, TEMPLATES)},
+            ]
+        }
         return await client.post(f"{base}/threads/{thread}/messages", json=body)
     if op == "recall":
         return await client.post(f"{base}/recall", json={"query": sentence(rng, QUESTIONS), "thread_id": "t0"})
@@ -157,23 +179,38 @@ async def load(url: str, token: str, seconds: float, concurrency: int, users: in
             t0 = time.perf_counter()
             await wait_until(client, idle, 3600)
             drained = round(time.perf_counter() - t0, 1)
-    return {"seconds": elapsed, "concurrency": concurrency, "users": users, "backlog": backlog, "drain_s": drained,
-            "routes": {op: summary(latencies[op], errors[op], elapsed) for op in ops},
-            "total": summary([x for v in latencies.values() for x in v], sum(errors.values()), elapsed)}
+    return {
+        "seconds": elapsed,
+        "concurrency": concurrency,
+        "users": users,
+        "backlog": backlog,
+        "drain_s": drained,
+        "routes": {op: summary(latencies[op], errors[op], elapsed) for op in ops},
+        "total": summary([x for v in latencies.values() for x in v], sum(errors.values()), elapsed),
+    }
 
 
 def summary(samples: list[float], errors: int, elapsed: float) -> dict[str, Any]:
     if not samples:
         return {"requests": 0, "rps": 0.0, "p50_ms": None, "p95_ms": None, "p99_ms": None, "errors": errors}
     q = statistics.quantiles(samples, n=100, method="inclusive") if len(samples) > 1 else [samples[0]] * 99
-    return {"requests": len(samples), "rps": round(len(samples) / elapsed, 1), "p50_ms": round(q[49] * 1000, 1),
-            "p95_ms": round(q[94] * 1000, 1), "p99_ms": round(q[98] * 1000, 1), "errors": errors}
+    return {
+        "requests": len(samples),
+        "rps": round(len(samples) / elapsed, 1),
+        "p50_ms": round(q[49] * 1000, 1),
+        "p95_ms": round(q[94] * 1000, 1),
+        "p99_ms": round(q[98] * 1000, 1),
+        "errors": errors,
+    }
 
 
 ROUTES = {
-    "write": "POST /v1/users/{u}/threads/{t}/messages (2 turns)", "recall": "POST /v1/users/{u}/recall",
-    "search": "POST /v1/users/{u}/search", "remember": "POST /v1/users/{u}/memories",
-    "get": "GET /v1/users/{u}/memories/{id}", "patch": "PATCH /v1/users/{u}/memories/{id}",
+    "write": "POST /v1/users/{u}/threads/{t}/messages (2 turns)",
+    "recall": "POST /v1/users/{u}/recall",
+    "search": "POST /v1/users/{u}/search",
+    "remember": "POST /v1/users/{u}/memories",
+    "get": "GET /v1/users/{u}/memories/{id}",
+    "patch": "PATCH /v1/users/{u}/memories/{id}",
     "list": "GET /v1/users/{u}/memories?kind=fact",
 }
 
@@ -184,8 +221,15 @@ def render(result: dict[str, Any], console: Console) -> None:
         table.add_column(col, justify="left" if col == "route" else "right")
     rows = [(ROUTES[op], r) for op, r in result["routes"].items()] + [("all", result["total"])]
     for name, r in rows:
-        table.add_row(name, str(r["requests"]), f"{r['rps']}", str(r["p50_ms"]), str(r["p95_ms"]),
-                      str(r["p99_ms"]), str(r["errors"]))
+        table.add_row(
+            name,
+            str(r["requests"]),
+            f"{r['rps']}",
+            str(r["p50_ms"]),
+            str(r["p95_ms"]),
+            str(r["p99_ms"]),
+            str(r["errors"]),
+        )
     console.print(table)
     console.print(f"indexing backlog at the end: {result['backlog']}")
     if result.get("drain_s") is not None:

@@ -42,9 +42,15 @@ async def _fill(storage, scope: Scope, n: int, prefix: str, seed: int) -> None:
         chunk = turns[start : start + BATCH]
         items = [
             MemoryItem(
-                id=f"{prefix}-{start + i}", scope=scope, kind=MemoryKind.TURN, content=t["content"],
-                created_at=t["created_at"], thread_id=f"t{(start + i) // 200}", seq=(start + i) % 200,
-                role=Role(t["role"]), name=t["name"],
+                id=f"{prefix}-{start + i}",
+                scope=scope,
+                kind=MemoryKind.TURN,
+                content=t["content"],
+                created_at=t["created_at"],
+                thread_id=f"t{(start + i) // 200}",
+                seq=(start + i) % 200,
+                role=Role(t["role"]),
+                name=t["name"],
             )
             for i, t in enumerate(chunk)
         ]
@@ -79,10 +85,16 @@ async def main(args: argparse.Namespace) -> dict:
         times.sort()
         cpu.sort()
         return {
-            "db": args.db.split("://", 1)[0], "size": args.size, "noise": args.noise, "k": args.k,
-            "queries": len(times), "p50_ms": round(statistics.median(times), 2),
-            "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2), "mean_hits": statistics.mean(hits),
-            "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_p95_ms": round(cpu[int(0.95 * (len(cpu) - 1))], 2),
+            "db": args.db.split("://", 1)[0],
+            "size": args.size,
+            "noise": args.noise,
+            "k": args.k,
+            "queries": len(times),
+            "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+            "mean_hits": statistics.mean(hits),
+            "cpu_p50_ms": round(statistics.median(cpu), 2),
+            "cpu_p95_ms": round(cpu[int(0.95 * (len(cpu) - 1))], 2),
         }
     finally:
         await storage.close()

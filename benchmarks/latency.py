@@ -23,17 +23,11 @@ from hipocampo.bench.latency import render_latency, run_latency  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated store sizes")
     parser.add_argument("--queries", type=int, default=200, help="timed recalls per size")
-    parser.add_argument(
-        "--embedder", default=None, help="embedder setting (default: the settings default)"
-    )
-    parser.add_argument(
-        "--db-dir", default=None, help="keep the stores here instead of a temp folder"
-    )
+    parser.add_argument("--embedder", default=None, help="embedder setting (default: the settings default)")
+    parser.add_argument("--db-dir", default=None, help="keep the stores here instead of a temp folder")
     parser.add_argument(
         "--reuse", action="store_true", help="measure stores an earlier run kept in --db-dir again, as they are"
     )

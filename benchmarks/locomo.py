@@ -28,19 +28,11 @@ from hipocampo.bench.locomo_layers import parse_layers  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--data", required=True, help="folder of LoCoMo conversation files (*.json)"
-    )
-    parser.add_argument(
-        "--embedder", default=None, help="embedder setting (default: the settings default)"
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, help="folder of LoCoMo conversation files (*.json)")
+    parser.add_argument("--embedder", default=None, help="embedder setting (default: the settings default)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
-    parser.add_argument(
-        "--db-dir", default=None, help="keep the stores here instead of a temp folder"
-    )
+    parser.add_argument("--db-dir", default=None, help="keep the stores here instead of a temp folder")
     parser.add_argument(
         "--db",
         default=None,
@@ -61,8 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budgets",
         default="500,1000,2000",
-        help="token budgets (ceilings) the lean context is rendered within, comma-separated "
-        "(default: 500,1000,2000)",
+        help="token budgets (ceilings) the lean context is rendered within, comma-separated (default: 500,1000,2000)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")

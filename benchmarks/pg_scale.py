@@ -88,8 +88,7 @@ THREAD_TURNS = 100  # turns per thread
 TOPIC_WORDS = 12
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
 SPAN = timedelta(days=365)
-CLASSES_1M = [(100_000, 1), (50_000, 1), (20_000, 3), (10_000, 5), (5_000, 5), (2_000, 10), (1_000, 100),
-              (100, 1_000)]
+CLASSES_1M = [(100_000, 1), (50_000, 1), (20_000, 3), (10_000, 5), (5_000, 5), (2_000, 10), (1_000, 100), (100, 1_000)]
 """(user size, users) at 1M memories; the counts scale with --memories (at least one user of a
 size up to a tenth of the total)."""
 USERS_PER_CLASS = 8  # users of a size class that queries are spread over
@@ -166,10 +165,14 @@ ABOUT = re.compile(r"talked about (\w+), (\w+) and (\w+)")
 def question(content: str, rng: random.Random) -> str:
     found = ABOUT.search(content)
     a, b = rng.sample(found.groups(), 2) if found else ("it", "that")
-    return rng.choice((
-        "What did we say about {a} and {b}?", "When did I mention {a} with {b}?",
-        "Do you remember the {a} {b} thing?", "Tell me again about {a} and {b}.",
-    )).format(a=a, b=b)
+    return rng.choice(
+        (
+            "What did we say about {a} and {b}?",
+            "When did I mention {a} with {b}?",
+            "Do you remember the {a} {b} thing?",
+            "Tell me again about {a} and {b}.",
+        )
+    ).format(a=a, b=b)
 
 
 async def fill(url: str, memories: int, users: int, seed: int) -> dict[str, Any]:
@@ -182,7 +185,7 @@ async def fill(url: str, memories: int, users: int, seed: int) -> dict[str, Any]
     user_ids = [f"u{i:05d}-{uuid.UUID(int=prng.getrandbits(128)).hex[:8]}" for i in range(len(sizes))]
     topics = max(64, memories // 2000)
     vocab = pseudo_words(prng, topics * TOPIC_WORDS)
-    topic_words = [vocab[t * TOPIC_WORDS:(t + 1) * TOPIC_WORDS] for t in range(topics)]
+    topic_words = [vocab[t * TOPIC_WORDS : (t + 1) * TOPIC_WORDS] for t in range(topics)]
     centers = unit(rng.standard_normal((topics, DIM), dtype=np.float32))
     bases = np.linalg.qr(rng.standard_normal((topics, DIM, TOPIC_RANK), dtype=np.float32))[0]
     # Each user's own topics: centroids near global ones, in one flat array.
@@ -207,18 +210,24 @@ async def fill(url: str, memories: int, users: int, seed: int) -> dict[str, Any]
         t0 = time.perf_counter()
         cur = [c.cursor() for c in conns]
         async with (
-            cur[0].copy("COPY messages (id, tenant_id, user_id, thread_id, seq, role, name, content, created_at,"
-                        " ingested_at) FROM STDIN") as msgs,
-            cur[1].copy("COPY memories (id, tenant_id, user_id, thread_id, kind, content, name, role, seq,"
-                        " source_ids, created_at) FROM STDIN") as mems,
-            cur[2].copy("COPY vectors (memory_id, tenant_id, user_id, thread_id, model, dim, embedding)"
-                        " FROM STDIN WITH (FORMAT BINARY)") as vecs,
+            cur[0].copy(
+                "COPY messages (id, tenant_id, user_id, thread_id, seq, role, name, content, created_at,"
+                " ingested_at) FROM STDIN"
+            ) as msgs,
+            cur[1].copy(
+                "COPY memories (id, tenant_id, user_id, thread_id, kind, content, name, role, seq,"
+                " source_ids, created_at) FROM STDIN"
+            ) as mems,
+            cur[2].copy(
+                "COPY vectors (memory_id, tenant_id, user_id, thread_id, model, dim, embedding)"
+                " FROM STDIN WITH (FORMAT BINARY)"
+            ) as vecs,
             cur[3].copy("COPY keywords (memory_id, tenant_id, user_id, terms, length) FROM STDIN") as kws,
         ):
             vecs.set_types(["text", "text", "text", "text", "text", "int4", "vector"])
             chunk = 20_000
             for lo in range(0, memories, chunk):
-                owners = order[lo:lo + chunk]
+                owners = order[lo : lo + chunk]
                 picks = first_topic[owners] + (rng.random(len(owners)) * np.asarray(n_topics)[owners]).astype(np.int64)
                 spread = np.zeros((len(owners), DIM), dtype=np.float32)
                 topic_of = global_of[picks]
@@ -250,9 +259,10 @@ async def fill(url: str, memories: int, users: int, seed: int) -> dict[str, Any]
                 done = min(lo + chunk, memories)
                 if done % 100_000 == 0 or done == memories:
                     print(f"  loaded {done:,} turns ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
-        async with admin.cursor() as c, c.copy(
-            "COPY threads (tenant_id, user_id, thread_id, created_at, last_seq) FROM STDIN"
-        ) as cp:
+        async with (
+            admin.cursor() as c,
+            c.copy("COPY threads (tenant_id, user_id, thread_id, created_at, last_seq) FROM STDIN") as cp,
+        ):
             for (u, thread), (at, last) in threads.items():
                 await cp.write_row((TENANT, user_ids[u], f"t{thread:04d}", at, last))
         stats["copy_s"] = round(time.perf_counter() - t0, 1)
@@ -271,9 +281,21 @@ async def fill(url: str, memories: int, users: int, seed: int) -> dict[str, Any]
         for table in ("messages", "memories", "vectors", "keywords", "threads"):
             await admin.execute(f"VACUUM ANALYZE {table}")
         await admin.execute(f"CREATE TABLE {META} (spec jsonb NOT NULL)")
-        await admin.execute(f"INSERT INTO {META} VALUES (%s)", (json.dumps({
-            "memories": memories, "users": users, "seed": seed, "fill": stats,
-            "maintenance_work_mem": "4GB", "user_ids": user_ids}),))
+        await admin.execute(
+            f"INSERT INTO {META} VALUES (%s)",
+            (
+                json.dumps(
+                    {
+                        "memories": memories,
+                        "users": users,
+                        "seed": seed,
+                        "fill": stats,
+                        "maintenance_work_mem": "4GB",
+                        "user_ids": user_ids,
+                    }
+                ),
+            ),
+        )
     finally:
         for c in conns:
             await c.close()
@@ -312,8 +334,11 @@ async def disk(url: str, memories: int) -> dict[str, Any]:
             " FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace"
             f" AND c.relname <> '{META}' ORDER BY 4 DESC"
         )
-        tables = {r[0]: {"table_mb": r[1] / 2**20, "indexes_mb": r[2] / 2**20, "total_mb": r[3] / 2**20}
-                  for r in await cur.fetchall() if r[3] > 1 << 20}
+        tables = {
+            r[0]: {"table_mb": r[1] / 2**20, "indexes_mb": r[2] / 2**20, "total_mb": r[3] / 2**20}
+            for r in await cur.fetchall()
+            if r[3] > 1 << 20
+        }
         cur = await conn.execute(
             "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
             " WHERE c.relnamespace = current_schema()::regnamespace ORDER BY 2 DESC LIMIT 12"
@@ -385,15 +410,20 @@ async def pick_queries(db: PostgresDatabase, sizes: dict[str, int], per_class: i
                 rows = await cur.fetchall()
                 cur = await conn.execute(
                     "SELECT thread_id FROM threads WHERE tenant_id = %s AND user_id = %s"
-                    " ORDER BY created_at DESC LIMIT 1", (TENANT, user))
+                    " ORDER BY created_at DESC LIMIT 1",
+                    (TENANT, user),
+                )
                 thread = (await cur.fetchone())["thread_id"]
             for q, row in zip(mine, rows, strict=False):
                 v = np.asarray(row["embedding"].to_numpy(), dtype=np.float32)
                 q["vector"] = unit(v + noise(rng, (DIM,), QUERY_NOISE))
                 q["text"] = f"{question(row['content'], prng)}"
                 q["thread"] = thread
-        out[label] = {"users": len(members), "user_sizes": sorted({sizes[u] for u in chosen}),
-                      "queries": [q for q in queries if "vector" in q]}
+        out[label] = {
+            "users": len(members),
+            "user_sizes": sorted({sizes[u] for u in chosen}),
+            "queries": [q for q in queries if "vector" in q],
+        }
     # distinct query texts (the serving embedder caches by text)
     seen: set[str] = set()
     for c in out.values():
@@ -408,13 +438,16 @@ def class_order(label: str) -> int:
     return -int(label.replace(",", "")) if label[0].isdigit() else 0
 
 
-async def vector_rounds(db: PostgresDatabase, classes: dict[str, Any], efs: list[int], pool: int,
-                        threshold: int) -> dict[str, Any]:
+async def vector_rounds(
+    db: PostgresDatabase, classes: dict[str, Any], efs: list[int], pool: int, threshold: int
+) -> dict[str, Any]:
     product = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=threshold))
     exact = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=10_000_000))
     default_ef = Settings().pg_ef_search
-    ann = {ef: PostgresVectorIndex(db, Settings(pg_exact_search_threshold=0, pg_ef_search=ef))
-           for ef in sorted({*efs, default_ef})}
+    ann = {
+        ef: PostgresVectorIndex(db, Settings(pg_exact_search_threshold=0, pg_ef_search=ef))
+        for ef in sorted({*efs, default_ef})
+    }
     out: dict[str, Any] = {}
     for label in sorted(classes, key=class_order):
         qs = classes[label]["queries"]
@@ -445,12 +478,18 @@ async def vector_rounds(db: PostgresDatabase, classes: dict[str, Any], efs: list
                 if ef != default_ef:  # the pool recall asks for (k=60), at this ef
                     got = await timed(f"hnsw_k60_ef{ef}", ann[ef], q, pool)
                     recalls.setdefault(f"pool_top10_ef{ef}", []).append(
-                        len(set(got[:10]) & set(truth10)) / max(len(truth10), 1))
+                        len(set(got[:10]) & set(truth10)) / max(len(truth10), 1)
+                    )
         row["latency_ms"] = {k: stats_ms(v) for k, v in times.items()}
         row["hnsw_recall_at_10"] = {k: round(statistics.mean(v), 4) for k, v in recalls.items()}
         out[label] = row
-        print(f"  vectors {label}: " + json.dumps({k: v["p50"] for k, v in row["latency_ms"].items()})
-              + " recall " + json.dumps(row["hnsw_recall_at_10"]), file=sys.stderr)
+        print(
+            f"  vectors {label}: "
+            + json.dumps({k: v["p50"] for k, v in row["latency_ms"].items()})
+            + " recall "
+            + json.dumps(row["hnsw_recall_at_10"]),
+            file=sys.stderr,
+        )
     return out
 
 
@@ -483,10 +522,16 @@ async def recall_round(url: str, classes: dict[str, Any], threshold: int, redis:
                     parts.setdefault(key, []).append(r.timings_ms.get(key, 0.0))
             pooled.setdefault("total", []).extend(totals)
             pooled.setdefault("overhead", []).extend(overhead)
-            out[label] = {"recall_ms": stats_ms(totals), "overhead_ms": stats_ms(overhead),
-                          "parts_ms": {k: stats_ms(v) for k, v in parts.items()}}
-            print(f"  recall {label}: {out[label]['recall_ms']} parts "
-                  + json.dumps({k: v["p50"] for k, v in out[label]["parts_ms"].items()}), file=sys.stderr)
+            out[label] = {
+                "recall_ms": stats_ms(totals),
+                "overhead_ms": stats_ms(overhead),
+                "parts_ms": {k: stats_ms(v) for k, v in parts.items()},
+            }
+            print(
+                f"  recall {label}: {out[label]['recall_ms']} parts "
+                + json.dumps({k: v["p50"] for k, v in out[label]["parts_ms"].items()}),
+                file=sys.stderr,
+            )
         out["all classes"] = {"recall_ms": stats_ms(pooled["total"]), "overhead_ms": stats_ms(pooled["overhead"])}
     finally:
         await mem.close()
@@ -513,8 +558,11 @@ def database_url(server: str, name: str) -> str:
 
 def machine() -> dict[str, Any]:
     load = os.getloadavg()
-    return {"cpus": os.cpu_count(), "loadavg_1_5_15": [round(x, 2) for x in load],
-            "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    return {
+        "cpus": os.cpu_count(),
+        "loadavg_1_5_15": [round(x, 2) for x in load],
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -527,18 +575,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         with psycopg.connect(conninfo(args.server), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         created, url = name, database_url(args.server, name)
-    result: dict[str, Any] = {"memories": args.memories, "users": args.users, "dim": DIM,
-                              "machine_start": machine()}
+    result: dict[str, Any] = {"memories": args.memories, "users": args.users, "dim": DIM, "machine_start": machine()}
     try:
         await migrate(url)
         with psycopg.connect(conninfo(url), autocommit=True) as conn:
             held = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
             meta = conn.execute(f"SELECT to_regclass('{META}') IS NOT NULL").fetchone()[0]
             spec = conn.execute(f"SELECT spec FROM {META}").fetchone()[0] if meta else None
-            settings_now = dict(conn.execute(
-                "SELECT name, setting || coalesce(unit, '') FROM pg_settings WHERE name IN ('shared_buffers',"
-                " 'work_mem', 'effective_cache_size', 'max_parallel_maintenance_workers', 'server_version')"
-            ).fetchall())
+            settings_now = dict(
+                conn.execute(
+                    "SELECT name, setting || coalesce(unit, '') FROM pg_settings WHERE name IN ('shared_buffers',"
+                    " 'work_mem', 'effective_cache_size', 'max_parallel_maintenance_workers', 'server_version')"
+                ).fetchall()
+            )
         result["postgres"] = settings_now
         if held == 0:
             print(f"filling {args.memories:,} memories over {args.users:,} users", file=sys.stderr)
@@ -560,8 +609,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             with psycopg.connect(conninfo(url), autocommit=True) as conn:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
                 t = time.perf_counter()
-                conn.execute("SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace ="
-                             " current_schema()::regnamespace AND c.relkind IN ('r', 'i')")
+                conn.execute(
+                    "SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace ="
+                    " current_schema()::regnamespace AND c.relkind IN ('r', 'i')"
+                )
                 result["prewarm_s"] = round(time.perf_counter() - t, 1)
         print("disk " + json.dumps(result["disk"]), file=sys.stderr)
         threshold = Settings().pg_exact_search_threshold if args.threshold is None else args.threshold
@@ -597,36 +648,55 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def render(r: dict[str, Any]) -> str:
     lines = [f"# {r['memories']:,} memories, {r['users']:,} users (exact up to {r['exact_threshold']:,} vectors)", ""]
     f = r["fill"]
-    lines += [f"copy {f.get('copy_s')} s, HNSW build {f.get('hnsw_build_s')} s, other indexes "
-              + ", ".join(f"{k} {v} s" for k, v in f.get("index_build_s", {}).items()), ""]
+    lines += [
+        f"copy {f.get('copy_s')} s, HNSW build {f.get('hnsw_build_s')} s, other indexes "
+        + ", ".join(f"{k} {v} s" for k, v in f.get("index_build_s", {}).items()),
+        "",
+    ]
     d = r["disk"]
     lines += ["| table | table MB | indexes MB | total MB |", "|---|---|---|---|"]
     lines += [f"| {k} | {v['table_mb']} | {v['indexes_mb']} | {v['total_mb']} |" for k, v in d["tables"].items()]
     lines += [f"\n{d['gb_per_million_memories']} GB per million memories (vectors {d['vectors_gb_per_million']})", ""]
     vs = r["vector_search"]
     efs = sorted({int(k.split("ef")[1]) for v in vs.values() for k in v["hnsw_recall_at_10"] if k.startswith("ef")})
-    lines += ["| user size | users | product k=60 p50/p95 | exact k=60 | HNSW k=60 | pool top-10 recall | "
-              + " | ".join(f"HNSW ef={e} k=10 (recall@10)" for e in efs) + " |",
-              "|---" * (6 + len(efs)) + "|"]
+    lines += [
+        "| user size | users | product k=60 p50/p95 | exact k=60 | HNSW k=60 | pool top-10 recall | "
+        + " | ".join(f"HNSW ef={e} k=10 (recall@10)" for e in efs)
+        + " |",
+        "|---" * (6 + len(efs)) + "|",
+    ]
     for label, v in vs.items():
         lat, rec = v["latency_ms"], v["hnsw_recall_at_10"]
         h60 = next(k for k in lat if k.startswith("hnsw_k60"))
         pool_key = {e: "pool_top10" if f"pool_top10_ef{e}" not in rec else f"pool_top10_ef{e}" for e in efs}
-        cells = [f"{lat[f'hnsw_k10_ef{e}']['p50']}/{lat[f'hnsw_k10_ef{e}']['p95']} ({rec[f'ef{e}']:.3f})"
-                 + (f"; k=60 {lat[f'hnsw_k60_ef{e}']['p50']} ({rec[pool_key[e]]:.3f})"
-                    if f"hnsw_k60_ef{e}" in lat else "") if f"hnsw_k10_ef{e}" in lat else "-" for e in efs]
-        lines.append(f"| {label} | {r['size_classes'][label]['users']:,} | {lat['product_k60']['p50']}/"
-                     f"{lat['product_k60']['p95']} (again {lat['product_k60_again']['p50']}) | "
-                     f"{lat['exact_k60']['p50']}/{lat['exact_k60']['p95']} | "
-                     f"{lat[h60]['p50']}/{lat[h60]['p95']} | {rec['pool_top10']:.3f} | " + " | ".join(cells) + " |")
-    lines += ["", "| user size | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank | neighbours"
-              " | render |", "|---|---|---|---|---|---|---|---|---|"]
+        cells = [
+            f"{lat[f'hnsw_k10_ef{e}']['p50']}/{lat[f'hnsw_k10_ef{e}']['p95']} ({rec[f'ef{e}']:.3f})"
+            + (f"; k=60 {lat[f'hnsw_k60_ef{e}']['p50']} ({rec[pool_key[e]]:.3f})" if f"hnsw_k60_ef{e}" in lat else "")
+            if f"hnsw_k10_ef{e}" in lat
+            else "-"
+            for e in efs
+        ]
+        lines.append(
+            f"| {label} | {r['size_classes'][label]['users']:,} | {lat['product_k60']['p50']}/"
+            f"{lat['product_k60']['p95']} (again {lat['product_k60_again']['p50']}) | "
+            f"{lat['exact_k60']['p50']}/{lat['exact_k60']['p95']} | "
+            f"{lat[h60]['p50']}/{lat[h60]['p95']} | {rec['pool_top10']:.3f} | " + " | ".join(cells) + " |"
+        )
+    lines += [
+        "",
+        "| user size | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank | neighbours | render |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for label, v in r["recall"].items():
         parts = v.get("parts_ms", {})
-        cells = [f"{parts[k]['p50']}" if k in parts else "" for k in
-                 ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "neighbours_ms", "render_ms")]
-        lines.append(f"| {label} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | {v['overhead_ms']['p50']}/"
-                     f"{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |")
+        cells = [
+            f"{parts[k]['p50']}" if k in parts else ""
+            for k in ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "neighbours_ms", "render_ms")
+        ]
+        lines.append(
+            f"| {label} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | {v['overhead_ms']['p50']}/"
+            f"{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |"
+        )
     start, end = r["machine_start"]["loadavg_1_5_15"], r["machine_end"]["loadavg_1_5_15"]
     lines.append(f"\nload average start {start}, end {end}")
     return "\n".join(lines)

@@ -26,9 +26,7 @@ from hipocampo.bench.scenarios import MODES, SCENARIOS, SPLITS, render_scenarios
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--embedder", default="fake", help="embedder setting (default: fake; extraction does not use it)"
     )

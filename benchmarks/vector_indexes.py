@@ -51,8 +51,16 @@ async def _log(storage, vectors: np.ndarray, owners: np.ndarray, users: list[Sco
     """The memories the vectors index: the built-in index and the engines check they exist."""
     for start in range(0, len(vectors), BATCH):
         items = [
-            MemoryItem(id=f"m{i}", scope=users[owners[i]], kind=MemoryKind.TURN, content=f"memory {i}",
-                       created_at=T0, thread_id=f"t{i // 200}", seq=i % 200, role=Role.USER)
+            MemoryItem(
+                id=f"m{i}",
+                scope=users[owners[i]],
+                kind=MemoryKind.TURN,
+                content=f"memory {i}",
+                created_at=T0,
+                thread_id=f"t{i // 200}",
+                seq=i % 200,
+                role=Role.USER,
+            )
             for i in range(start, min(start + BATCH, len(vectors)))
         ]
         await storage.memories.upsert(items)
@@ -109,8 +117,10 @@ async def run_size(n: int, args: argparse.Namespace, folder: Path) -> list[dict]
             if engine == "sqlite":
                 index, close = storage.vectors, None
             else:
-                url = {"chroma": f"chroma:///{folder / f'chroma-{n}'}",
-                       "duckdb": f"duckdb:///{folder / f'v-{n}.duckdb'}"}
+                url = {
+                    "chroma": f"chroma:///{folder / f'chroma-{n}'}",
+                    "duckdb": f"duckdb:///{folder / f'v-{n}.duckdb'}",
+                }
                 external = await with_vector_index(storage, url[engine])
                 index, close = external.vectors, external.vectors
             build = await _fill(index, vectors, owners, users)
@@ -127,8 +137,7 @@ async def run_size(n: int, args: argparse.Namespace, folder: Path) -> list[dict]
 
 
 HEADER = (
-    "| engine | vectors (user's) | build s | p50 ms | p95 ms | recall@k | recall@10 |\n"
-    "|---|---|---|---|---|---|---|"
+    "| engine | vectors (user's) | build s | p50 ms | p95 ms | recall@k | recall@10 |\n|---|---|---|---|---|---|---|"
 )
 
 

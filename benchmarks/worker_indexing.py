@@ -39,10 +39,14 @@ async def one_run(db: Path, embedder: object, turns: list[str]) -> tuple[float, 
     try:
         stored = []
         for i in range(0, len(turns), 2):
-            stored += await mem.add("bench-user", "locomo", [
-                {"role": "user" if j % 2 == 0 else "assistant", "content": text}
-                for j, text in enumerate(turns[i : i + 2])
-            ])
+            stored += await mem.add(
+                "bench-user",
+                "locomo",
+                [
+                    {"role": "user" if j % 2 == 0 else "assistant", "content": text}
+                    for j, text in enumerate(turns[i : i + 2])
+                ],
+            )
         texts = await indexing.embedding_texts(res.deps, [indexing.turn_memory(m) for m in stored])
         started = time.perf_counter()
         while await run_once(res.deps):
@@ -71,9 +75,11 @@ def main(argv: list[str] | None = None) -> int:
                 result = asyncio.run(one_run(Path(folder) / f"{name}-{run}.db", embedder, turns))
                 best = result if best is None or result[0] < best[0] else best
             worker_s, bare_s, n = best
-            print(f"{name}: {len(turns)} turns, worker {len(turns) / worker_s:.0f} turns/s ({worker_s:.1f} s), "
-                  f"bare embedder {n / bare_s:.0f} texts/s on the same {n} texts; "
-                  f"worker/bare time {worker_s / bare_s:.2f}")
+            print(
+                f"{name}: {len(turns)} turns, worker {len(turns) / worker_s:.0f} turns/s ({worker_s:.1f} s), "
+                f"bare embedder {n / bare_s:.0f} texts/s on the same {n} texts; "
+                f"worker/bare time {worker_s / bare_s:.2f}"
+            )
     return 0
 
 

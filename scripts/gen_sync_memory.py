@@ -203,10 +203,16 @@ def formatted(text: str) -> str:
     written by hand and passes the same checks as the rest of ``src/``."""
     ruff = [sys.executable, "-m", "ruff"]
     name = ["--stdin-filename", str(TARGET)]
-    text = subprocess.run([*ruff, "check", "--fix", "--select", "I", "-q", *name, "-"], input=text,
-                          capture_output=True, text=True, check=True).stdout
-    return subprocess.run([*ruff, "format", "-q", *name, "-"], input=text, capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        [*ruff, "check", "--fix", "--select", "I", "-q", *name, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return subprocess.run(
+        [*ruff, "format", "-q", *name, "-"], input=text, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def main() -> int:

@@ -60,5 +60,7 @@ rm -f "$browser_log"
 # Nothing in the suite may reach the network: model hubs are off, and so is tiktoken's download.
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks scripts
+.venv/bin/ruff format --check --quiet src tests benchmarks scripts
+.venv/bin/python -m mypy  # src/hipocampo type-checks clean (settings in pyproject.toml)
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

@@ -72,18 +72,27 @@ def _app(stub: ChatStub) -> FastAPI:
         created = int(time.time())
         if not body.get("stream"):
             return {
-                "id": "chatcmpl-stub", "object": "chat.completion", "created": created, "model": model,
-                "choices": [{
-                    "index": 0, "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": text},
-                }],
+                "id": "chatcmpl-stub",
+                "object": "chat.completion",
+                "created": created,
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": text},
+                    }
+                ],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             }
 
         async def events() -> AsyncIterator[str]:
             def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
                 payload = {
-                    "id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": created, "model": model,
+                    "id": "chatcmpl-stub",
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
                 }
                 return f"data: {json.dumps(payload)}\n\n"

@@ -27,7 +27,7 @@ from .domain.model import (
     Role,
     Scope,
 )
-from .domain.recall import Explanation, RecallResult, RecencyMode, ScoredMemory, SearchResult
+from .domain.retrieval.recall import Explanation, RecallResult, RecencyMode, ScoredMemory, SearchResult
 from .settings import Settings
 
 __version__ = "0.1.0"

@@ -26,7 +26,7 @@ from .domain.model import (
     check_id,
     parse_time,
 )
-from .domain.recall import RecallResult, RecencyMode, SearchResult
+from .domain.retrieval.recall import RecallResult, RecencyMode, SearchResult
 from .ports import ChatModel, Clock, Embedder, Tokenizer
 from .services import admin, consolidation, curation, ingest, recall, retrieval, worker
 from .services.deps import Deps
@@ -142,7 +142,12 @@ class AsyncMemory:
     ) -> list[Message]:
         """Write turns durably and return at once; indexing happens in the background."""
         stored = await ingest.add_messages(
-            self._deps, _scope(tenant_id, user_id, agent_id), thread_id, messages, at=at, metadata=metadata  # type: ignore[arg-type]
+            self._deps,
+            _scope(tenant_id, user_id, agent_id),
+            thread_id,
+            messages,  # type: ignore[arg-type]  # add_messages normalises one message or many
+            at=at,
+            metadata=metadata,
         )
         if self._worker is not None:
             self._worker.wake()
@@ -164,8 +169,13 @@ class AsyncMemory:
         """Save a fact directly (what an agent's ``save_memory`` tool does); ``expires_at`` takes it
         out of recall after that time (it stays in history)."""
         item = await curation.remember(
-            self._deps, _scope(tenant_id, user_id, agent_id), content,
-            memory_type=memory_type, importance=importance, thread_id=thread_id, metadata=metadata,
+            self._deps,
+            _scope(tenant_id, user_id, agent_id),
+            content,
+            memory_type=memory_type,
+            importance=importance,
+            thread_id=thread_id,
+            metadata=metadata,
             expires_at=expires_at,
         )
         if self._worker is not None:
@@ -173,8 +183,14 @@ class AsyncMemory:
         return item
 
     async def update(
-        self, user_id: str, memory_id: str, content: str | None = None, *, tenant_id: str = "default",
-        memory_type: MemoryType | str | None = None, importance: float | None = None,
+        self,
+        user_id: str,
+        memory_id: str,
+        content: str | None = None,
+        *,
+        tenant_id: str = "default",
+        memory_type: MemoryType | str | None = None,
+        importance: float | None = None,
     ) -> MemoryItem:
         item = await curation.update_memory(
             self._deps, _scope(tenant_id, user_id), memory_id, content, memory_type=memory_type, importance=importance
@@ -214,12 +230,20 @@ class AsyncMemory:
         if thread_id is not None:
             thread_id = check_id("thread_id", thread_id)
         opts = _options(
-            k=k, recency=recency, exclude_thread=exclude_current_thread, min_relevance=min_relevance,
-            since=since, until=until,
+            k=k,
+            recency=recency,
+            exclude_thread=exclude_current_thread,
+            min_relevance=min_relevance,
+            since=since,
+            until=until,
         )
         return await recall.recall(
-            self._deps, _scope(tenant_id, user_id, agent_id, agent_only), query,
-            thread_id=thread_id, options=opts, token_budget=token_budget,
+            self._deps,
+            _scope(tenant_id, user_id, agent_id, agent_only),
+            query,
+            thread_id=thread_id,
+            options=opts,
+            token_budget=token_budget,
         )
 
     async def search(
@@ -241,8 +265,14 @@ class AsyncMemory:
     ) -> SearchResult:
         """Ranked, explained memories for ``query`` across the user's threads."""
         opts = _options(
-            k=k, thread_id=thread_id, exclude_thread=exclude_thread, recency=recency,
-            min_relevance=min_relevance, kinds=kinds, since=since, until=until,
+            k=k,
+            thread_id=thread_id,
+            exclude_thread=exclude_thread,
+            recency=recency,
+            min_relevance=min_relevance,
+            kinds=kinds,
+            since=since,
+            until=until,
         )
         return await retrieval.search(self._deps, _scope(tenant_id, user_id, agent_id, agent_only), query, opts)
 
@@ -250,20 +280,31 @@ class AsyncMemory:
         return await curation.get_memory(self._deps, _scope(tenant_id, user_id), memory_id)
 
     async def list(
-        self, user_id: str, *, tenant_id: str = "default", kind: MemoryKind | str | None = None,
-        thread_id: str | None = None, memory_type: MemoryType | str | None = None,
-        since: datetime | str | None = None, until: datetime | str | None = None,
-        limit: int = 100, offset: int = 0, current_only: bool = False,
+        self,
+        user_id: str,
+        *,
+        tenant_id: str = "default",
+        kind: MemoryKind | str | None = None,
+        thread_id: str | None = None,
+        memory_type: MemoryType | str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        current_only: bool = False,
     ) -> list[MemoryItem]:
         """The user's memories, newest first, filtered by kind, thread, type (built in, or custom
         from ``HIPOCAMPO_MEMORY_TYPES``) and date (``since`` inclusive, ``until`` exclusive).
         ``current_only`` leaves out the superseded, retracted and expired ones."""
         return await self._deps.memories.list(
-            _scope(tenant_id, user_id), kind=_kind(kind),
-            thread_id=thread_id, memory_type=curation.memory_type_of(self._deps, memory_type),
+            _scope(tenant_id, user_id),
+            kind=_kind(kind),
+            thread_id=thread_id,
+            memory_type=curation.memory_type_of(self._deps, memory_type),
             since=parse_time(since) if since is not None else None,
             until=parse_time(until) if until is not None else None,
-            limit=min(max(limit, 1), 1000), offset=max(offset, 0),
+            limit=min(max(limit, 1), 1000),
+            offset=max(offset, 0),
             current_at=self._deps.clock.now() if current_only else None,
         )
 
@@ -337,8 +378,25 @@ class AsyncMemory:
 
 
 _PUBLIC = (
-    "add", "remember", "update", "delete", "forget", "recall", "search", "get", "list", "history", "messages",
-    "threads", "export", "mark_accessed", "consolidate", "flush", "reindex", "doctor", "retry_dead",
+    "add",
+    "remember",
+    "update",
+    "delete",
+    "forget",
+    "recall",
+    "search",
+    "get",
+    "list",
+    "history",
+    "messages",
+    "threads",
+    "export",
+    "mark_accessed",
+    "consolidate",
+    "flush",
+    "reindex",
+    "doctor",
+    "retry_dead",
 )
 
 

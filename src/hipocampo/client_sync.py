@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from .client import AsyncMemory
 from .domain.model import HistoryEntry, MemoryItem, MemoryKind, MemoryType, Message, NewMessage
-from .domain.recall import RecallResult, RecencyMode, SearchResult
+from .domain.retrieval.recall import RecallResult, RecencyMode, SearchResult
 from .services import admin, consolidation
 from .settings import Settings
 

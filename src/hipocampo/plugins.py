@@ -191,7 +191,10 @@ class Registry:
                 for ignored in (p for p in providers if not p.builtin):
                     log.warning(
                         "package %s declares the %s %r, which hipocampo provides itself: ignored (%s)",
-                        ignored.package, self.noun, name, ignored.value,
+                        ignored.package,
+                        self.noun,
+                        name,
+                        ignored.value,
                     )
             elif len(providers) == 1:
                 chosen[name] = providers[0]

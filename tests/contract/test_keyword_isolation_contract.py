@@ -40,8 +40,9 @@ def test_other_tenants_and_users_cannot_move_a_users_scores(run: Callable, memor
 
         # Another tenant writes a large corpus skewed on the very terms alice searches, with long
         # and short documents: with statistics over the whole index, every number above would move.
-        skewed = {f"g{i}": "sister " * (i % 7 + 1) + "Lisbon office " * (i % 3) + f"filler words {i}"
-                  for i in range(60)}
+        skewed = {
+            f"g{i}": "sister " * (i % 7 + 1) + "Lisbon office " * (i % 3) + f"filler words {i}" for i in range(60)
+        }
         await index(s, memory, GLOBEX, skewed)
         await index(s, memory, BOB, {"b1": "sister sister sister", "b2": "weather weather office"})
         assert_same(await scores(s, ALICE), before)

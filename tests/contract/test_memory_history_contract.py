@@ -15,9 +15,17 @@ def test_fact_fields_round_trip(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         now = s.clock.now()
         item = memory(
-            "f1", ALICE, "Alice lives in Lisbon", kind=MemoryKind.FACT, memory_type=MemoryType.USER_PROFILE,
-            key="home_city", confidence=0.9, mention_count=3, expires_at=now + timedelta(days=30),
-            event_start=now - timedelta(days=2), event_end=now - timedelta(days=2),
+            "f1",
+            ALICE,
+            "Alice lives in Lisbon",
+            kind=MemoryKind.FACT,
+            memory_type=MemoryType.USER_PROFILE,
+            key="home_city",
+            confidence=0.9,
+            mention_count=3,
+            expires_at=now + timedelta(days=30),
+            event_start=now - timedelta(days=2),
+            event_end=now - timedelta(days=2),
         )
         await s.memories.upsert([item])
         assert await s.memories.get_many(ALICE, ["f1"]) == [item]
@@ -28,14 +36,21 @@ def test_fact_fields_round_trip(run: Callable, memory: Callable) -> None:
 def test_current_by_key_skips_superseded_and_other_users(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         now = s.clock.now()
-        await s.memories.upsert([
-            memory("old", ALICE, "lives in São Paulo", kind=MemoryKind.FACT, key="home_city",
-                   valid_to=now),
-            memory("new", ALICE, "lives in Lisbon", kind=MemoryKind.FACT, key="home_city",
-                   created_at=now + timedelta(seconds=1)),
-            memory("bob", BOB, "lives in Rome", kind=MemoryKind.FACT, key="home_city"),
-            memory("other", ALICE, "likes jazz", kind=MemoryKind.FACT, key="likes:jazz"),
-        ])
+        await s.memories.upsert(
+            [
+                memory("old", ALICE, "lives in São Paulo", kind=MemoryKind.FACT, key="home_city", valid_to=now),
+                memory(
+                    "new",
+                    ALICE,
+                    "lives in Lisbon",
+                    kind=MemoryKind.FACT,
+                    key="home_city",
+                    created_at=now + timedelta(seconds=1),
+                ),
+                memory("bob", BOB, "lives in Rome", kind=MemoryKind.FACT, key="home_city"),
+                memory("other", ALICE, "likes jazz", kind=MemoryKind.FACT, key="likes:jazz"),
+            ]
+        )
         assert [m.id for m in await s.memories.current_by_key(ALICE, "home_city")] == ["new"]
         assert [m.id for m in await s.memories.current_by_key(BOB, "home_city")] == ["bob"]
         assert await s.memories.current_by_key(ALICE, "nope") == []
@@ -68,8 +83,9 @@ def test_history_is_ordered_scoped_and_deleted_with_the_memory(run: Callable, me
         entries = [
             HistoryEntry("f", HistoryEvent.ADD, t, None, "likes tea", "heuristic", "stated", None),
             HistoryEntry("f", HistoryEvent.MENTION, t + timedelta(days=1), None, None, "heuristic"),
-            HistoryEntry("f", HistoryEvent.UPDATE, t + timedelta(days=2), "likes tea", "likes mate", "api",
-                         "corrected", "f2"),
+            HistoryEntry(
+                "f", HistoryEvent.UPDATE, t + timedelta(days=2), "likes tea", "likes mate", "api", "corrected", "f2"
+            ),
         ]
         await s.memories.add_history(ALICE, entries)
         await s.memories.add_history(BOB, [HistoryEntry("g", HistoryEvent.ADD, t, None, "likes coffee")])

@@ -34,14 +34,10 @@ def test_upsert_then_get_many_round_trips_every_field(run: Callable, memory: Cal
     run(scenario)
 
 
-def test_get_many_follows_the_requested_order_and_drops_what_it_cannot_see(
-    run: Callable, memory: Callable
-) -> None:
+def test_get_many_follows_the_requested_order_and_drops_what_it_cannot_see(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         await s.memories.upsert([memory(f"m{i}", ALICE, f"memory {i}") for i in range(4)])
-        await s.memories.upsert(
-            [memory("bob-1", BOB, "bob's"), memory("globex-1", ALICE_GLOBEX, "other tenant")]
-        )
+        await s.memories.upsert([memory("bob-1", BOB, "bob's"), memory("globex-1", ALICE_GLOBEX, "other tenant")])
         got = await s.memories.get_many(ALICE, ["m3", "nope", "m0", "bob-1", "globex-1", "m2"])
         assert [m.id for m in got] == ["m3", "m0", "m2"]
         assert await s.memories.get_many(BOB, ["m0", "m1"]) == []
@@ -52,9 +48,7 @@ def test_get_many_follows_the_requested_order_and_drops_what_it_cannot_see(
 
 def test_upsert_of_an_existing_id_updates_it(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
-        await s.memories.upsert(
-            [memory("f", ALICE, "likes tea", kind=MemoryKind.FACT, importance=0.5)]
-        )
+        await s.memories.upsert([memory("f", ALICE, "likes tea", kind=MemoryKind.FACT, importance=0.5)])
         later = s.clock.now() + timedelta(days=2)
         await s.memories.upsert(
             [
@@ -75,9 +69,7 @@ def test_upsert_of_an_existing_id_updates_it(run: Callable, memory: Callable) ->
     run(scenario)
 
 
-def test_an_upsert_from_another_scope_never_takes_over_a_memory(
-    run: Callable, memory: Callable
-) -> None:
+def test_an_upsert_from_another_scope_never_takes_over_a_memory(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         original = memory("same-id", ALICE, "alice's secret")
         await s.memories.upsert([original])
@@ -97,10 +89,7 @@ def test_list_is_newest_first_with_limit_and_offset(run: Callable, memory: Calla
     async def scenario(s) -> None:
         t0 = s.clock.now()
         await s.memories.upsert(
-            [
-                memory(f"m{i}", ALICE, f"memory {i}", created_at=t0 + timedelta(hours=i))
-                for i in (2, 0, 4, 1, 3)
-            ]
+            [memory(f"m{i}", ALICE, f"memory {i}", created_at=t0 + timedelta(hours=i)) for i in (2, 0, 4, 1, 3)]
         )
         await s.memories.upsert([memory("bob", BOB, "bob's", created_at=t0 + timedelta(hours=9))])
         assert [m.id for m in await s.memories.list(ALICE)] == ["m4", "m3", "m2", "m1", "m0"]
@@ -137,6 +126,7 @@ def test_list_filters_by_kind_thread_and_time(run: Callable, memory: Callable) -
                 ),
             ]
         )
+
         def ids(items: list[MemoryItem]) -> list[str]:
             return [m.id for m in items]
 
@@ -159,9 +149,7 @@ def test_list_filters_by_kind_thread_and_time(run: Callable, memory: Callable) -
     run(scenario)
 
 
-def test_list_filters_by_memory_type_and_keeps_only_current_ones_before_paging(
-    run: Callable, memory: Callable
-) -> None:
+def test_list_filters_by_memory_type_and_keeps_only_current_ones_before_paging(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         t0 = s.clock.now()
         minute = timedelta(minutes=1)
@@ -189,12 +177,19 @@ def test_list_filters_by_memory_type_and_keeps_only_current_ones_before_paging(
 def test_list_filters_by_a_custom_memory_type_kept_in_the_metadata(run: Callable, memory: Callable) -> None:
     """A deployment's own types (campaign, metric...) live in the metadata of untyped facts; the
     filter reads them there, in the query, so paging stays exact."""
+
     async def scenario(s) -> None:
         t0 = s.clock.now()
         minute = timedelta(minutes=1)
         facts = [
-            memory(f"c{i}", ALICE, f"campaign {i}", kind=MemoryKind.FACT, created_at=t0 + i * minute,
-                   metadata={CUSTOM_TYPE_KEY: "campaign"})
+            memory(
+                f"c{i}",
+                ALICE,
+                f"campaign {i}",
+                kind=MemoryKind.FACT,
+                created_at=t0 + i * minute,
+                metadata={CUSTOM_TYPE_KEY: "campaign"},
+            )
             for i in range(3)
         ]
         metric = memory("cpl", ALICE, "CPL is R$ 25", kind=MemoryKind.FACT, metadata={CUSTOM_TYPE_KEY: "metric"})
@@ -214,13 +209,9 @@ def test_list_filters_by_a_custom_memory_type_kept_in_the_metadata(run: Callable
     run(scenario)
 
 
-def test_neighbours_returns_turns_of_the_thread_at_those_positions(
-    run: Callable, memory: Callable
-) -> None:
+def test_neighbours_returns_turns_of_the_thread_at_those_positions(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
-        await s.memories.upsert(
-            [memory(f"t1-{i}", ALICE, f"turn {i}", thread_id="t1", seq=i) for i in range(5)]
-        )
+        await s.memories.upsert([memory(f"t1-{i}", ALICE, f"turn {i}", thread_id="t1", seq=i) for i in range(5)])
         await s.memories.upsert(
             [
                 memory("t2-1", ALICE, "other thread", thread_id="t2", seq=1),
@@ -236,9 +227,7 @@ def test_neighbours_returns_turns_of_the_thread_at_those_positions(
     run(scenario)
 
 
-def test_delete_removes_the_memory_and_its_index_entries(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_delete_removes_the_memory_and_its_index_entries(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         keep = memory("keep", ALICE, "the garden has roses", seq=0)
         gone = memory("gone", ALICE, "the garden has tulips", seq=1)
@@ -256,9 +245,7 @@ def test_delete_removes_the_memory_and_its_index_entries(
     run(scenario)
 
 
-def test_delete_thread_is_limited_to_the_thread_and_the_user(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_delete_thread_is_limited_to_the_thread_and_the_user(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await s.memories.upsert(
             [
@@ -268,13 +255,9 @@ def test_delete_thread_is_limited_to_the_thread_and_the_user(
                 memory("b1", BOB, "apple cake", thread_id="t1", seq=0),
             ]
         )
-        await s.keywords.upsert(
-            ALICE, [("a1", "apple pie"), ("a2", "apple juice"), ("a3", "apple tree")]
-        )
+        await s.keywords.upsert(ALICE, [("a1", "apple pie"), ("a2", "apple juice"), ("a3", "apple tree")])
         await s.keywords.upsert(BOB, [("b1", "apple cake")])
-        await s.vectors.upsert(
-            ALICE, [("a1", vec(1, 0)), ("a2", vec(1, 1)), ("a3", vec(0, 1))], "fake/2"
-        )
+        await s.vectors.upsert(ALICE, [("a1", vec(1, 0)), ("a2", vec(1, 1)), ("a3", vec(0, 1))], "fake/2")
 
         assert await s.memories.delete_thread(ALICE, "t1") == 2
         assert [m.id for m in await s.memories.list(ALICE)] == ["a3"]
@@ -326,9 +309,7 @@ def test_count_and_scopes(run: Callable, memory: Callable) -> None:
     run(scenario)
 
 
-def test_agent_only_scopes_see_their_own_and_shared_memories(
-    run: Callable, memory: Callable
-) -> None:
+def test_agent_only_scopes_see_their_own_and_shared_memories(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         sales = Scope("acme", "alice", agent_id="sales")
         support = Scope("acme", "alice", agent_id="support")
@@ -340,9 +321,7 @@ def test_agent_only_scopes_see_their_own_and_shared_memories(
                 memory("support", support, "support", seq=2),
             ]
         )
-        assert [
-            m.id for m in await s.memories.get_many(sales_only, ["shared", "sales", "support"])
-        ] == [
+        assert [m.id for m in await s.memories.get_many(sales_only, ["shared", "sales", "support"])] == [
             "shared",
             "sales",
         ]

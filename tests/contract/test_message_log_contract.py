@@ -46,9 +46,7 @@ def test_created_at_defaults_to_the_clock_and_explicit_times_are_kept(run: Calla
     async def scenario(s) -> None:
         said = datetime(2023, 6, 15, 9, 30, 12, 123457, tzinfo=timezone.utc)
         s.clock.advance(3600)
-        appended = await s.messages.append(
-            ALICE, "t1", [user("now"), user("then", created_at=said)], []
-        )
+        appended = await s.messages.append(ALICE, "t1", [user("now"), user("then", created_at=said)], [])
         assert appended[0].created_at == s.clock.now()
         assert appended[1].created_at == said
         stored = await s.messages.list_thread(ALICE, "t1")
@@ -65,11 +63,7 @@ def test_fields_and_metadata_round_trip(run: Callable) -> None:
         (appended,) = await s.messages.append(
             ALICE,
             "t1",
-            [
-                NewMessage(
-                    role=Role.ASSISTANT, content="Olá, ação!", name="Bot", metadata=meta, id="ext-1"
-                )
-            ],
+            [NewMessage(role=Role.ASSISTANT, content="Olá, ação!", name="Bot", metadata=meta, id="ext-1")],
             [],
         )
         (stored,) = await s.messages.get_many(ALICE, [appended.id])
@@ -87,13 +81,9 @@ def test_fields_and_metadata_round_trip(run: Callable) -> None:
 
 def test_reappending_a_caller_id_returns_the_stored_message(run: Callable) -> None:
     async def scenario(s) -> None:
-        (first,) = await s.messages.append(
-            ALICE, "t1", [user("hello", id="m-1")], [index_job(ALICE)]
-        )
+        (first,) = await s.messages.append(ALICE, "t1", [user("hello", id="m-1")], [index_job(ALICE)])
         s.clock.advance(60)
-        again = await s.messages.append(
-            ALICE, "t1", [user("hello (retry)", id="m-1")], [index_job(ALICE)]
-        )
+        again = await s.messages.append(ALICE, "t1", [user("hello (retry)", id="m-1")], [index_job(ALICE)])
         assert again == [first]
         assert await s.messages.count(ALICE) == 1
         jobs = await s.jobs.claim(10, 30)
@@ -105,9 +95,7 @@ def test_reappending_a_caller_id_returns_the_stored_message(run: Callable) -> No
 def test_a_retried_batch_writes_only_the_new_messages(run: Callable) -> None:
     async def scenario(s) -> None:
         (a,) = await s.messages.append(ALICE, "t1", [user("a", id="a")], [])
-        stored = await s.messages.append(
-            ALICE, "t1", [user("a", id="a"), user("b", id="b")], [index_job(ALICE)]
-        )
+        stored = await s.messages.append(ALICE, "t1", [user("a", id="a"), user("b", id="b")], [index_job(ALICE)])
         assert stored[0] == a
         assert stored[1].seq == 1 and stored[1].external_id == "b"
         (job,) = await s.jobs.claim(10, 30)
@@ -119,9 +107,7 @@ def test_a_retried_batch_writes_only_the_new_messages(run: Callable) -> None:
 
 def test_duplicate_ids_inside_one_batch_are_written_once(run: Callable) -> None:
     async def scenario(s) -> None:
-        stored = await s.messages.append(
-            ALICE, "t1", [user("x", id="dup"), user("x", id="dup")], []
-        )
+        stored = await s.messages.append(ALICE, "t1", [user("x", id="dup"), user("x", id="dup")], [])
         assert stored[0] == stored[1]
         assert await s.messages.count(ALICE) == 1
 
@@ -132,9 +118,7 @@ def test_the_same_caller_id_in_other_scopes_does_not_collide(run: Callable) -> N
     async def scenario(s) -> None:
         stored = {}
         for scope in (ALICE, BOB, ALICE_GLOBEX):
-            (m,) = await s.messages.append(
-                scope, "t1", [user(f"from {scope.tenant_id}/{scope.user_id}", id="m-1")], []
-            )
+            (m,) = await s.messages.append(scope, "t1", [user(f"from {scope.tenant_id}/{scope.user_id}", id="m-1")], [])
             stored[scope] = m
         assert len({m.id for m in stored.values()}) == 3
         for scope, m in stored.items():
@@ -233,9 +217,7 @@ def test_get_many_ignores_unknown_ids_and_other_scopes(run: Callable) -> None:
         mine = await s.messages.append(ALICE, "t1", [user("a"), user("b")], [])
         (bobs,) = await s.messages.append(BOB, "t1", [user("bob's")], [])
         (elsewhere,) = await s.messages.append(ALICE_GLOBEX, "t1", [user("other tenant")], [])
-        got = await s.messages.get_many(
-            ALICE, [mine[1].id, "msg_nope", bobs.id, elsewhere.id, mine[0].id]
-        )
+        got = await s.messages.get_many(ALICE, [mine[1].id, "msg_nope", bobs.id, elsewhere.id, mine[0].id])
         assert sorted(m.id for m in got) == sorted(m.id for m in mine)
         assert await s.messages.get_many(ALICE, []) == []
 
@@ -249,9 +231,7 @@ def test_tenants_and_users_never_see_each_others_messages(run: Callable) -> None
             await s.messages.append(scope, "shared-thread", [user(f"secret of {scope}")], [])
         for scope in scopes:
             mine = f"secret of {scope}"
-            assert [m.content for m in await s.messages.recent(scope, "shared-thread", 10)] == [
-                mine
-            ]
+            assert [m.content for m in await s.messages.recent(scope, "shared-thread", 10)] == [mine]
             listed = await s.messages.list_thread(scope, "shared-thread")
             assert [m.content for m in listed] == [mine]
             assert [m.seq for m in listed] == [0]  # seq counters are per scope too
@@ -282,10 +262,7 @@ def test_delete_messages_only_touches_the_callers_scope(run: Callable) -> None:
         mine = await s.messages.append(ALICE, "t1", [user("a"), user("b"), user("c")], [])
         (bobs,) = await s.messages.append(BOB, "t1", [user("bob's")], [])
         assert await s.messages.delete_messages(BOB, [mine[0].id]) == 0
-        assert (
-            await s.messages.delete_messages(ALICE, [mine[0].id, mine[2].id, bobs.id, "msg_nope"])
-            == 2
-        )
+        assert await s.messages.delete_messages(ALICE, [mine[0].id, mine[2].id, bobs.id, "msg_nope"]) == 2
         assert [m.content for m in await s.messages.list_thread(ALICE, "t1")] == ["b"]
         assert await s.messages.get_many(BOB, [bobs.id]) == [bobs]
         assert await s.messages.delete_messages(ALICE, []) == 0

@@ -19,8 +19,14 @@ SAID = datetime(2023, 6, 15, 9, 30, 12, 123457, tzinfo=timezone.utc)
 
 def stored(message_id: str, scope: Scope, thread_id: str, seq: int, content: str, **kw) -> Message:
     return Message(
-        id=message_id, scope=scope, thread_id=thread_id, role=kw.pop("role", Role.USER), content=content,
-        created_at=kw.pop("created_at", SAID + timedelta(minutes=seq)), seq=seq, **kw,
+        id=message_id,
+        scope=scope,
+        thread_id=thread_id,
+        role=kw.pop("role", Role.USER),
+        content=content,
+        created_at=kw.pop("created_at", SAID + timedelta(minutes=seq)),
+        seq=seq,
+        **kw,
     )
 
 
@@ -90,10 +96,24 @@ def test_scopes_lists_every_user_of_the_log(run: Callable) -> None:
 def test_memory_restore_keeps_every_field_and_leaves_stored_ids_alone(run: Callable, memory: Callable) -> None:
     async def scenario(s) -> None:
         fact = memory(
-            "f1", ALICE, "lives in Porto", kind=MemoryKind.FACT, thread_id=None, memory_type=MemoryType.USER_PROFILE,
-            importance=0.8, metadata={"fact_value": "Porto"}, updated_at=SAID, valid_to=SAID + timedelta(days=1),
-            key="home_city", confidence=0.9, mention_count=3, access_count=5, last_accessed=SAID,
-            expires_at=SAID + timedelta(days=9), event_start=SAID, event_end=SAID,
+            "f1",
+            ALICE,
+            "lives in Porto",
+            kind=MemoryKind.FACT,
+            thread_id=None,
+            memory_type=MemoryType.USER_PROFILE,
+            importance=0.8,
+            metadata={"fact_value": "Porto"},
+            updated_at=SAID,
+            valid_to=SAID + timedelta(days=1),
+            key="home_city",
+            confidence=0.9,
+            mention_count=3,
+            access_count=5,
+            last_accessed=SAID,
+            expires_at=SAID + timedelta(days=9),
+            event_start=SAID,
+            event_end=SAID,
         )
         derived = memory("f2", ALICE, "likes tea", kind=MemoryKind.FACT, source_message_ids=["msg_a"])
         turn = memory("turn_msg_a", ALICE, "a", seq=0, name="Alice")

@@ -50,14 +50,10 @@ def test_put_overwrites_the_threads_summary(run: Callable) -> None:
 def test_users_and_tenants_have_their_own_summaries(run: Callable) -> None:
     async def scenario(s) -> None:
         for scope in (ALICE, BOB, ALICE_GLOBEX):
-            await s.summaries.put(
-                summary(scope, "t1", f"summary of {scope.tenant_id}/{scope.user_id}", s)
-            )
+            await s.summaries.put(summary(scope, "t1", f"summary of {scope.tenant_id}/{scope.user_id}", s))
         for scope in (ALICE, BOB, ALICE_GLOBEX):
             got = await s.summaries.get(scope, "t1")
-            assert (
-                got is not None and got.content == f"summary of {scope.tenant_id}/{scope.user_id}"
-            )
+            assert got is not None and got.content == f"summary of {scope.tenant_id}/{scope.user_id}"
         assert await s.summaries.get(Scope("acme", "carol"), "t1") is None
 
     run(scenario)

@@ -15,13 +15,34 @@ T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
 def tenant(tenant_id: str = "acme", **extra) -> Tenant:
-    return Tenant(**({"id": tenant_id, "name": tenant_id.title(), "plan": "standard",
-                      "quotas": PLANS["standard"], "created_at": T0} | extra))
+    return Tenant(
+        **(
+            {
+                "id": tenant_id,
+                "name": tenant_id.title(),
+                "plan": "standard",
+                "quotas": PLANS["standard"],
+                "created_at": T0,
+            }
+            | extra
+        )
+    )
 
 
 def key(key_id: str, tenant_id: str = "acme", **extra) -> ApiKey:
-    return ApiKey(**({"id": key_id, "tenant_id": tenant_id, "role": KeyRole.USER,
-                      "secret_hash": hash_secret(f"secret-{key_id}"), "name": "", "created_at": T0} | extra))
+    return ApiKey(
+        **(
+            {
+                "id": key_id,
+                "tenant_id": tenant_id,
+                "role": KeyRole.USER,
+                "secret_hash": hash_secret(f"secret-{key_id}"),
+                "name": "",
+                "created_at": T0,
+            }
+            | extra
+        )
+    )
 
 
 def test_create_get_and_list_tenants(run: Callable) -> None:

@@ -7,9 +7,7 @@ import pytest
 from hipocampo.adapters.tokenizers import CharTokenizer, TiktokenTokenizer
 from hipocampo.ports import Tokenizer
 
-PORTUGUESE = (
-    "A ação da organização é útil: coração, pão, avó, açaí e maçã não faltarão à mesa. " * 5
-)
+PORTUGUESE = "A ação da organização é útil: coração, pão, avó, açaí e maçã não faltarão à mesa. " * 5
 ENGLISH = "The quick brown fox jumps over the lazy dog while the cat sleeps. " * 5
 
 

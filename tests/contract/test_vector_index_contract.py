@@ -27,9 +27,7 @@ async def stored(s, memory: Callable, scope: Scope, *ids: str, thread_id: str = 
     await s.memories.upsert([memory(i, scope, f"memory {i}", thread_id=thread_id) for i in ids])
 
 
-def test_search_returns_the_nearest_first_with_cosine_scores(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_search_returns_the_nearest_first_with_cosine_scores(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "x", "xy", "y", "z")
         await s.vectors.upsert(
@@ -39,10 +37,7 @@ def test_search_returns_the_nearest_first_with_cosine_scores(
         )
         hits = await s.vectors.search(ALICE, vec(1, 0.2, 0), 4)
         assert [h.memory_id for h in hits] == ["x", "xy", "y", "z"]
-        expected = [
-            float(vec(1, 0.2, 0) @ v)
-            for v in (vec(1, 0, 0), vec(1, 1, 0), vec(0, 1, 0), vec(0, 0, 1))
-        ]
+        expected = [float(vec(1, 0.2, 0) @ v) for v in (vec(1, 0, 0), vec(1, 1, 0), vec(0, 1, 0), vec(0, 0, 1))]
         assert [h.score for h in hits] == pytest.approx(expected, abs=1e-5)
         (exact,) = await s.vectors.search(ALICE, vec(0, 0, 1), 1)
         assert exact.memory_id == "z" and exact.score == pytest.approx(1.0, abs=1e-5)
@@ -53,9 +48,7 @@ def test_search_returns_the_nearest_first_with_cosine_scores(
 def test_k_bounds_the_hits(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b", "c")
-        await s.vectors.upsert(
-            ALICE, [("a", vec(1, 0, 0)), ("b", vec(1, 1, 0)), ("c", vec(0, 1, 0))], MODEL
-        )
+        await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0)), ("b", vec(1, 1, 0)), ("c", vec(0, 1, 0))], MODEL)
         assert [h.memory_id for h in await s.vectors.search(ALICE, vec(1, 0, 0), 2)] == ["a", "b"]
         assert [h.memory_id for h in await s.vectors.search(ALICE, vec(1, 0, 0), 1)] == ["a"]
         assert len(await s.vectors.search(ALICE, vec(1, 0, 0), 50)) == 3
@@ -71,9 +64,7 @@ def test_searching_an_empty_scope_finds_nothing(run: Callable, vec: Callable) ->
     run(scenario)
 
 
-def test_users_and_tenants_never_see_each_others_vectors(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_users_and_tenants_never_see_each_others_vectors(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         for scope, mid in ((ALICE, "alice-1"), (BOB, "bob-1"), (ALICE_GLOBEX, "globex-1")):
             await stored(s, memory, scope, mid)
@@ -85,9 +76,7 @@ def test_users_and_tenants_never_see_each_others_vectors(
     run(scenario)
 
 
-def test_indexing_another_scopes_memory_cannot_change_it(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_indexing_another_scopes_memory_cannot_change_it(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "alice-1")
         await s.vectors.upsert(ALICE, [("alice-1", vec(1, 0, 0))], MODEL)
@@ -112,9 +101,7 @@ def test_exclude_thread(run: Callable, memory: Callable, vec: Callable) -> None:
     run(scenario)
 
 
-def test_agent_only_scopes_see_their_own_and_shared_vectors(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_agent_only_scopes_see_their_own_and_shared_vectors(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         sales = Scope("acme", "alice", agent_id="sales")
         support = Scope("acme", "alice", agent_id="support")
@@ -132,9 +119,7 @@ def test_agent_only_scopes_see_their_own_and_shared_vectors(
     run(scenario)
 
 
-def test_delete_removes_vectors_in_scope_only(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_delete_removes_vectors_in_scope_only(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b")
         await stored(s, memory, BOB, "c")
@@ -167,15 +152,11 @@ def test_reupserting_a_vector_replaces_it(run: Callable, memory: Callable, vec: 
     run(scenario)
 
 
-def test_vectors_written_through_another_connection_are_seen(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_vectors_written_through_another_connection_are_seen(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "first", "second", "third")
         await s.vectors.upsert(ALICE, [("first", vec(1, 0, 0))], MODEL)
-        assert [h.memory_id for h in await s.vectors.search(ALICE, vec(0, 1, 0), 10)] == [
-            "first"
-        ]  # cached now
+        assert [h.memory_id for h in await s.vectors.search(ALICE, vec(0, 1, 0), 10)] == ["first"]  # cached now
         async with s.another_connection() as other:
             await other.vectors.upsert(ALICE, [("second", vec(0, 1, 0))], MODEL)  # an append
             assert [h.memory_id for h in await s.vectors.search(ALICE, vec(0, 1, 0), 10)] == [
@@ -186,24 +167,16 @@ def test_vectors_written_through_another_connection_are_seen(
             top = await s.vectors.search(ALICE, vec(0, 0, 1), 1)
             assert top[0].memory_id == "first" and top[0].score == pytest.approx(1.0, abs=1e-5)
             await other.vectors.delete(ALICE, ["second"])  # a deletion
-            assert [h.memory_id for h in await s.vectors.search(ALICE, vec(0, 1, 0), 10)] == [
-                "first"
-            ]
-            await other.memories.delete(
-                ALICE, ["first"]
-            )  # deleting the memory takes its vector along
+            assert [h.memory_id for h in await s.vectors.search(ALICE, vec(0, 1, 0), 10)] == ["first"]
+            await other.memories.delete(ALICE, ["first"])  # deleting the memory takes its vector along
             assert await s.vectors.search(ALICE, vec(0, 1, 0), 10) == []
             await other.vectors.upsert(ALICE, [("third", vec(1, 0, 0))], MODEL)
-            assert [h.memory_id for h in await s.vectors.search(ALICE, vec(1, 0, 0), 10)] == [
-                "third"
-            ]
+            assert [h.memory_id for h in await s.vectors.search(ALICE, vec(1, 0, 0), 10)] == ["third"]
 
     run(scenario)
 
 
-def test_a_vector_of_another_dimension_is_refused(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_a_vector_of_another_dimension_is_refused(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b")
         await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0))], MODEL)
@@ -218,26 +191,20 @@ def test_a_vector_of_another_dimension_is_refused(
     run(scenario)
 
 
-def test_a_vector_from_another_model_is_refused(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_a_vector_from_another_model_is_refused(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b")
         await stored(s, memory, BOB, "c")
         await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0))], MODEL)
         with pytest.raises(DimensionMismatch, match="reindex"):
             await s.vectors.upsert(ALICE, [("b", vec(1, 0, 0))], "other/3")
-        with pytest.raises(
-            DimensionMismatch, match="reindex"
-        ):  # the index is one model for everyone
+        with pytest.raises(DimensionMismatch, match="reindex"):  # the index is one model for everyone
             await s.vectors.upsert(BOB, [("c", vec(1, 0, 0))], "other/3")
 
     run(scenario)
 
 
-def test_reset_clears_everything_and_accepts_a_new_model(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_reset_clears_everything_and_accepts_a_new_model(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b")
         await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0))], MODEL)
@@ -253,9 +220,7 @@ def test_reset_clears_everything_and_accepts_a_new_model(
     run(scenario)
 
 
-def test_reset_through_another_connection_is_seen(
-    run: Callable, memory: Callable, vec: Callable
-) -> None:
+def test_reset_through_another_connection_is_seen(run: Callable, memory: Callable, vec: Callable) -> None:
     async def scenario(s) -> None:
         await stored(s, memory, ALICE, "a", "b")
         await s.vectors.upsert(ALICE, [("a", vec(1, 0, 0))], MODEL)

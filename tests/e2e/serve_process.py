@@ -53,7 +53,10 @@ def serve_process(cli_command: Sequence[str], *args: str, env: dict[str, str] | 
     port = free_port()
     proc = subprocess.Popen(
         [*cli_command, "serve", "--port", str(port), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     served = ServeProcess(f"http://127.0.0.1:{port}", port, proc)

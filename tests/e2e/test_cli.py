@@ -39,10 +39,7 @@ def _exported(cli: Any, user: str) -> dict[str, Any]:
 def _comparable(export: dict[str, Any]) -> tuple[Any, Any]:
     """What an export → import round trip keeps: the messages of every thread, and saved facts."""
     threads = {
-        t["thread_id"]: [
-            (m["role"], m["name"], m["content"], m["created_at"], m["metadata"])
-            for m in t["messages"]
-        ]
+        t["thread_id"]: [(m["role"], m["name"], m["content"], m["created_at"], m["metadata"]) for m in t["messages"]]
         for t in export["threads"]
     }
     facts = sorted((m["content"], m["memory_type"], m["importance"]) for m in export["memories"])
@@ -79,11 +76,7 @@ def test_add_then_recall_json_round_trip(cli):
 def test_recall_prints_context_and_explanation(cli):
     cli("add", "ana", "t1", "I am allergic to peanuts", "I have a cat called Mia", *ANA)
     compact = cli("recall", "ana", "what am I allergic to?", "--thread", "t9").stdout
-    assert (
-        "context for" in compact
-        and "allergic to peanuts" in compact
-        and "recalled memories" in compact
-    )
+    assert "context for" in compact and "allergic to peanuts" in compact and "recalled memories" in compact
     assert "why" not in compact
     explained = cli("recall", "ana", "what am I allergic to?", "--explain").stdout
     assert "why: score = base x boosts" in explained and "dense" in explained
@@ -93,9 +86,7 @@ def test_recall_prints_context_and_explanation(cli):
 def test_recall_exclude_thread_leaves_it_out(cli):
     cli("add", "ana", "t1", "I live in Porto", *ANA)
     cli("add", "ana", "t2", "I used to live in Braga", *ANA)
-    data = cli.json(
-        "recall", "ana", "where do I live?", "--thread", "t1", "--exclude-thread", "--k", "5"
-    )
+    data = cli.json("recall", "ana", "where do I live?", "--thread", "t1", "--exclude-thread", "--k", "5")
     assert data["memories"] and {m["provenance"]["thread_id"] for m in data["memories"]} == {"t2"}
     error = cli("recall", "ana", "where do I live?", "--exclude-thread", code=2)
     assert "--thread" in _one_error_line(error.stderr)
@@ -158,9 +149,7 @@ def test_import_jsonl_with_progress(cli, jsonl):
     )
     result = cli("import", str(path), "--user", "ana")
     assert "imported 3 message(s) in 2 thread(s) of 1 user(s)" in result.stdout
-    assert (
-        "3/3" in result.stderr
-    )  # the progress bar, on stderr (its last frame, without a terminal)
+    assert "3/3" in result.stderr  # the progress bar, on stderr (its last frame, without a terminal)
     memories = {m["content"]: m for m in cli.json("memories", "ana")}
     assert memories["Moro em Lisboa"]["provenance"]["metadata"] == {"channel": "web"}
     assert memories["Moro em Lisboa"]["provenance"]["created_at"].startswith("2024-03-01T09:00:00")
@@ -173,9 +162,7 @@ def test_import_jsonl_with_progress(cli, jsonl):
 @pytest.mark.backends()
 def test_import_json_list_and_export_shape(cli, tmp_path):
     listed = tmp_path / "list.json"
-    listed.write_text(
-        json.dumps([{"user_id": "bia", "thread_id": "t1", "role": "user", "content": "Olá"}])
-    )
+    listed.write_text(json.dumps([{"user_id": "bia", "thread_id": "t1", "role": "user", "content": "Olá"}]))
     assert "imported 1 message(s)" in cli("import", str(listed)).stdout
 
     shaped = tmp_path / "bia.txt"  # the extension says nothing: --format does
@@ -257,24 +244,16 @@ def test_export_forget_import_round_trip(cli, db_path, tmp_path):
     cli("add", "ana", "t1", "Moro em Lisboa", "Tenho um gato", *ANA, "--meta", "source=test")
     cli("add", "ana", "t2", "Noted, no peanuts.", "--role", "assistant")
     with Memory.open(db_path) as mem:
-        mem.remember(
-            "ana", "Ana is allergic to peanuts", memory_type="critical_info", importance=0.9
-        )
+        mem.remember("ana", "Ana is allergic to peanuts", memory_type="critical_info", importance=0.9)
     before = _exported(cli, "ana")
     assert len(before["threads"]) == 2 and len(before["memories"]) == 1
 
     saved = tmp_path / "ana.json"
-    assert (
-        "exported 2 thread(s), 3 message(s) and 1 saved memories"
-        in cli("export", "ana", "--out", str(saved)).stdout
-    )
+    assert "exported 2 thread(s), 3 message(s) and 1 saved memories" in cli("export", "ana", "--out", str(saved)).stdout
     assert "forgot 2 thread(s), 3 message(s)" in cli("forget", "ana", "--yes").stdout
     assert _exported(cli, "ana")["threads"] == []
 
-    assert (
-        "imported 3 message(s) in 2 thread(s) of 1 user(s) and 1 new fact(s)"
-        in cli("import", str(saved)).stdout
-    )
+    assert "imported 3 message(s) in 2 thread(s) of 1 user(s) and 1 new fact(s)" in cli("import", str(saved)).stdout
     assert _comparable(_exported(cli, "ana")) == _comparable(before)
     cli("import", str(saved))  # importing the same export again changes nothing
     assert _comparable(_exported(cli, "ana")) == _comparable(before)
@@ -304,10 +283,7 @@ def test_forget_without_yes_refuses_without_a_terminal(cli):
 def test_forget_one_thread(cli):
     cli("add", "ana", "t1", "one", "two")
     cli("add", "ana", "t2", "three")
-    assert (
-        "forgot 1 thread(s), 2 message(s), 2 memories"
-        in cli("forget", "ana", "--thread", "t1", "--yes").stdout
-    )
+    assert "forgot 1 thread(s), 2 message(s), 2 memories" in cli("forget", "ana", "--thread", "t1", "--yes").stdout
     assert [m["content"] for m in cli.json("memories", "ana")] == ["three"]
 
 
@@ -363,12 +339,8 @@ def test_unknown_recency_is_rejected(cli):
 
 
 def test_bad_input_values_are_one_line_errors(cli):
-    assert "KEY=VALUE" in _one_error_line(
-        cli("add", "ana", "t1", "hi", "--meta", "oops", code=2).stderr
-    )
-    assert "ISO-8601" in _one_error_line(
-        cli("add", "ana", "t1", "hi", "--at", "yesterday", code=2).stderr
-    )
+    assert "KEY=VALUE" in _one_error_line(cli("add", "ana", "t1", "hi", "--meta", "oops", code=2).stderr)
+    assert "ISO-8601" in _one_error_line(cli("add", "ana", "t1", "hi", "--at", "yesterday", code=2).stderr)
     assert "empty" in _one_error_line(cli("add", "ana", "t1", " ", code=2).stderr)
 
 
@@ -409,9 +381,7 @@ def test_bench_commands_have_help(cli):
         ["bench", "latency", "--help"],
     ):
         assert "Usage" in cli(*args).stdout
-    assert "whole numbers" in _one_error_line(
-        cli("bench", "latency", "--sizes", "1k", code=2).stderr
-    )
+    assert "whole numbers" in _one_error_line(cli("bench", "latency", "--sizes", "1k", code=2).stderr)
 
 
 def test_bench_latency_json_is_only_json(cli):
@@ -457,9 +427,7 @@ def test_process_worker_indexes_and_stops_on_sigterm(cli, cli_command, monkeypat
     try:
         assert worker.stdout is not None
         assert worker.stdout.readline().startswith("hipocampo worker:")
-        monkeypatch.setenv(
-            "HIPOCAMPO_WORKER", "external"
-        )  # this process writes; the worker indexes
+        monkeypatch.setenv("HIPOCAMPO_WORKER", "external")  # this process writes; the worker indexes
         assert "indexed in" in cli("add", "ana", "t1", "indexed by the worker").stdout
         assert cli.json("doctor")["vectors"] == 1
         worker.send_signal(signal.SIGTERM)

@@ -50,9 +50,18 @@ CLIENT_TIMEOUT_S = 20.0
 
 
 _ENGINES_ENV = {
-    k: v for k, v in os.environ.items()
-    if k in ("HIPOCAMPO_ENGINES_DIR", "HIPOCAMPO_PG_PORT", "HIPOCAMPO_REDIS_PORT", "HIPOCAMPO_PG_FSYNC",
-             "HIPOCAMPO_TEST_PG_URL", "HIPOCAMPO_TEST_REDIS_URL", "HIPOCAMPO_TEST_ENGINES")
+    k: v
+    for k, v in os.environ.items()
+    if k
+    in (
+        "HIPOCAMPO_ENGINES_DIR",
+        "HIPOCAMPO_PG_PORT",
+        "HIPOCAMPO_REDIS_PORT",
+        "HIPOCAMPO_PG_FSYNC",
+        "HIPOCAMPO_TEST_PG_URL",
+        "HIPOCAMPO_TEST_REDIS_URL",
+        "HIPOCAMPO_TEST_ENGINES",
+    )
 }
 """Read at import, before ``fake_env`` clears every ``HIPOCAMPO_*`` variable: the faults must hit
 the servers the tests use (``engines.sh restart-pg`` reads where they are from these)."""
@@ -323,8 +332,9 @@ def read_load(server: ServeProcess, key: str, windows: dict[str, list[str]], pha
 
     def reader(r: int) -> None:
         end = time.monotonic() + seconds
-        with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=CLIENT_TIMEOUT_S) as c:
+        with httpx.Client(
+            base_url=server.url, headers={"Authorization": f"Bearer {key}"}, timeout=CLIENT_TIMEOUT_S
+        ) as c:
             i = r
             while time.monotonic() < end:
                 thread = f"t{i % THREADS}"
@@ -358,9 +368,7 @@ def cached_windows(redis_url: str) -> int:
 
 
 @pytest.mark.slow
-def test_redis_stopped_under_reads_falls_back_to_the_log_then_caches_again(
-    pg_store: str, redis_db_url: str
-) -> None:
+def test_redis_stopped_under_reads_falls_back_to_the_log_then_caches_again(pg_store: str, redis_db_url: str) -> None:
     key = asyncio.run(provision(pg_store, ["acme"]))["acme"]
     env = {"HIPOCAMPO_REDIS_URL": redis_db_url, "HIPOCAMPO_REDIS_PREFIX": PREFIX, "HIPOCAMPO_CONSOLIDATION": "false"}
     with serve_process(cli(pg_store), env=env) as server:
@@ -368,8 +376,12 @@ def test_redis_stopped_under_reads_falls_back_to_the_log_then_caches_again(
         with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
             for t in range(THREADS):
                 contents = [f"thread {t} turn {i}" for i in range(4)]
-                assert c.post(f"/v1/users/ana/threads/t{t}/messages",
-                              json={"messages": [{"content": x} for x in contents]}).status_code == 201
+                assert (
+                    c.post(
+                        f"/v1/users/ana/threads/t{t}/messages", json={"messages": [{"content": x} for x in contents]}
+                    ).status_code
+                    == 201
+                )
                 windows[f"t{t}"] = contents
 
         reads = read_load(server, key, windows, "up", PHASE_S)
@@ -394,10 +406,14 @@ def test_redis_stopped_under_reads_falls_back_to_the_log_then_caches_again(
     for phase in ("up", "down", "back"):
         mine = [r for r in reads if r.phase == phase]
         ms = [1000 * (r.ended - r.began) for r in mine]
-        lines.append(f"  redis {phase}: {len(mine)} recalls, statuses {dict(Counter(r.status for r in mine))}, "
-                     f"p50 {statistics.median(ms):.0f} ms, p95 {pct(ms, 0.95):.0f} ms, max {max(ms):.0f} ms")
-    lines.append(f"  cache fallbacks: {fallbacks_up:.0f} up, {fallbacks_down:.0f} after the outage, "
-                 f"{fallbacks_back:.0f} once back, {fallbacks_after:.0f} later; windows cached again: {recached}")
+        lines.append(
+            f"  redis {phase}: {len(mine)} recalls, statuses {dict(Counter(r.status for r in mine))}, "
+            f"p50 {statistics.median(ms):.0f} ms, p95 {pct(ms, 0.95):.0f} ms, max {max(ms):.0f} ms"
+        )
+    lines.append(
+        f"  cache fallbacks: {fallbacks_up:.0f} up, {fallbacks_down:.0f} after the outage, "
+        f"{fallbacks_back:.0f} once back, {fallbacks_after:.0f} later; windows cached again: {recached}"
+    )
     print("\n".join(lines))
 
     assert all(r.status == 200 for r in reads), Counter(r.status for r in reads)
@@ -433,23 +449,28 @@ def test_many_tenants_and_users_at_once_never_see_each_others_data(pg_store: str
         def identity(tenant: str, user: str, n: int) -> None:
             own = marker(tenant, user)
             servers = [one.url, two.url]
-            clients = [httpx.Client(base_url=u, headers={"Authorization": f"Bearer {keys[tenant]}"},
-                                    timeout=CLIENT_TIMEOUT_S) for u in servers]
+            clients = [
+                httpx.Client(base_url=u, headers={"Authorization": f"Bearer {keys[tenant]}"}, timeout=CLIENT_TIMEOUT_S)
+                for u in servers
+            ]
             try:
                 for r in range(ISOLATION_ROUNDS):
                     c = clients[(n + r) % 2]
                     # Shared words ("garden", "trip", "allergy") make every user's text a candidate
                     # for everyone's query: only the scope may keep them apart.
                     text = f"{own} my garden trip note {r} and my allergy to peanuts {own}"
-                    answer = c.post(f"/v1/users/{user}/threads/th{r % 3}/messages",
-                                    json={"messages": [{"content": text}]})
+                    answer = c.post(
+                        f"/v1/users/{user}/threads/th{r % 3}/messages", json={"messages": [{"content": text}]}
+                    )
                     assert answer.status_code == 201, answer.text
                     if r % 4 == 0:
                         saved = c.post(f"/v1/users/{user}/memories", json={"content": f"{own} likes the garden"})
                         assert saved.status_code == 201, saved.text
                     reads = {
-                        "recall": c.post(f"/v1/users/{user}/recall",
-                                         json={"query": "garden trip allergy peanuts", "thread_id": f"th{r % 3}"}),
+                        "recall": c.post(
+                            f"/v1/users/{user}/recall",
+                            json={"query": "garden trip allergy peanuts", "thread_id": f"th{r % 3}"},
+                        ),
                         "search": c.post(f"/v1/users/{user}/search", json={"query": "garden trip allergy", "k": 50}),
                         "memories": c.get(f"/v1/users/{user}/memories", params={"limit": 200}),
                         "messages": c.get(f"/v1/users/{user}/threads/th{r % 3}/messages"),
@@ -480,10 +501,15 @@ def test_many_tenants_and_users_at_once_never_see_each_others_data(pg_store: str
                 time.sleep(0.2)
             for tenant in TENANTS:
                 for user in USERS:
-                    found = c.post(f"/v1/users/{user}/search", json={"query": "garden trip allergy", "k": 50},
-                                   headers={"Authorization": f"Bearer {keys[tenant]}"})
+                    found = c.post(
+                        f"/v1/users/{user}/search",
+                        json={"query": "garden trip allergy", "k": 50},
+                        headers={"Authorization": f"Bearer {keys[tenant]}"},
+                    )
                     assert found.status_code == 200
                     assert set(MARKER.findall(found.text)) == {marker(tenant, user)}
     total = sum(v for k, v in checked.items() if k != "with own data")
-    print(f"\nisolation: {len(TENANTS)} tenants x {len(USERS)} users, {total} reads checked in {took:.1f} s "
-          f"({dict(checked)}): no foreign marker")
+    print(
+        f"\nisolation: {len(TENANTS)} tenants x {len(USERS)} users, {total} reads checked in {took:.1f} s "
+        f"({dict(checked)}): no foreign marker"
+    )

@@ -62,8 +62,10 @@ def test_mcp_and_rest_name_the_same_user(server: LiveServer) -> None:
     assert rest_facts(c, quote(JOAO_NFD)) == expected  # the path is normalised the same way
     assert c.get("/v1/users").json() == {"users": [JOAO]}
 
-    written = c.post(f"/v1/users/{quote(JOAO_NFD)}/threads/{quote('conversa-' + JOAO_NFD)}/messages",
-                     json={"messages": [{"content": "Olá"}]})
+    written = c.post(
+        f"/v1/users/{quote(JOAO_NFD)}/threads/{quote('conversa-' + JOAO_NFD)}/messages",
+        json={"messages": [{"content": "Olá"}]},
+    )
     assert written.status_code == 201, written.text
     assert c.get(f"/v1/users/{quote(JOAO)}/threads").json()["threads"] == [f"conversa-{JOAO}"]
 

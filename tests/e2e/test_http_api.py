@@ -137,8 +137,12 @@ def test_memory_curation(server: LiveServer) -> None:
     c = server.client("acme")
     created = c.post(
         "/v1/users/ana/memories",
-        json={"content": "Ana lives in Lisbon", "memory_type": "user_profile", "importance": 0.8,
-              "metadata": {"source": "crm"}},
+        json={
+            "content": "Ana lives in Lisbon",
+            "memory_type": "user_profile",
+            "importance": 0.8,
+            "metadata": {"source": "crm"},
+        },
     )
     assert created.status_code == 201
     mid = created.json()["id"]
@@ -196,7 +200,8 @@ def test_seed_001_memory_endpoints(server: LiveServer) -> None:
     server.flush()
     conv = c.get("/api/v1/memory/conv-1", params={"user_id": "ana"}).json()
     assert conv["conversation_id"] == "conv-1" and [m["content"] for m in conv["messages"]] == [
-        "Moro em Lisboa", "Que bom!"
+        "Moro em Lisboa",
+        "Que bom!",
     ]
     assert "summary" in conv
     found = c.get("/api/v1/memory/search", params={"user_id": "ana", "query": "Lisboa", "k": 2}).json()
@@ -213,18 +218,26 @@ def test_seed_001_memory_endpoints(server: LiveServer) -> None:
 def test_agent_tools(server: LiveServer) -> None:
     c = server.client("acme")
     session = {"user_id": "ana", "thread_id": "t1", "memory_min_relevance": 0.0}
-    saved = c.post("/v1/tools/save_memory", json={
-        "session": session, "arguments": {"content": "Ana is allergic to peanuts", "memory_type": "critical_info"},
-    }).json()
+    saved = c.post(
+        "/v1/tools/save_memory",
+        json={
+            "session": session,
+            "arguments": {"content": "Ana is allergic to peanuts", "memory_type": "critical_info"},
+        },
+    ).json()
     assert saved["success"] and saved["memory"]["memory_type"] == "critical_info"
     server.flush()
     got = c.post("/v1/tools/get_memory", json={"session": session, "arguments": {"query": "peanut allergy"}}).json()
     assert got["success"] and got["memories"][0]["memory_id"] == saved["memory_id"]
     newest = c.post("/v1/tools/get_memory", json={"session": session, "arguments": {"mode": "chronological"}}).json()
     assert [m["memory_id"] for m in newest["memories"]] == [saved["memory_id"]]
-    updated = c.post("/v1/tools/update_memory", json={
-        "session": session, "arguments": {"memory_id": saved["memory_id"], "new_content": "Ana: severe peanut allergy"},
-    }).json()
+    updated = c.post(
+        "/v1/tools/update_memory",
+        json={
+            "session": session,
+            "arguments": {"memory_id": saved["memory_id"], "new_content": "Ana: severe peanut allergy"},
+        },
+    ).json()
     assert updated["success"] and updated["memory"]["content"] == "Ana: severe peanut allergy"
     # The API key's tenant holds the memory: the REST view of the same user sees it.
     assert c.get(f"/v1/users/ana/memories/{saved['memory_id']}").status_code == 200
@@ -233,9 +246,13 @@ def test_agent_tools(server: LiveServer) -> None:
     again = c.post("/v1/tools/delete_memory", json=delete)
     assert again.status_code == 200 and not again.json()["success"] and again.json()["error_message"]
     limited = {**session, "memory_types": ["preference"]}
-    refused = c.post("/v1/tools/save_memory", json={
-        "session": limited, "arguments": {"content": "x", "memory_type": "goal"},
-    }).json()
+    refused = c.post(
+        "/v1/tools/save_memory",
+        json={
+            "session": limited,
+            "arguments": {"content": "x", "memory_type": "goal"},
+        },
+    ).json()
     assert not refused["success"] and "preference" in refused["error_message"]
     # The tenant is never the caller's to choose.
     sneaky = {"session": {**session, "tenant_id": "tiny"}, "arguments": {"content": "x", "memory_type": "goal"}}
@@ -261,10 +278,12 @@ def test_chat_without_a_model_still_remembers(server: LiveServer) -> None:
 def test_chat_with_a_model_uses_the_memory_tools(db_path: str) -> None:
     from hipocampo.agent.scripted_chat import ScriptedToolChatModel, tool_call
 
-    model = ScriptedToolChatModel(script=[
-        tool_call("save_memory", content="Ana lives in Lisbon.", memory_type="user_profile"),
-        "Noted: you live in Lisbon.",
-    ])
+    model = ScriptedToolChatModel(
+        script=[
+            tool_call("save_memory", content="Ana lives in Lisbon.", memory_type="user_profile"),
+            "Noted: you live in Lisbon.",
+        ]
+    )
 
     async def scenario(app, client, mem):
         body = {"session": {"user_id": "ana", "thread_id": "t1"}, "message": "I live in Lisbon now"}
@@ -274,7 +293,8 @@ def test_chat_with_a_model_uses_the_memory_tools(db_path: str) -> None:
         facts = await mem.list("ana", tenant_id="home", kind="fact")
         assert [m.content for m in facts] == ["Ana lives in Lisbon."]
         assert [m.content for m in await mem.messages("ana", "t1", tenant_id="home")] == [
-            "I live in Lisbon now", "Noted: you live in Lisbon."
+            "I live in Lisbon now",
+            "Noted: you live in Lisbon.",
         ]
 
     run_app(db_path, scenario, auth=False, local_tenant="home", chat_model=model)
@@ -303,8 +323,13 @@ def test_authentication_and_roles(server: LiveServer) -> None:
     for path in ("/healthz", "/readyz", "/metrics"):
         assert anonymous.get(path).status_code == 200
     exposition = anonymous.get("/metrics").text
-    for metric in ("hipocampo_outbox_depth", "hipocampo_jobs_dead", "hipocampo_jobs_retrying",
-                   "hipocampo_http_request_duration_seconds", "hipocampo_recall_duration_seconds"):
+    for metric in (
+        "hipocampo_outbox_depth",
+        "hipocampo_jobs_dead",
+        "hipocampo_jobs_retrying",
+        "hipocampo_http_request_duration_seconds",
+        "hipocampo_recall_duration_seconds",
+    ):
         assert metric in exposition, metric
 
 
@@ -457,7 +482,10 @@ def test_hipocampo_serve_command(cli_command: list[str], db_path: str) -> None:
         port = s.getsockname()[1]
     proc = subprocess.Popen(
         [*cli_command, "serve", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
         url = f"http://127.0.0.1:{port}"
@@ -489,14 +517,21 @@ def test_openapi_documents_every_route(server: LiveServer) -> None:
     documented = {(path, method) for path, ops in spec["paths"].items() for method in ops}
     routes = iter_route_contexts(server.app.routes)
     served = {(r.path, m.lower()) for r in routes for m in r.methods or () if m != "HEAD"}
-    assert served - documented <= {("/docs", "get"), ("/redoc", "get"), ("/openapi.json", "get"),
-                                   ("/docs/oauth2-redirect", "get"), ("/chat", "post")}
+    assert served - documented <= {
+        ("/docs", "get"),
+        ("/redoc", "get"),
+        ("/openapi.json", "get"),
+        ("/docs/oauth2-redirect", "get"),
+        ("/chat", "post"),
+    }
 
 
 def test_list_memories_by_type_and_only_current_ones(server: LiveServer) -> None:
     c = server.client("acme")
-    c.post("/v1/users/eve/memories", json={"content": "Eve is in hospital", "memory_type": "critical_info",
-                                           "expires_at": "2001-01-01T00:00:00Z"})
+    c.post(
+        "/v1/users/eve/memories",
+        json={"content": "Eve is in hospital", "memory_type": "critical_info", "expires_at": "2001-01-01T00:00:00Z"},
+    )
     c.post("/v1/users/eve/memories", json={"content": "Eve likes tea", "memory_type": "preference"})
     listed = c.get("/v1/users/eve/memories", params={"kind": "fact"}).json()["memories"]
     assert {m["content"] for m in listed} == {"Eve is in hospital", "Eve likes tea"}

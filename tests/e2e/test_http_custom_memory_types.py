@@ -47,20 +47,33 @@ def test_custom_types_are_saved_listed_recalled_and_unknown_ones_refused(server:
     session = {"user_id": "ana", "thread_id": "t1", "agent_id": "marketing", "memory_min_relevance": 0}
 
     # The agent's configured types are its session's by default.
-    saved = c.post("/v1/tools/save_memory", json={
-        "session": session, "arguments": {"content": "Highest acceptable CPL is R$ 40", "memory_type": "threshold"},
-    }).json()
+    saved = c.post(
+        "/v1/tools/save_memory",
+        json={
+            "session": session,
+            "arguments": {"content": "Highest acceptable CPL is R$ 40", "memory_type": "threshold"},
+        },
+    ).json()
     assert saved["success"], saved
     assert saved["memory"]["memory_type"] == "threshold"
-    got = c.post("/v1/tools/get_memory", json={
-        "session": session, "arguments": {"mode": "chronological", "memory_type": "threshold"},
-    }).json()
+    got = c.post(
+        "/v1/tools/get_memory",
+        json={
+            "session": session,
+            "arguments": {"mode": "chronological", "memory_type": "threshold"},
+        },
+    ).json()
     assert [m["memory_id"] for m in got["memories"]] == [saved["memory_id"]]
 
     # The memories API takes them too, and filters by them.
-    r = c.post("/v1/users/ana/memories", json={
-        "content": "Black Friday campaign runs with a CPL of R$ 25", "memory_type": "campaign", "agent_id": "marketing",
-    })
+    r = c.post(
+        "/v1/users/ana/memories",
+        json={
+            "content": "Black Friday campaign runs with a CPL of R$ 25",
+            "memory_type": "campaign",
+            "agent_id": "marketing",
+        },
+    )
     assert r.status_code == 201, r.text
     campaign = r.json()
     assert campaign["memory_type"] == "campaign"
@@ -70,23 +83,37 @@ def test_custom_types_are_saved_listed_recalled_and_unknown_ones_refused(server:
 
     # Recall's context names each memory's type.
     server.flush()
-    recall = c.post("/v1/users/ana/recall", json={
-        "query": "Black Friday campaign CPL", "agent_id": "marketing", "min_relevance": 0, "k": 10,
-    })
+    recall = c.post(
+        "/v1/users/ana/recall",
+        json={
+            "query": "Black Friday campaign CPL",
+            "agent_id": "marketing",
+            "min_relevance": 0,
+            "k": 10,
+        },
+    )
     assert recall.status_code == 200, recall.text
     context = recall.json()["context"]
     assert "(fact/campaign) Black Friday campaign" in context
     assert "(fact/threshold) Highest acceptable CPL" in context
-    found = c.post("/v1/tools/get_memory", json={
-        "session": session, "arguments": {"query": "Black Friday CPL", "memory_type": "campaign"},
-    }).json()
+    found = c.post(
+        "/v1/tools/get_memory",
+        json={
+            "session": session,
+            "arguments": {"query": "Black Friday CPL", "memory_type": "campaign"},
+        },
+    ).json()
     assert [m["memory_id"] for m in found["memories"]] == [campaign["id"]]  # searched by type
 
     # A session may name configured custom types explicitly, whatever its agent.
     support = {"user_id": "ana", "thread_id": "t2", "agent_id": "support", "memory_types": ["insight", "goal"]}
-    insight = c.post("/v1/tools/save_memory", json={
-        "session": support, "arguments": {"content": "Video ads beat carousels", "memory_type": "insight"},
-    }).json()
+    insight = c.post(
+        "/v1/tools/save_memory",
+        json={
+            "session": support,
+            "arguments": {"content": "Video ads beat carousels", "memory_type": "insight"},
+        },
+    ).json()
     assert insight["success"] and insight["memory"]["memory_type"] == "insight"
 
     # Unknown types: 422 with the reason and the names accepted.
@@ -96,14 +123,25 @@ def test_custom_types_are_saved_listed_recalled_and_unknown_ones_refused(server:
     patch = c.patch(f"/v1/users/ana/memories/{campaign['id']}", json={"memory_type": "opinion"})
     assert "'opinion'" in detail_of(patch, 422)
     unknown = {**session, "memory_types": {"campaign": "", "opinion": "what the user thinks"}}
-    detail = detail_of(c.post("/v1/tools/save_memory", json={
-        "session": unknown, "arguments": {"content": "x", "memory_type": "opinion"},
-    }), 422)
+    detail = detail_of(
+        c.post(
+            "/v1/tools/save_memory",
+            json={
+                "session": unknown,
+                "arguments": {"content": "x", "memory_type": "opinion"},
+            },
+        ),
+        422,
+    )
     assert "session.memory_types" in detail and "'opinion'" in detail and "threshold" in detail
     # A configured type outside the session's own list stays a tool refusal the model can read.
-    refused = c.post("/v1/tools/save_memory", json={
-        "session": {**support, "memory_types": ["goal"]}, "arguments": {"content": "x", "memory_type": "campaign"},
-    }).json()
+    refused = c.post(
+        "/v1/tools/save_memory",
+        json={
+            "session": {**support, "memory_types": ["goal"]},
+            "arguments": {"content": "x", "memory_type": "campaign"},
+        },
+    ).json()
     assert not refused["success"] and "goal" in refused["error_message"]
 
 
@@ -112,8 +150,13 @@ def test_a_remote_agent_saves_and_finds_its_custom_types(server: LiveServer) -> 
     from hipocampo.agent.remote import RemoteAgentMemory
 
     def session(**types: str) -> SessionConfig:
-        return SessionConfig(user_id="bia", thread_id="t1", agent_id="marketing", memory_min_relevance=0.0,
-                             memory_types={**MARKETING, **types})
+        return SessionConfig(
+            user_id="bia",
+            thread_id="t1",
+            agent_id="marketing",
+            memory_min_relevance=0.0,
+            memory_types={**MARKETING, **types},
+        )
 
     async def main() -> None:
         async with RemoteAgentMemory(server.url, server.tokens["acme"]) as remote:

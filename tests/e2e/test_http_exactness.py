@@ -173,13 +173,14 @@ def test_racing_multi_message_writes_never_pass_the_cap_and_an_overflowing_reque
     (derived memories do not count)."""
     users = ("ana", "bob")
     batches = [
-        (users[i % 2], f"t{i % 3}", [f"{users[i % 2]} batch {i} turn {j}" for j in range(1 + i % 4)])
-        for i in range(80)
+        (users[i % 2], f"t{i % 3}", [f"{users[i % 2]} batch {i} turn {j}" for j in range(1 + i % 4)]) for i in range(80)
     ]
     calls = [
-        (lambda c, u=u, t=t, texts=texts: c.post(
-            f"/v1/users/{u}/threads/{t}/messages", json={"messages": [{"content": x} for x in texts]}
-        ))
+        (
+            lambda c, u=u, t=t, texts=texts: c.post(
+                f"/v1/users/{u}/threads/{t}/messages", json={"messages": [{"content": x} for x in texts]}
+            )
+        )
         for u, t, texts in batches
     ]
     answers = race(capped, calls)
@@ -207,8 +208,10 @@ def test_racing_multi_message_writes_never_pass_the_cap_and_an_overflowing_reque
     # Let the worker index and extract; then fill the room left, one turn at a time, exactly.
     capped.flush()
     room = CAP - len(accepted)
-    singles = [client.post("/v1/users/ana/threads/t9/messages", json={"messages": [{"content": f"single {i}"}]})
-               for i in range(room + 3)]
+    singles = [
+        client.post("/v1/users/ana/threads/t9/messages", json={"messages": [{"content": f"single {i}"}]})
+        for i in range(room + 3)
+    ]
     assert [a.status_code for a in singles] == [201] * room + [429] * 3
     assert len(stored()) + room == CAP
     assert len(thread_contents(client, "ana", "t9")) == room
@@ -452,9 +455,7 @@ def test_kill_minus_nine_under_load_then_retries_with_the_same_keys_write_every_
                 assert late.status_code == 201 and late.headers.get("Idempotent-Replayed") == "true", w.key
                 assert late.json() == w.final.json()  # type: ignore[union-attr]
 
-            stored = Counter(
-                x for u in ("ana", "bob") for t in range(THREADS) for x in thread_contents(c, u, f"t{t}")
-            )
+            stored = Counter(x for u in ("ana", "bob") for t in range(THREADS) for x in thread_contents(c, u, f"t{t}"))
             sent = Counter(x for w in everything for x in w.contents)
             duplicated = {x: n for x, n in stored.items() if n > 1}
             assert not duplicated, f"{len(duplicated)} messages stored more than once, e.g. {list(duplicated)[:3]}"

@@ -96,7 +96,9 @@ _rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
 
 @schema.parametrize()
 @settings(
-    max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True,
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
 def test_api_never_fails_and_answers_as_documented(case, live: LiveServer, tally: Counter[str]) -> None:

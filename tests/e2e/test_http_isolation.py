@@ -101,7 +101,9 @@ def cases(v: Viewer, ana: Victim) -> dict[tuple[str, str], Case]:
             "POST", "/v1/tools/get_memory", "own", json={"session": session, "arguments": {"query": QUERY}}
         ),
         ("POST", "/v1/tools/update_memory"): Case(
-            "POST", "/v1/tools/update_memory", "tool_fails",
+            "POST",
+            "/v1/tools/update_memory",
+            "tool_fails",
             json={"session": session, "arguments": {"memory_id": m, "new_content": "overwritten"}},
         ),
         ("POST", "/v1/tools/delete_memory"): Case(
@@ -124,17 +126,24 @@ def cases(v: Viewer, ana: Victim) -> dict[tuple[str, str], Case]:
         ("DELETE", "/v1/users/{user_id}"): Case("DELETE", f"/v1/users/{u}", "own"),
         # Writes last: they create the viewer's own data under the victim's ids and keys.
         ("POST", "/v1/users/{user_id}/threads/{thread_id}/messages"): Case(
-            "POST", f"/v1/users/{u}/threads/{t}/messages", "own",
+            "POST",
+            f"/v1/users/{u}/threads/{t}/messages",
+            "own",
             json={"messages": [{"content": v.own_text, "id": ana.message_id}]},
         ),
         ("POST", "/v1/users/{user_id}/memories"): Case(
-            "POST", f"/v1/users/{u}/memories", "own", json={"content": v.own_text},
+            "POST",
+            f"/v1/users/{u}/memories",
+            "own",
+            json={"content": v.own_text},
             headers={"Idempotency-Key": ana.idempotency_key},
         ),
         ("POST", "/v1/chat"): Case("POST", "/v1/chat", "own", json={"session": session, "message": QUERY}),
         ("POST", "/chat"): Case("POST", "/chat", "own", json={"session": session, "message": QUERY}),
         ("POST", "/v1/tools/save_memory"): Case(
-            "POST", "/v1/tools/save_memory", "own",
+            "POST",
+            "/v1/tools/save_memory",
+            "own",
             json={"session": session, "arguments": {"content": v.own_text, "memory_type": "goal"}},
         ),
     }
@@ -149,10 +158,15 @@ def server(db_path: str):
 def seed_victim(server: LiveServer) -> Victim:
     ana = Victim()
     alpha = server.client("alpha")
-    written = alpha.post(f"/v1/users/ana/threads/{ana.thread_id}/messages", json={"messages": [
-        {"content": f"{SECRET} my bank pin is 1234", "id": ana.message_id},
-        {"role": "assistant", "content": f"{SECRET} noted"},
-    ]})
+    written = alpha.post(
+        f"/v1/users/ana/threads/{ana.thread_id}/messages",
+        json={
+            "messages": [
+                {"content": f"{SECRET} my bank pin is 1234", "id": ana.message_id},
+                {"role": "assistant", "content": f"{SECRET} noted"},
+            ]
+        },
+    )
     assert written.status_code == 201
     key = {"Idempotency-Key": ana.idempotency_key}
     fact = alpha.post("/v1/users/ana/memories", json={"content": f"{SECRET} Ana's fact"}, headers=key)
@@ -248,4 +262,3 @@ def assert_victim_intact(server: LiveServer, ana: Victim) -> None:
     assert alpha.get(f"/v1/users/ana/memories/{ana.turn_id}").status_code == 200
     hits = alpha.post("/v1/users/ana/search", json={"query": QUERY}).json()["hits"]
     assert hits and all(SECRET in h["content"] for h in hits)
-

@@ -40,8 +40,9 @@ def user(text: str) -> dict[str, str]:
     return {"role": "user", "content": text}
 
 
-def test_memory_in_a_hipocampo_service(stub: ChatStub, service: tuple[ServeProcess, str],
-                                       caplog: pytest.LogCaptureFixture) -> None:
+def test_memory_in_a_hipocampo_service(
+    stub: ChatStub, service: tuple[ServeProcess, str], caplog: pytest.LogCaptureFixture
+) -> None:
     server, token = service
     api = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30)
     llm = openai.OpenAI(base_url=stub.url, api_key="test", max_retries=0)
@@ -66,7 +67,10 @@ def test_memory_in_a_hipocampo_service(stub: ChatStub, service: tuple[ServeProce
     async def streamed() -> str:
         aclient = with_memory(
             openai.AsyncOpenAI(base_url=stub.url, api_key="test", max_retries=0),
-            user_id="ana", memory=server.url, memory_api_key=token, token_budget=100,
+            user_id="ana",
+            memory=server.url,
+            memory_api_key=token,
+            token_budget=100,
         )
         async with aclient:
             stream = await aclient.chat.completions.create(
@@ -81,8 +85,9 @@ def test_memory_in_a_hipocampo_service(stub: ChatStub, service: tuple[ServeProce
     # A refused key costs the memory, never the answer.
     wrong = with_memory(llm, user_id="ana", memory=server.url, memory_api_key="hk_nope_nope")
     with caplog.at_level(logging.WARNING, logger="hipocampo.integrations"):
-        assert wrong.chat.completions.create(model="stub-1", messages=[user(QUESTION)]).choices[0].message.content \
-            == answer_for([user(QUESTION)])
+        assert wrong.chat.completions.create(model="stub-1", messages=[user(QUESTION)]).choices[
+            0
+        ].message.content == answer_for([user(QUESTION)])
     assert any("recall failed" in r.message for r in caplog.records)
     client.close()
     wrong.close()

@@ -177,9 +177,7 @@ def test_the_endpoint_routed_inside_a_fastapi_app(db_path: str) -> None:
 
             app = FastAPI(lifespan=lifespan)
             app.add_route("/mcp", mcp, include_in_schema=False)
-            http = httpx2.AsyncClient(
-                transport=httpx2.ASGITransport(app=app), headers={"X-Hipocampo-User": "ana"}
-            )
+            http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), headers={"X-Hipocampo-User": "ana"})
             async with app.router.lifespan_context(app), http:
                 transport = streamable_http_client("http://service.test/mcp", http_client=http)
                 async with Client(transport) as client:

@@ -56,10 +56,12 @@ def test_a_remote_agent_remembers_across_sessions_and_tenants_stay_apart(live: L
     async def main() -> None:
         async with RemoteAgentMemory(live.url, live.tokens["alpha"]) as alpha:
             # Session 1: the user never says "peanuts"; only the saved memory can carry it.
-            first = ScriptedToolChatModel(script=[
-                tool_call("save_memory", content="Ana is allergic to peanuts.", memory_type="critical_info"),
-                "Noted, I will remember your allergy.",
-            ])
+            first = ScriptedToolChatModel(
+                script=[
+                    tool_call("save_memory", content="Ana is allergic to peanuts.", memory_type="critical_info"),
+                    "Noted, I will remember your allergy.",
+                ]
+            )
             a = await build_agent_graph(alpha, session("A"), first).ainvoke(
                 {"messages": [HumanMessage("Please remember the allergy I told the nurse about")]}
             )
@@ -71,12 +73,13 @@ def test_a_remote_agent_remembers_across_sessions_and_tenants_stay_apart(live: L
             api = live.client("alpha")
             logged = api.get("/v1/users/ana/threads/A/messages").json()["messages"]
             assert [m["content"] for m in logged] == [
-                "Please remember the allergy I told the nurse about", "Noted, I will remember your allergy."
+                "Please remember the allergy I told the nurse about",
+                "Noted, I will remember your allergy.",
             ]
             assert [m["external_id"] for m in logged] == a["memory_persisted"]
-            await alpha.persist(session("A"), [
-                {"role": "user", "content": logged[0]["content"], "id": logged[0]["external_id"]}
-            ])
+            await alpha.persist(
+                session("A"), [{"role": "user", "content": logged[0]["content"], "id": logged[0]["external_id"]}]
+            )
             assert len(api.get("/v1/users/ana/threads/A/messages").json()["messages"]) == 2
             live.flush()
 
@@ -129,7 +132,8 @@ def test_remote_refusals_become_domain_errors(live: LiveServer) -> None:
             )
             assert out["messages"][-1].text == "Hi!"
             assert [e.split(":")[:2] for e in out["memory_errors"]] == [
-                ["load_memory", " Unauthorized"], ["persist_memory", " Unauthorized"]
+                ["load_memory", " Unauthorized"],
+                ["persist_memory", " Unauthorized"],
             ]
 
         async with RemoteAgentMemory(live.url, live.tokens["alpha"]) as alpha:
@@ -160,8 +164,13 @@ def test_remote_refusals_become_domain_errors(live: LiveServer) -> None:
 
 
 def test_transient_failures_are_retried_and_error_bodies_mapped() -> None:
-    answers = iter([httpx.ConnectError("refused"), httpx.Response(503, json={"error": "unavailable", "detail": "busy"}),
-                    httpx.Response(200, json={"context": "remembered", "flags": {}})])
+    answers = iter(
+        [
+            httpx.ConnectError("refused"),
+            httpx.Response(503, json={"error": "unavailable", "detail": "busy"}),
+            httpx.Response(200, json={"context": "remembered", "flags": {}}),
+        ]
+    )
     seen: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:

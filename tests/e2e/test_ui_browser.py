@@ -34,10 +34,10 @@ CHROMIUM = os.environ.get("HIPOCAMPO_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("HIPOCAMPO_CHROMEDRIVER", "/usr/bin/chromedriver")
 HOSTILE = [
     "<script>document.title='pwned-script'</script>",
-    "\"><img src=x onerror=\"document.title='pwned-img'\">",
+    '"><img src=x onerror="document.title=\'pwned-img\'">',
     "[click me](javascript:document.title='pwned-link') and <a href=\"javascript:alert(1)\">a link</a>",
 ]
-EVIL_USER = "\"><svg onload=alert(4)>"
+EVIL_USER = '"><svg onload=alert(4)>'
 EVIL_THREAD = "t'\"><img src=x onerror=alert(5)>"
 BETA_SECRET = "beta-secret-passport-9911"
 
@@ -82,16 +82,30 @@ async def seed(db: str) -> tuple[dict[str, str], dict[str, str]]:
             tokens[f"{tenant}-admin"] = (await tenancy.issue_key(deps, tenant, role=KeyRole.ADMIN))[1]
             tokens[tenant] = (await tenancy.issue_key(deps, tenant))[1]
         a = {"tenant_id": "alpha"}
-        await mem.add("ana", "t-lisbon", [
-            "Moro em Lisboa desde 2023", "I'm allergic to peanuts",
-            "My sister Maria lives in Porto", "I have a cat called Miau", "I work at Acme as a designer",
-            "We should plan the trip to Japan in October", "I prefer meetings in the morning",
-            "Remind me that my passport number is X1234567",
-        ], at=ago(80, 9), **a)
-        await mem.add("ana", "t-move", ["I moved to Porto last month", "I now work at Globex"],
-                      at=ago(40, 18), **a)
-        await mem.add("ana", "t-trip", ["Booked the flights to Tokyo for the 12th of October", "What about hotels?"],
-                      at=ago(6, 12), **a)
+        await mem.add(
+            "ana",
+            "t-lisbon",
+            [
+                "Moro em Lisboa desde 2023",
+                "I'm allergic to peanuts",
+                "My sister Maria lives in Porto",
+                "I have a cat called Miau",
+                "I work at Acme as a designer",
+                "We should plan the trip to Japan in October",
+                "I prefer meetings in the morning",
+                "Remind me that my passport number is X1234567",
+            ],
+            at=ago(80, 9),
+            **a,
+        )
+        await mem.add("ana", "t-move", ["I moved to Porto last month", "I now work at Globex"], at=ago(40, 18), **a)
+        await mem.add(
+            "ana",
+            "t-trip",
+            ["Booked the flights to Tokyo for the 12th of October", "What about hotels?"],
+            at=ago(6, 12),
+            **a,
+        )
         await mem.add("bob", "t-bob", ["I love hiking in the Alps"], at=ago(60, 10), **a)
         await mem.add("mallory", EVIL_THREAD, HOSTILE, at=ago(20, 10), **a)
         await mem.remember("mallory", HOSTILE[1], memory_type="preference", **a)
@@ -104,10 +118,12 @@ async def seed(db: str) -> tuple[dict[str, str], dict[str, str]]:
         ids = {"beta_fact": beta_fact.id, "beta_thread": "t-beta-secret"}
         # A dead job per tenant: enqueued, claimed and failed for good here, so no worker races us.
         mem.stop_worker()
-        await deps.jobs.enqueue([
-            Job("index_memories", {"memory_ids": []}, "alpha", "ana"),
-            Job("index_memories", {"memory_ids": []}, "beta", "ana"),
-        ])
+        await deps.jobs.enqueue(
+            [
+                Job("index_memories", {"memory_ids": []}, "alpha", "ana"),
+                Job("index_memories", {"memory_ids": []}, "beta", "ana"),
+            ]
+        )
         for job in await deps.jobs.claim(10, 60.0):
             await deps.jobs.fail(job.id, f"RuntimeError: {job.tenant_id} boom", retry_at=None)
         return tokens, ids
@@ -139,8 +155,15 @@ def browser(site: Site) -> Iterator[object]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--lang=en-US",
-                "--disable-dev-shm-usage", "--hide-scrollbars"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1280,900",
+        "--lang=en-US",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.implicitly_wait(0)
@@ -290,8 +313,9 @@ def test_playground_shows_the_agents_context_and_why(site: Site, browser, shots:
     submit(d, source)
     assert "/threads/" in d.current_url and "#m-" in href
     fragment = href.split("#", 1)[1]
-    assert d.execute_script("return document.querySelector(':target') && document.querySelector(':target').id") \
-        == fragment.replace("%3A", ":")  # the source turn is the page's target
+    assert d.execute_script(
+        "return document.querySelector(':target') && document.querySelector(':target').id"
+    ) == fragment.replace("%3A", ":")  # the source turn is the page's target
 
 
 def test_edit_a_fact_and_see_its_history(site: Site, browser, shots: Path | None) -> None:  # noqa: ANN001

@@ -109,7 +109,8 @@ def cases(fact: str) -> dict[tuple[str, str], tuple[str, dict[str, str]]]:
         ("GET", "/users/{user_id}/recall"): ("/ui/users/ana/recall", {}),
         ("POST", "/users/{user_id}/recall"): ("/ui/users/ana/recall", {"query": "bank pin"}),
         ("POST", "/users/{user_id}/memories/{memory_id}/edit"): (
-            f"/ui/users/ana/memories/{fact}/edit", {"content": "overwritten"}
+            f"/ui/users/ana/memories/{fact}/edit",
+            {"content": "overwritten"},
         ),
         ("POST", "/users/{user_id}/memories/{memory_id}/delete"): (f"/ui/users/ana/memories/{fact}/delete", yes),
         ("GET", "/users/{user_id}/threads/{thread_id}/forget"): ("/ui/users/ana/threads/t-ana/forget", {}),
@@ -224,8 +225,15 @@ def test_pages_carry_no_inline_script_or_style(server: LiveServer) -> None:
     b = browser(server, "alpha-admin")
     fact = server.tokens["fact"]
     pages = [
-        "/ui/users", "/ui/users/ana", "/ui/users/ana/threads/t-ana", f"/ui/users/ana/memories/{fact}",
-        "/ui/users/ana/recall", "/ui/operations", "/ui/users/ana/forget", "/ui/users/nobody", "/ui/no-such-page",
+        "/ui/users",
+        "/ui/users/ana",
+        "/ui/users/ana/threads/t-ana",
+        f"/ui/users/ana/memories/{fact}",
+        "/ui/users/ana/recall",
+        "/ui/operations",
+        "/ui/users/ana/forget",
+        "/ui/users/nobody",
+        "/ui/no-such-page",
     ]
     for path in pages:
         r = b.get(path)

@@ -19,9 +19,7 @@ def test_postgres_has_pgvector_with_hnsw_and_iterative_scans(pg_db_url):
 
         conn.execute("CREATE TABLE items (id int PRIMARY KEY, embedding vector(3))")
         conn.execute("CREATE INDEX ON items USING hnsw (embedding vector_cosine_ops)")
-        conn.execute(
-            "INSERT INTO items VALUES (1, '[1,0,0]'), (2, '[0,1,0]'), (3, '[0,0,1]'), (4, '[0.9,0.1,0]')"
-        )
+        conn.execute("INSERT INTO items VALUES (1, '[1,0,0]'), (2, '[0,1,0]'), (3, '[0,0,1]'), (4, '[0.9,0.1,0]')")
         conn.execute("SET hnsw.iterative_scan = relaxed_order")
         assert conn.execute("SHOW hnsw.iterative_scan").fetchone() == ("relaxed_order",)
         conn.execute("SET enable_seqscan = off")  # make the planner use the HNSW index

@@ -88,7 +88,10 @@ def start_worker(url: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "hipocampo.entrypoints.cli", "worker"],
-            env=worker_env(url), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=worker_env(url),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
         )
 
 
@@ -206,8 +209,10 @@ def test_kill_minus_nine_a_worker_mid_batch_twenty_times_under_ingest(pg_store: 
                     worker.wait()
 
         acked = client.acked
-        print(f"\nworker kill -9: {KILLS} kills ({kills_mid_batch} with a batch in flight), "
-              f"{len(acked)} messages acknowledged")
+        print(
+            f"\nworker kill -9: {KILLS} kills ({kills_mid_batch} with a batch in flight), "
+            f"{len(acked)} messages acknowledged"
+        )
         assert kills_mid_batch >= KILLS * 3 // 4, f"only {kills_mid_batch} of {KILLS} kills hit a batch"
         assert len(acked) >= KILLS * PER_ADD
         # The tables themselves: one row each per acknowledged message, no strays, no duplicates.
@@ -267,8 +272,14 @@ def test_two_workers_on_one_queue_never_index_a_message_twice(pg_store: str) -> 
     claim the same jobs again. Every message must be written to the index exactly once."""
 
     async def main() -> None:
-        options = {"worker_batch_size": 16, "job_lease_seconds": SHORT_LEASE_S, "consolidation": False,
-                   "summaries": False, "extraction": False, "embed_batch_size": 8}
+        options = {
+            "worker_batch_size": 16,
+            "job_lease_seconds": SHORT_LEASE_S,
+            "consolidation": False,
+            "summaries": False,
+            "extraction": False,
+            "embed_batch_size": 8,
+        }
         producer = await AsyncMemory.open(pg_store, embedder=FakeEmbedder(), worker="external", **options)
         workers: list[AsyncMemory] = []
         counts: Counter[str] = Counter()

@@ -86,8 +86,9 @@ def test_streams_and_async(stub: ChatStub, mem: Memory) -> None:
     assert [m.content for m in stored] == ["Stop me", "".join(got)] and stored[1].metadata["incomplete"] is True
 
 
-def test_whose_memory_and_failures(stub: ChatStub, mem: Memory, tmp_path: Path,
-                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_whose_memory_and_failures(
+    stub: ChatStub, mem: Memory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     mem.add("ana", "old", [ALLERGY])
     mem.flush()
     model = with_memory(chat(stub), memory=mem)

@@ -239,8 +239,9 @@ def test_structured_output_through_parse(stub: ChatStub, mem: Memory) -> None:
         answer: str
 
     client = with_memory(llm(stub), user_id="ana", memory=mem)
-    parsed = client.chat.completions.parse(model="stub-1", messages=[user(ALLERGY)], response_format=Answer,
-                                           thread_id="j")
+    parsed = client.chat.completions.parse(
+        model="stub-1", messages=[user(ALLERGY)], response_format=Answer, thread_id="j"
+    )
     answer = parsed.choices[0].message.parsed
     assert isinstance(answer, Answer) and answer.answer == answer_for([user(ALLERGY)])
     assert [m.content for m in mem.messages("ana", "j")] == [ALLERGY, parsed.choices[0].message.content]

@@ -24,8 +24,16 @@ BUDGET = 6
 
 
 def turn(memory_id: str, scope: Scope, text: str, seq: int) -> MemoryItem:
-    return MemoryItem(id=memory_id, scope=scope, kind=MemoryKind.TURN, content=text, created_at=T0,
-                      thread_id="t1", seq=seq, role=Role.USER)
+    return MemoryItem(
+        id=memory_id,
+        scope=scope,
+        kind=MemoryKind.TURN,
+        content=text,
+        created_at=T0,
+        thread_id="t1",
+        seq=seq,
+        role=Role.USER,
+    )
 
 
 DOCS = {

@@ -17,8 +17,17 @@ ALICE = Scope("acme", "alice")
 
 
 def turn(memory_id: str, thread_id: str, text: str, seq: int, **extra) -> MemoryItem:
-    return MemoryItem(id=memory_id, scope=ALICE, kind=MemoryKind.TURN, content=text, created_at=T0,
-                      thread_id=thread_id, seq=seq, role=Role.USER, **extra)
+    return MemoryItem(
+        id=memory_id,
+        scope=ALICE,
+        kind=MemoryKind.TURN,
+        content=text,
+        created_at=T0,
+        thread_id=thread_id,
+        seq=seq,
+        role=Role.USER,
+        **extra,
+    )
 
 
 def test_hidden_documents_do_not_use_up_the_budget(tmp_path) -> None:

@@ -20,8 +20,10 @@ from hipocampo.settings import Settings
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 USERS = [Scope("acme", "alice"), Scope("acme", "bob"), Scope("globex", "alice")]
 TEXTS = ["my sister lives in Lisbon", "Lisbon, Lisbon: the sister city", "o almoço de domingo foi ótimo", ""]
-STATS = ("SELECT tenant_id, user_id, docs, total FROM keyword_corpus ORDER BY 1, 2",
-         "SELECT tenant_id, user_id, term, df FROM keyword_df ORDER BY 1, 2, 3")
+STATS = (
+    "SELECT tenant_id, user_id, docs, total FROM keyword_corpus ORDER BY 1, 2",
+    "SELECT tenant_id, user_id, term, df FROM keyword_df ORDER BY 1, 2, 3",
+)
 
 
 def _index(url: str) -> None:
@@ -29,8 +31,19 @@ def _index(url: str) -> None:
         storage = await open_storage(url, clock=FakeClock(T0), settings=Settings(db=url))
         try:
             for u, scope in enumerate(USERS):
-                items = [MemoryItem(id=f"{u}-{i}", scope=scope, kind=MemoryKind.TURN, content=text, created_at=T0,
-                                    thread_id="t1", seq=i, role=Role.USER) for i, text in enumerate(TEXTS[u:])]
+                items = [
+                    MemoryItem(
+                        id=f"{u}-{i}",
+                        scope=scope,
+                        kind=MemoryKind.TURN,
+                        content=text,
+                        created_at=T0,
+                        thread_id="t1",
+                        seq=i,
+                        role=Role.USER,
+                    )
+                    for i, text in enumerate(TEXTS[u:])
+                ]
                 await storage.memories.upsert(items)
                 await storage.keywords.upsert(scope, [(m.id, m.content) for m in items])
             await storage.keywords.upsert(USERS[0], [("0-0", "my brother lives in Porto")])
@@ -73,4 +86,3 @@ def test_postgres_backfill_matches_the_kept_statistics(pg_db_url: str) -> None:
     with psycopg.connect(pg_db_url) as conn:
         assert [conn.execute(q).fetchall() for q in STATS] == kept
     assert kept[0] and kept[1]
-

@@ -40,8 +40,12 @@ def test_async_memory_tools_ainvoke_and_tool_call_artifact(db_path):
         try:
             tools = by_name(langchain_tools(mem, SESSION))
             msg = await tools["save_memory"].ainvoke(
-                {"type": "tool_call", "id": "c1", "name": "save_memory",
-                 "args": {"content": "Ana's goal is a marathon", "memory_type": "goal"}}
+                {
+                    "type": "tool_call",
+                    "id": "c1",
+                    "name": "save_memory",
+                    "args": {"content": "Ana's goal is a marathon", "memory_type": "goal"},
+                }
             )
             assert msg.artifact["success"] and json.loads(msg.content)["memory_id"] == msg.artifact["memory_id"]
             bad = json.loads(await tools["update_memory"].ainvoke({"memory_id": "mem_x", "new_content": "y"}))

@@ -47,10 +47,12 @@ def test_a_fact_saved_in_one_session_changes_the_answer_in_another(db_path):
     async def main():
         mem = await open_memory(db_path)
         try:
-            first = ScriptedToolChatModel(script=[
-                tool_call("save_memory", content="Ana is allergic to peanuts.", memory_type="critical_info"),
-                "Noted, I will remember your allergy.",
-            ])
+            first = ScriptedToolChatModel(
+                script=[
+                    tool_call("save_memory", content="Ana is allergic to peanuts.", memory_type="critical_info"),
+                    "Noted, I will remember your allergy.",
+                ]
+            )
             a = await build_agent_graph(mem, session("A"), first).ainvoke(
                 {"messages": [HumanMessage("I'm allergic to peanuts, keep that in mind")]}
             )
@@ -136,11 +138,15 @@ def test_feature_flags_choose_the_layers(db_path):
         mem = await open_memory(db_path, summarization_threshold=2, summary_keep_recent=1)
         try:
             await mem.remember("ana", "Ana is vegetarian.", memory_type="constraint", thread_id="A")
-            await mem.add("ana", "A", [
-                {"role": "user", "content": "Book a vegetarian dinner in Porto on Friday"},
-                {"role": "assistant", "content": "Booked a vegetarian dinner in Porto for Friday."},
-                {"role": "user", "content": "And a dinner table for two"},
-            ])
+            await mem.add(
+                "ana",
+                "A",
+                [
+                    {"role": "user", "content": "Book a vegetarian dinner in Porto on Friday"},
+                    {"role": "assistant", "content": "Booked a vegetarian dinner in Porto for Friday."},
+                    {"role": "user", "content": "And a dinner table for two"},
+                ],
+            )
             await mem.add("ana", "B", [{"role": "user", "content": "Dinner plans for Porto with friends"}])
             await mem.flush()
 
@@ -173,10 +179,12 @@ def test_feature_flags_choose_the_layers(db_path):
 
 def test_a_sync_memory_runs_the_graph_with_invoke(db_path):
     with Memory.open(db_path, embedder=FakeEmbedder(), extraction=False, llm=None) as mem:
-        model = ScriptedToolChatModel(script=[
-            tool_call("save_memory", content="Ana's cat is called Miso.", memory_type="entity"),
-            "Miso is a lovely name.",
-        ])
+        model = ScriptedToolChatModel(
+            script=[
+                tool_call("save_memory", content="Ana's cat is called Miso.", memory_type="entity"),
+                "Miso is a lovely name.",
+            ]
+        )
         out = build_agent_graph(mem, session("A"), model).invoke({"messages": [HumanMessage("My cat is Miso")]})
         assert out["messages"][-1].text == "Miso is a lovely name."
         assert [m.content for m in mem.list("ana", kind="fact")] == ["Ana's cat is called Miso."]
@@ -255,10 +263,12 @@ def test_run_chat_with_a_model_returns_the_trace_and_tool_calls(db_path):
     async def main():
         mem = await open_memory(db_path)
         try:
-            model = ScriptedToolChatModel(script=[
-                tool_call("save_memory", content="Ana prefers window seats.", memory_type="preference"),
-                "Window seat it is.",
-            ])
+            model = ScriptedToolChatModel(
+                script=[
+                    tool_call("save_memory", content="Ana prefers window seats.", memory_type="preference"),
+                    "Window seat it is.",
+                ]
+            )
             reply = await run_chat(mem, session("A"), "I always want a window seat", chat_model=model)
             assert reply.answer == "Window seat it is." and reply.llm_configured and reply.notice is None
             assert [m["role"] for m in reply.messages] == ["system", "user", "assistant", "tool", "assistant"]
@@ -275,12 +285,18 @@ def test_run_chat_with_a_model_returns_the_trace_and_tool_calls(db_path):
 
 
 def test_the_scripted_model_plays_its_steps_in_order():
-    model = ScriptedToolChatModel(script=["hello", [tool_call("get_memory", mode="semantic", query="x"),
-                                                    tool_call("delete_memory", memory_id="m1")], ValueError("down")])
+    model = ScriptedToolChatModel(
+        script=[
+            "hello",
+            [tool_call("get_memory", mode="semantic", query="x"), tool_call("delete_memory", memory_id="m1")],
+            ValueError("down"),
+        ]
+    )
     assert model.invoke("hi").text == "hello"
     calls = model.invoke("again").tool_calls
     assert [(c["name"], c["args"]) for c in calls] == [
-        ("get_memory", {"mode": "semantic", "query": "x"}), ("delete_memory", {"memory_id": "m1"})
+        ("get_memory", {"mode": "semantic", "query": "x"}),
+        ("delete_memory", {"memory_id": "m1"}),
     ]
     assert len({c["id"] for c in calls}) == 2
     with pytest.raises(ValueError, match="down"):

@@ -132,12 +132,14 @@ def test_list_namespaces_with_max_depth_as_documented(store):
 
 
 def test_batch_returns_results_in_order_and_the_last_put_wins(store):
-    results = store.batch([
-        PutOp(("docs",), "d1", {"text": "first"}),
-        PutOp(("docs",), "d1", {"text": "second"}),
-        PutOp(("docs",), "d2", {"text": "other"}),
-        ListNamespacesOp(match_conditions=(MatchCondition("prefix", ("docs",)),)),
-    ])
+    results = store.batch(
+        [
+            PutOp(("docs",), "d1", {"text": "first"}),
+            PutOp(("docs",), "d1", {"text": "second"}),
+            PutOp(("docs",), "d2", {"text": "other"}),
+            ListNamespacesOp(match_conditions=(MatchCondition("prefix", ("docs",)),)),
+        ]
+    )
     assert results == [None, None, None, []]  # reads run before the batch's writes, as in LangGraph
     got = store.batch([GetOp(("docs",), "d1"), SearchOp(("docs",), limit=10), GetOp(("docs",), "zz")])
     assert got[0].value == {"text": "second"}

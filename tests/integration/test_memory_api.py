@@ -33,6 +33,7 @@ def sql(db_path: str, statement: str) -> list[tuple]:
 def keyword_table(db_path: str) -> str:
     return "keywords" if is_postgres(db_path) else "memory_fts"
 
+
 CONVERSATION = [
     {"role": "user", "content": "I moved to Lisbon last year", "metadata": {"source_id": "wa-1"}},
     {"role": "assistant", "content": "How do you like Lisbon so far?"},
@@ -61,7 +62,14 @@ def test_recall_explains_and_keeps_provenance(memory: Memory) -> None:
     assert "peanuts" in top.memory.content
     assert top.explanation.keyword_rank is not None and top.explanation.dense_rank is not None
     assert set(top.explanation.boosts) == {
-        "recency", "person", "topic", "importance", "temporal", "kind", "validity", "salience"
+        "recency",
+        "person",
+        "topic",
+        "importance",
+        "temporal",
+        "kind",
+        "validity",
+        "salience",
     }
     assert top.provenance.thread_id == "t1" and top.provenance.source_message_ids
     # the recent window of the current thread is served too

@@ -19,29 +19,38 @@ T0 = datetime(2024, 3, 4, 10, 0, tzinfo=timezone.utc)  # a Monday
 def current_facts(mem: Memory, user: str) -> dict[str, str]:
     """key -> value of the facts that hold now."""
     return {
-        m.key: m.metadata["fact_value"]
-        for m in mem.list(user, kind="fact", limit=500)
-        if m.valid_to is None and m.key
+        m.key: m.metadata["fact_value"] for m in mem.list(user, kind="fact", limit=500) if m.valid_to is None and m.key
     }
 
 
 def test_state_correct_retract_across_threads(db_path: str) -> None:
     clock = FakeClock(T0 + timedelta(days=30))
-    with Memory.open(db_path, embedder=FakeEmbedder(), clock=clock, summarization_threshold=4,
-                     summary_keep_recent=2) as mem:
-        mem.add("ana", "week1", [
-            {"role": "user", "name": "Ana", "content": "Oi! Moro em São Paulo e sou vegetariana."},
-            {"role": "assistant", "content": "Que legal!"},
-            {"role": "user", "name": "Ana", "content": "I'm allergic to peanuts."},
-        ], at=T0)
-        mem.add("ana", "week2", [
-            {"role": "user", "name": "Ana", "content": "Me mudei de São Paulo para Lisboa ontem!"},
-            {"role": "assistant", "content": "Parabéns pela mudança!"},
-            {"role": "user", "name": "Ana", "content": "Não sou mais vegetariana."},
-            {"role": "user", "name": "Ana", "content": "Lembrando: sou alérgica a amendoim."},
-            {"role": "assistant", "content": "Claro, anotado."},
-            {"role": "user", "name": "Ana", "content": "Vou ao Porto no sábado que vem."},
-        ], at=T0 + timedelta(days=7))
+    with Memory.open(
+        db_path, embedder=FakeEmbedder(), clock=clock, summarization_threshold=4, summary_keep_recent=2
+    ) as mem:
+        mem.add(
+            "ana",
+            "week1",
+            [
+                {"role": "user", "name": "Ana", "content": "Oi! Moro em São Paulo e sou vegetariana."},
+                {"role": "assistant", "content": "Que legal!"},
+                {"role": "user", "name": "Ana", "content": "I'm allergic to peanuts."},
+            ],
+            at=T0,
+        )
+        mem.add(
+            "ana",
+            "week2",
+            [
+                {"role": "user", "name": "Ana", "content": "Me mudei de São Paulo para Lisboa ontem!"},
+                {"role": "assistant", "content": "Parabéns pela mudança!"},
+                {"role": "user", "name": "Ana", "content": "Não sou mais vegetariana."},
+                {"role": "user", "name": "Ana", "content": "Lembrando: sou alérgica a amendoim."},
+                {"role": "assistant", "content": "Claro, anotado."},
+                {"role": "user", "name": "Ana", "content": "Vou ao Porto no sábado que vem."},
+            ],
+            at=T0 + timedelta(days=7),
+        )
         mem.flush()
 
         facts = current_facts(mem, "ana")
@@ -72,8 +81,9 @@ def test_state_correct_retract_across_threads(db_path: str) -> None:
 def test_an_expired_fact_leaves_recall_but_not_history(db_path: str) -> None:
     clock = FakeClock(T0)
     with Memory.open(db_path, embedder=FakeEmbedder(), clock=clock) as mem:
-        fact = mem.remember("ana", "Ana is in hospital until Friday", memory_type="critical_info",
-                            expires_at=T0 + timedelta(days=4))
+        fact = mem.remember(
+            "ana", "Ana is in hospital until Friday", memory_type="critical_info", expires_at=T0 + timedelta(days=4)
+        )
         mem.flush()
         assert mem.search("ana", "hospital", k=3).hits[0].memory.id == fact.id
         clock.advance(5 * 86400)

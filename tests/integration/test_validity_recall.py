@@ -15,7 +15,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.agent.session import SessionConfig
 from hipocampo.agent.tools import MemoryTools
 from hipocampo.domain.text import fold
-from hipocampo.domain.validity import OUTDATED_MARK, UPDATED_SINCE
+from hipocampo.domain.truth.validity import OUTDATED_MARK, UPDATED_SINCE
 from hipocampo.entrypoints.http.responses import RecallOut, SearchOut
 from hipocampo.entrypoints.mcp_server.server import _recall
 
@@ -37,14 +37,26 @@ def assert_never_current(context: str, stale: str, current: str) -> None:
 
 
 def _chat(mem: Memory, user: str, thread: str, at: datetime, *turns: str) -> None:
-    mem.add(user, thread, [{"role": "user" if i % 2 == 0 else "assistant", "content": t}
-                           for i, t in enumerate(turns)], at=at)
+    mem.add(
+        user,
+        thread,
+        [{"role": "user" if i % 2 == 0 else "assistant", "content": t} for i, t in enumerate(turns)],
+        at=at,
+    )
 
 
 def test_a_new_employer_outranks_the_turn_that_named_the_old_one(db_path: str) -> None:
     with Memory.open(db_path, embedder=FakeEmbedder(), clock=FakeClock(CHANGED + timedelta(days=28))) as mem:
-        _chat(mem, "sam", "t1", T0, "I work at Acme as a graphic designer.", "Nice, what do you design?",
-              "Mostly posters and book covers.", "Sounds fun!")
+        _chat(
+            mem,
+            "sam",
+            "t1",
+            T0,
+            "I work at Acme as a graphic designer.",
+            "Nice, what do you design?",
+            "Mostly posters and book covers.",
+            "Sounds fun!",
+        )
         _chat(mem, "sam", "t2", CHANGED, "I joined Globex.", "Congratulations on the new job!")
         mem.flush()
 
@@ -122,20 +134,41 @@ def test_two_named_speakers_keep_their_own_facts(db_path: str) -> None:
     """One user's memory holding two people (a transcript of two friends, a shared thread): a
     fact said by one does not supersede the other's, and nothing either said is marked outdated."""
     with Memory.open(db_path, embedder=FakeEmbedder(), clock=FakeClock(CHANGED)) as mem:
-        mem.add("pair", "t1", [
-            {"role": "user", "name": "Emma", "content": "I live in Boston.", "created_at": T0.isoformat()},
-            {"role": "user", "name": "Carla", "content": "I live in Denver.",
-             "created_at": (T0 + timedelta(minutes=1)).isoformat()},
-        ])
+        mem.add(
+            "pair",
+            "t1",
+            [
+                {"role": "user", "name": "Emma", "content": "I live in Boston.", "created_at": T0.isoformat()},
+                {
+                    "role": "user",
+                    "name": "Carla",
+                    "content": "I live in Denver.",
+                    "created_at": (T0 + timedelta(minutes=1)).isoformat(),
+                },
+            ],
+        )
         mem.flush()
         homes = [f for f in mem.list("pair", kind="fact") if f.key == "home_city"]
         assert sorted((f.metadata["speaker"], f.valid_to is None) for f in homes) == [("Carla", True), ("Emma", True)]
         context = mem.recall("pair", "t2", "Where does Emma live?").context
         assert "Boston" in context and OUTDATED_MARK not in context
         # The same person moving still supersedes her own fact.
-        mem.add("pair", "t1", [{"role": "user", "name": "Emma", "content": "I moved to Chicago.",
-                                "created_at": (T0 + timedelta(days=3)).isoformat()}])
+        mem.add(
+            "pair",
+            "t1",
+            [
+                {
+                    "role": "user",
+                    "name": "Emma",
+                    "content": "I moved to Chicago.",
+                    "created_at": (T0 + timedelta(days=3)).isoformat(),
+                }
+            ],
+        )
         mem.flush()
-        current = {(f.metadata["speaker"], f.metadata["fact_value"]) for f in mem.list("pair", kind="fact")
-                   if f.key == "home_city" and f.valid_to is None}
+        current = {
+            (f.metadata["speaker"], f.metadata["fact_value"])
+            for f in mem.list("pair", kind="fact")
+            if f.key == "home_city" and f.valid_to is None
+        }
         assert current == {("Carla", "Denver"), ("Emma", "Chicago")}

@@ -105,8 +105,13 @@ def test_recall_goes_on_by_keyword_when_the_chroma_server_is_gone(tmp_path: Path
 
 def _turn(memory_id: str, scope: Scope, thread_id: str = "t1") -> MemoryItem:
     return MemoryItem(
-        id=memory_id, scope=scope, kind=MemoryKind.TURN, content=memory_id, role=Role.USER,
-        created_at=datetime(2024, 1, 1, tzinfo=timezone.utc), thread_id=thread_id,
+        id=memory_id,
+        scope=scope,
+        kind=MemoryKind.TURN,
+        content=memory_id,
+        role=Role.USER,
+        created_at=datetime(2024, 1, 1, tzinfo=timezone.utc),
+        thread_id=thread_id,
     )
 
 
@@ -192,8 +197,13 @@ def test_chroma_stores_metadata_and_never_documents(tmp_path: Path) -> None:
     assert collection.configuration_json["hnsw"]["space"] == "cosine"
     got = client.get_collection(collection.name, embedding_function=None).get(include=["metadatas", "documents"])
     meta = dict(zip(got["ids"], got["metadatas"], strict=True))
-    assert meta["m1"] == {"tenant_id": "acme", "user_id": "alice", "agent_id": "sales", "thread_id": "t9",
-                          "kind": "turn"}
+    assert meta["m1"] == {
+        "tenant_id": "acme",
+        "user_id": "alice",
+        "agent_id": "sales",
+        "thread_id": "t9",
+        "kind": "turn",
+    }
     assert meta["m2"]["agent_id"] == SHARED
     assert got["documents"] == [None, None]  # the text stays in SQLite
 
@@ -201,9 +211,13 @@ def test_chroma_stores_metadata_and_never_documents(tmp_path: Path) -> None:
 def test_duckdb_file_held_by_another_process_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "held.duckdb"
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb,sys,time; c=duckdb.connect({str(path)!r}); print('ready', flush=True);"
-         " sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb,sys,time; c=duckdb.connect({str(path)!r}); print('ready', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"ready"
@@ -215,8 +229,12 @@ def test_duckdb_file_held_by_another_process_is_a_clear_error(tmp_path: Path) ->
 
 @pytest.mark.parametrize(
     ("vectors", "message"),
-    [("faiss:///x", "unsupported vector index"), ("nonsense", "unsupported vector index"),
-     ("chroma+http://", "needs a host"), ("chroma:///x?collection=-bad", "collection name")],
+    [
+        ("faiss:///x", "unsupported vector index"),
+        ("nonsense", "unsupported vector index"),
+        ("chroma+http://", "needs a host"),
+        ("chroma:///x?collection=-bad", "collection name"),
+    ],
 )
 def test_bad_vector_urls_are_refused_with_one_line(tmp_path: Path, vectors: str, message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):

@@ -71,6 +71,7 @@ def test_kill_minus_nine_mid_batch_loses_nothing_and_duplicates_nothing(tmp_path
     assert _count(db, "SELECT count(DISTINCT id) FROM memories") == MESSAGES
     assert _count(db, "SELECT count(*) FROM vectors") == MESSAGES
     assert _count(db, "SELECT count(*) FROM memory_fts") == MESSAGES
-    assert _count(
-        db, "SELECT count(*) FROM messages m LEFT JOIN memories t ON t.id = 'turn_' || m.id WHERE t.id IS NULL"
-    ) == 0
+    assert (
+        _count(db, "SELECT count(*) FROM messages m LEFT JOIN memories t ON t.id = 'turn_' || m.id WHERE t.id IS NULL")
+        == 0
+    )

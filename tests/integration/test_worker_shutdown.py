@@ -53,14 +53,18 @@ def test_sigterm_mid_batch_exits_within_the_grace_and_gives_jobs_back(tmp_path: 
     }
     worker = subprocess.Popen(
         [sys.executable, "-m", "hipocampo.entrypoints.cli", "--db", db, "worker"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 120
         # Mid-batch: some messages indexed, jobs leased, work still running.
-        while _count(db, "SELECT count(*) FROM memories") == 0 or _count(
-            db, "SELECT count(*) FROM jobs WHERE status = 'running'"
-        ) == 0:
+        while (
+            _count(db, "SELECT count(*) FROM memories") == 0
+            or _count(db, "SELECT count(*) FROM jobs WHERE status = 'running'") == 0
+        ):
             assert time.monotonic() < deadline and worker.poll() is None, worker.communicate()
             time.sleep(0.05)
         time.sleep(0.3)

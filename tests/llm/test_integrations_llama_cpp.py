@@ -43,9 +43,11 @@ def test_a_real_model_gets_the_memory_and_its_answers_are_stored(server_url: str
         mem.flush()
         question = "Can I eat peanut butter?"
         stream = client.chat.completions.create(
-            model="smollm2", messages=[{"role": "system", "content": "Answer in one sentence."},
-                                       {"role": "user", "content": question}],
-            max_tokens=24, stream=True, thread_id="t2",
+            model="smollm2",
+            messages=[{"role": "system", "content": "Answer in one sentence."}, {"role": "user", "content": question}],
+            max_tokens=24,
+            stream=True,
+            thread_id="t2",
         )
         text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
         system = sent[-1]["messages"][0]["content"]

@@ -163,8 +163,13 @@ def test_the_ready_agent_answers_with_memory_through_llama_cpp(server_url: str, 
 
         # Its own HTTP client: LangChain's shared one belongs to the event loop of the test before.
         chat = ChatOpenAI(
-            base_url=server_url, api_key="x", model="smollm2", temperature=0, max_retries=0,
-            extra_body={"max_tokens": 200}, http_async_client=httpx.AsyncClient(),
+            base_url=server_url,
+            api_key="x",
+            model="smollm2",
+            temperature=0,
+            max_retries=0,
+            extra_body={"max_tokens": 200},
+            http_async_client=httpx.AsyncClient(),
         )
         mem = await AsyncMemory.open(str(tmp_path / "m.db"), embedder=FakeEmbedder())
         try:

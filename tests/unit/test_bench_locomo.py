@@ -181,9 +181,7 @@ def _long_conversation() -> dict:
         for i in range(1, 31)
     ]
     data["session_3"][4]["text"] = "I love painting, it relaxes me after work."
-    data["qa"].append(
-        {"question": "What does Ana love?", "answer": "painting", "evidence": ["D3:5"], "category": 4}
-    )
+    data["qa"].append({"question": "What does Ana love?", "answer": "painting", "evidence": ["D3:5"], "category": 4})
     return data
 
 
@@ -219,9 +217,7 @@ def test_run_locomo_end_to_end_with_the_fake_embedder(layered):
     ):
         assert key in result, key
     assert result["conversations"] == 1
-    assert (
-        result["questions"] == 3 and result["skipped"] == 1
-    )  # category 5 excluded, no-evidence skipped
+    assert result["questions"] == 3 and result["skipped"] == 1  # category 5 excluded, no-evidence skipped
     assert set(result["per_category"]) == {"1", "2", "3", "4"}
     assert result["per_category"]["4"]["questions"] == 2
     assert result["per_category"]["4"]["recall_at_5"] == 1.0
@@ -282,9 +278,7 @@ def test_one_layer_only(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "conv-x.json").write_text(json.dumps(_conversation()))
-    result = run_locomo(
-        str(data), embedder="fake", progress=False, db_dir=str(tmp_path), layers=("turns",)
-    )
+    result = run_locomo(str(data), embedder="fake", progress=False, db_dir=str(tmp_path), layers=("turns",))
     assert result["headline_layer"] == "turns" and list(result["layers"]) == ["turns"]
     assert result["recall_at_10"] == result["layers"]["turns"]["recall_at_10"]
     assert not (tmp_path / "conv-x-full.db").exists()

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from hipocampo.domain import bm25
+from hipocampo.domain.retrieval import bm25
 
 
 def test_score_is_fts5s_bm25() -> None:
@@ -27,16 +27,15 @@ def test_terms_in_half_the_documents_or_more_weigh_almost_nothing() -> None:
 
 def test_rank_keeps_the_best_k_ties_in_candidate_order_and_reports_matched_terms() -> None:
     stats = bm25.ScopeStats(docs=4, total_length=12, df={"a": 2, "b": 1})
-    ranked = bm25.rank(
-        [("x", {"a": 1}, 3), ("y", {"a": 1, "b": 1}, 3), ("z", {"a": 1}, 3), ("none", {}, 3)], stats, 2
-    )
+    ranked = bm25.rank([("x", {"a": 1}, 3), ("y", {"a": 1, "b": 1}, 3), ("z", {"a": 1}, 3), ("none", {}, 3)], stats, 2)
     assert [(m, terms) for m, _, terms in ranked] == [("y", ("a", "b")), ("x", ("a",))]
     assert bm25.rank([("x", {"a": 1}, 3)], stats, 0) == []
 
 
 def test_plan_scores_every_document_of_the_rarest_terms_first() -> None:
     assert bm25.plan_candidates({"rare": 3, "mid": 40, "common": 5000, "absent": 0}, budget=100) == (
-        ["rare", "mid"], ["common"],
+        ["rare", "mid"],
+        ["common"],
     )
     assert bm25.plan_candidates({"a": 10, "b": 20}, budget=100) == (["a", "b"], [])
     assert bm25.plan_candidates({"common": 5000}, budget=100) == ([], ["common"])

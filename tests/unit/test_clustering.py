@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hipocampo.domain.clustering import cluster, near_duplicates
+from hipocampo.domain.summaries.clustering import cluster, near_duplicates
 
 
 def unit(*components: float) -> np.ndarray:
@@ -101,7 +101,7 @@ def test_no_duplicates_below_the_threshold() -> None:
 
 
 def test_centring_separates_what_a_narrow_cone_lumps_together() -> None:
-    from hipocampo.domain.clustering import centre
+    from hipocampo.domain.summaries.clustering import centre
 
     rng = np.random.default_rng(7)
     common = rng.normal(size=32) * 5  # every vector shares a large common part, as e5's do

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
-from hipocampo.domain.reconcile import FACT_VALUE
+from hipocampo.domain.truth.reconcile import FACT_VALUE
 from hipocampo.services.consolidation_text import Context, draft, speakers_of, topic_terms
 
 SCOPE = Scope("default", "marcos")
@@ -25,18 +25,27 @@ def test_the_fact_subject_links_nothing() -> None:
 
 
 def test_the_users_own_name_is_a_speaker_not_a_topic() -> None:
-    items = [fact("name", "Marcos Silva", "O nome do usuário é Marcos Silva."),
-             fact("employer", "Globex", "O usuário trabalha na Globex.")]
+    items = [
+        fact("name", "Marcos Silva", "O nome do usuário é Marcos Silva."),
+        fact("employer", "Globex", "O usuário trabalha na Globex."),
+    ]
     assert {"marcos", "silva"} <= speakers_of(items)
 
 
 def test_a_superseded_value_never_titles_nor_recurs() -> None:
     turns = [
         MemoryItem(f"t{i}", SCOPE, MemoryKind.TURN, text, T)
-        for i, text in enumerate(["Trabalho na Acme como engenheiro.", "Na Acme o projeto atrasou.",
-                                  "Saí da Acme, agora trabalho na Globex.", "Na Globex o projeto anda bem."])
+        for i, text in enumerate(
+            [
+                "Trabalho na Acme como engenheiro.",
+                "Na Acme o projeto atrasou.",
+                "Saí da Acme, agora trabalho na Globex.",
+                "Na Globex o projeto anda bem.",
+            ]
+        )
     ]
     drafted = draft(SCOPE, turns, Context(stale_words=frozenset({"acme"})), T)
     title, *_ = drafted.content.splitlines()
-    assert "Acme" not in title and "Acme" not in next((line for line in drafted.content.splitlines()
-                                                       if line.startswith("Recurring")), "")
+    assert "Acme" not in title and "Acme" not in next(
+        (line for line in drafted.content.splitlines() if line.startswith("Recurring")), ""
+    )

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from hipocampo.domain.context import ContextPiece, memory_line, message_line, render_context
 from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope, Summary
+from hipocampo.domain.retrieval.context import ContextPiece, memory_line, message_line, render_context
 
 SCOPE = Scope("acme", "alice")
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=timezone.utc)
@@ -138,9 +138,7 @@ def test_memories_take_what_the_other_sections_leave() -> None:
     )
     assert len(chosen_alone) == 60
     assert 0 < len(chosen_crowded) < 60
-    assert [p.memory.id for p in chosen_crowded] == [
-        f"m{i}" for i in range(len(chosen_crowded))
-    ]  # best first
+    assert [p.memory.id for p in chosen_crowded] == [f"m{i}" for i in range(len(chosen_crowded))]  # best first
     assert len(crowded) <= 700
 
 

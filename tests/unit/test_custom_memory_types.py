@@ -14,10 +14,16 @@ from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
 from hipocampo.client import AsyncMemory
-from hipocampo.domain.context import memory_line
 from hipocampo.domain.errors import InvalidInput, LLMError
-from hipocampo.domain.llm_schemas import FactsOut, RevisionsOut, extraction_prompt, facts_schema, parse_structured
+from hipocampo.domain.extraction.llm_schemas import (
+    FactsOut,
+    RevisionsOut,
+    extraction_prompt,
+    facts_schema,
+    parse_structured,
+)
 from hipocampo.domain.model import CUSTOM_TYPE_KEY, MemoryKind, MemoryType, Scope
+from hipocampo.domain.retrieval.context import memory_line
 from hipocampo.services.deps import Deps
 from hipocampo.services.facts import MEMORY_TYPE_DESCRIPTIONS, ask_llm, memory_types_for, mine_messages
 from hipocampo.services.ingest import add_messages
@@ -33,7 +39,10 @@ MARKETING = {
     "preference": "",  # a built-in type keeps its own description
 }
 SETTINGS = Settings(
-    embedder="fake", tokenizer="chars", summaries=False, llm="openai:gpt-test",
+    embedder="fake",
+    tokenizer="chars",
+    summaries=False,
+    llm="openai:gpt-test",
     memory_types={"marketing": MARKETING},
 )
 ANA = Scope("acme", "ana", "marketing")
@@ -84,17 +93,28 @@ def test_the_models_custom_typed_facts_are_kept_typed_through_corrections() -> N
             state["turn"] += 1
             if state["turn"] > 1:
                 return {"facts": []}
-            return {"facts": [
-                fact("campaign", "campaign:black_friday", "Black Friday", "Ana roda a campanha Black Friday."),
-                fact("threshold", "max_cpl", "R$ 40", "O CPL máximo aceitável de Ana é R$ 40."),
-                fact("preference", "likes:reports", "relatórios semanais", "Ana prefere relatórios semanais."),
-            ]}
+            return {
+                "facts": [
+                    fact("campaign", "campaign:black_friday", "Black Friday", "Ana roda a campanha Black Friday."),
+                    fact("threshold", "max_cpl", "R$ 40", "O CPL máximo aceitável de Ana é R$ 40."),
+                    fact("preference", "likes:reports", "relatórios semanais", "Ana prefere relatórios semanais."),
+                ]
+            }
         assert schema is RevisionsOut
         if state["turn"] == 1:
             return {"revisions": []}
         target = next(line for line in prompt.splitlines() if "R$ 40" in line).split("[", 1)[1].split("]", 1)[0]
-        return {"revisions": [{"op": "CORRECT", "id": target, "value": "R$ 35",
-                               "content": "O CPL máximo aceitável de Ana é R$ 35.", "reason": "novo limite"}]}
+        return {
+            "revisions": [
+                {
+                    "op": "CORRECT",
+                    "id": target,
+                    "value": "R$ 35",
+                    "content": "O CPL máximo aceitável de Ana é R$ 35.",
+                    "reason": "novo limite",
+                }
+            ]
+        }
 
     async def scenario(deps: Deps) -> None:
         turn = "Rodando a Black Friday; meu CPL máximo é R$ 40 e prefiro relatórios semanais"
@@ -104,8 +124,11 @@ def test_the_models_custom_typed_facts_are_kept_typed_through_corrections() -> N
         campaign, threshold, likes = stored["campaign:black_friday"], stored["max_cpl"], stored["likes:reports"]
         # Stored as the agent tools store theirs: no built-in type, the custom one in the metadata.
         assert campaign.memory_type is None and campaign.metadata[CUSTOM_TYPE_KEY] == "campaign"
-        assert (threshold.type_name, likes.memory_type, likes.type_name) == ("threshold", MemoryType.PREFERENCE,
-                                                                            "preference")
+        assert (threshold.type_name, likes.memory_type, likes.type_name) == (
+            "threshold",
+            MemoryType.PREFERENCE,
+            "preference",
+        )
         assert memory_line(campaign).startswith("- (fact/campaign) Ana roda")
         assert [m.id for m in await deps.memories.list(ANA, memory_type="threshold")] == [threshold.id]
 
@@ -134,7 +157,10 @@ def test_an_answer_with_a_type_the_agent_lacks_fails_like_any_wrong_answer() -> 
 def test_the_client_saves_lists_and_retypes_by_custom_type_and_refuses_unknown_ones(tmp_path) -> None:
     async def main() -> None:
         mem = await AsyncMemory.open(
-            str(tmp_path / "m.db"), embedder=FakeEmbedder(), extraction=False, summaries=False,
+            str(tmp_path / "m.db"),
+            embedder=FakeEmbedder(),
+            extraction=False,
+            summaries=False,
             memory_types={"marketing": MARKETING},
         )
         try:
@@ -164,7 +190,10 @@ def test_the_mcp_tools_offer_accept_and_recall_the_agents_custom_types(tmp_path)
 
     async def main() -> None:
         mem = await AsyncMemory.open(
-            str(tmp_path / "m.db"), embedder=FakeEmbedder(), extraction=False, summaries=False,
+            str(tmp_path / "m.db"),
+            embedder=FakeEmbedder(),
+            extraction=False,
+            summaries=False,
             memory_types={"marketing": MARKETING},
         )
         try:
@@ -176,8 +205,9 @@ def test_the_mcp_tools_offer_accept_and_recall_the_agents_custom_types(tmp_path)
                 assert tools["save_memory"].input_schema["properties"]["memory_type"]["enum"] == list(MARKETING)
                 assert f"- campaign: {MARKETING['campaign']}" in (tools["save_memory"].description or "")
                 assert "threshold" in str(tools["get_memory"].input_schema["properties"]["memory_type"])
-                saved = await client.call_tool("save_memory", {"content": "Campanha Black Friday com CPL de R$ 25",
-                                                               "memory_type": "campaign"})
+                saved = await client.call_tool(
+                    "save_memory", {"content": "Campanha Black Friday com CPL de R$ 25", "memory_type": "campaign"}
+                )
                 assert not saved.is_error and saved.structured_content["memory"]["memory_type"] == "campaign"
                 listed = await client.call_tool("get_memory", {"mode": "chronological", "memory_type": "campaign"})
                 assert [m["memory_type"] for m in listed.structured_content["memories"]] == ["campaign"]

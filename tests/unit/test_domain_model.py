@@ -161,9 +161,7 @@ class TestParseTime:
         with pytest.raises(InvalidInput, match="ISO-8601"):
             parse_time(value)
 
-    @pytest.mark.parametrize(
-        "value", [float("nan"), float("inf"), 1714564800000, 1e20, "9999-12-31T23:59:59-05:00"]
-    )
+    @pytest.mark.parametrize("value", [float("nan"), float("inf"), 1714564800000, 1e20, "9999-12-31T23:59:59-05:00"])
     def test_out_of_range_values_are_invalid_input(self, value: object) -> None:
         with pytest.raises(InvalidInput):
             parse_time(value)
@@ -200,26 +198,20 @@ class TestScope:
 class TestMemoryItem:
     def test_index_text_carries_the_day_and_the_speaker(self) -> None:
         when = datetime(2024, 3, 5, 18, 30, tzinfo=UTC)
-        turn = MemoryItem(
-            "m", Scope("acme", "alice"), MemoryKind.TURN, "I moved to Lisbon", when, name="Alice"
-        )
+        turn = MemoryItem("m", Scope("acme", "alice"), MemoryKind.TURN, "I moved to Lisbon", when, name="Alice")
         assert turn.index_text == "[05 March 2024] Alice: I moved to Lisbon"
         fact = MemoryItem("f", Scope("acme", "alice"), MemoryKind.FACT, "Lives in Lisbon", when)
         assert fact.index_text == "[05 March 2024] Lives in Lisbon"
 
     def test_defaults(self) -> None:
-        item = MemoryItem(
-            "m", Scope("acme", "alice"), MemoryKind.FACT, "x", datetime(2024, 1, 1, tzinfo=UTC)
-        )
+        item = MemoryItem("m", Scope("acme", "alice"), MemoryKind.FACT, "x", datetime(2024, 1, 1, tzinfo=UTC))
         assert (item.importance, item.source_message_ids, item.metadata, item.valid_to) == (
             0.5,
             [],
             {},
             None,
         )
-        other = MemoryItem(
-            "n", Scope("acme", "alice"), MemoryKind.FACT, "y", datetime(2024, 1, 1, tzinfo=UTC)
-        )
+        other = MemoryItem("n", Scope("acme", "alice"), MemoryKind.FACT, "y", datetime(2024, 1, 1, tzinfo=UTC))
         other.metadata["k"] = 1
         assert item.metadata == {}  # no shared mutable default
 

@@ -72,8 +72,10 @@ POSITIVES: list[tuple[str, set[Triple]]] = [
     ("My wife Ana is a doctor", {(ENT, "person:wife", "Ana"), (ENT, "person:wife:occupation", "doctor")}),
     ("I have two kids", {(ENT, "family:children", "2")}),
     ("Tenho três filhos", {(ENT, "family:children", "3")}),
-    ("Minha irmã Maria mora em Roma",
-     {(ENT, "person:sister", "Maria"), (ENT, "person:sister:maria:home_city", "Roma")}),
+    (
+        "Minha irmã Maria mora em Roma",
+        {(ENT, "person:sister", "Maria"), (ENT, "person:sister:maria:home_city", "Roma")},
+    ),
     ("My sister lives in Rome", {(ENT, "person:sister:home_city", "Rome")}),
     ("Tenho um gato chamado Miso", {(ENT, "pet:cat", "Miso")}),
     ("I have a dog named Rex", {(ENT, "pet:dog", "Rex")}),
@@ -575,4 +577,3 @@ def test_extraction_quality() -> None:
         print(f"\nextraction quality, {name} ({len(turns)} turns): precision {precision:.3f}, recall {recall:.3f}")
     assert precision >= 0.9
     assert recall >= 0.75
-

@@ -12,7 +12,7 @@ import pytest
 
 from hipocampo.domain.extraction import extract_facts, speaker_gender
 from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
-from hipocampo.domain.reconcile import FACT_VALUE, Action, decide
+from hipocampo.domain.truth.reconcile import FACT_VALUE, Action, decide
 
 Triple = tuple[str, str, bool]
 
@@ -37,8 +37,10 @@ def stored(key: str, value: str) -> MemoryItem:
     [
         ("Mudei de ideia: agora prefiro reuniões à tarde.", {("prefers:reunioes", "reuniões à tarde", False)}),
         ("Prefiro reuniões de manhã cedo.", {("prefers:reunioes", "reuniões de manhã cedo", False)}),
-        ("Changed my mind: I prefer meetings in the afternoon now.",
-         {("prefers:meetings", "meetings in the afternoon", False)}),
+        (
+            "Changed my mind: I prefer meetings in the afternoon now.",
+            {("prefers:meetings", "meetings in the afternoon", False)},
+        ),
         ("Mudei de ideia: prefiro voos à noite.", {("prefers:voos", "voos à noite", False)}),
         ("Prefiro chá a café.", {("prefers:cha", "chá", False)}),
     ],
@@ -98,8 +100,10 @@ def test_a_diet_change_after_being_vegetarian(text: str, expected: set[Triple]) 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Sou o Duarte, estou a trabalhar na Acme como programador.",
-         {("name", "Duarte", False), ("employer", "Acme", False), ("occupation", "programador", False)}),
+        (
+            "Sou o Duarte, estou a trabalhar na Acme como programador.",
+            {("name", "Duarte", False), ("employer", "Acme", False), ("occupation", "programador", False)},
+        ),
         ("Mudei de emprego: agora estou a trabalhar na Globex.", {("employer", "Globex", False)}),
         ("Já não estou a trabalhar na Acme.", {("employer", "Acme", True)}),
         ("Estou reformada desde fevereiro.", {("occupation", "reformado", False)}),
@@ -362,10 +366,14 @@ def test_dating_names_the_partner(text: str, expected: set[Triple]) -> None:
     [
         ("I changed my mind about sushi.", {"likes:sushi", "dislikes:sushi", "prefers:sushi"}),
         ("Mudei de ideia sobre o sushi.", {"likes:sushi", "dislikes:sushi", "prefers:sushi"}),
-        ("Mudei de ideia quanto às reuniões de manhã.",
-         {"likes:reunioes_de_manha", "dislikes:reunioes_de_manha", "prefers:reunioes"}),
-        ("Changed my mind about morning meetings.",
-         {"likes:morning_meetings", "dislikes:morning_meetings", "prefers:morning_meetings", "prefers:meetings"}),
+        (
+            "Mudei de ideia quanto às reuniões de manhã.",
+            {"likes:reunioes_de_manha", "dislikes:reunioes_de_manha", "prefers:reunioes"},
+        ),
+        (
+            "Changed my mind about morning meetings.",
+            {"likes:morning_meetings", "dislikes:morning_meetings", "prefers:morning_meetings", "prefers:meetings"},
+        ),
     ],
 )
 def test_a_changed_mind_retracts_the_whole_preference(text: str, keys: set[str]) -> None:

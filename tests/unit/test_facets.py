@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipocampo.domain.facets import MAX_FACETS, query_facets
+from hipocampo.domain.retrieval.facets import MAX_FACETS, query_facets
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hipocampo.domain.hops import FEEDBACK_WEIGHT, rocchio
+from hipocampo.domain.retrieval.hops import FEEDBACK_WEIGHT, rocchio
 
 
 def unit(*xs: float) -> np.ndarray:

@@ -21,9 +21,16 @@ LOOPBACK = ["localhost", "127.0.0.1", "[::1]"]
 @pytest.mark.parametrize(
     "host, allowed",
     [
-        ("localhost:8765", True), ("LOCALHOST", True), ("127.0.0.1:1", True), ("[::1]:8765", True),
-        ("localhost.:8765", True), ("evil.example", False), ("evil.example:8765", False),
-        ("localhost.evil.example", False), ("127.0.0.1.nip.io:8765", False), ("", False),
+        ("localhost:8765", True),
+        ("LOCALHOST", True),
+        ("127.0.0.1:1", True),
+        ("[::1]:8765", True),
+        ("localhost.:8765", True),
+        ("evil.example", False),
+        ("evil.example:8765", False),
+        ("localhost.evil.example", False),
+        ("127.0.0.1.nip.io:8765", False),
+        ("", False),
     ],
 )
 def test_loopback_names_any_port(host: str, allowed: bool) -> None:
@@ -59,8 +66,13 @@ def test_allowed_hosts_setting_is_a_comma_separated_list(monkeypatch: pytest.Mon
 
 def test_access_log_records_lose_their_query_strings() -> None:
     record = logging.LogRecord(
-        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
-        ("127.0.0.1:5000", "GET", "/api/v1/memory/search?user_id=ana&query=my+secret", "1.1", 200), None,
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/api/v1/memory/search?user_id=ana&query=my+secret", "1.1", 200),
+        None,
     )
     assert DropQueryStrings().filter(record)
     assert record.getMessage() == '127.0.0.1:5000 - "GET /api/v1/memory/search HTTP/1.1" 200'

@@ -13,8 +13,15 @@ CONVERSATION = [Turn("system", "Be brief."), Turn("user", "Hi"), Turn("assistant
 
 
 def who(**kw: object) -> Who | None:
-    args: dict = {"call_user": None, "call_thread": None, "metadata": None, "bound_user": None,
-                  "bound_thread": None, "user_field": None, "turns": CONVERSATION}
+    args: dict = {
+        "call_user": None,
+        "call_thread": None,
+        "metadata": None,
+        "bound_user": None,
+        "bound_thread": None,
+        "user_field": None,
+        "turns": CONVERSATION,
+    }
     return resolve_who(**{**args, **kw})
 
 

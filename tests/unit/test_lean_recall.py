@@ -10,7 +10,7 @@ from typing import Any
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
-from hipocampo.domain.recall import Explanation, ScoredMemory
+from hipocampo.domain.retrieval.recall import Explanation, ScoredMemory
 from hipocampo.services import recall as recall_service
 from hipocampo.services.deps import Deps
 from hipocampo.services.ingest import add_messages
@@ -24,9 +24,7 @@ T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "summaries": False}
 
 
-def hit(
-    n: int, score: float, relevance: float, content: str = "", terms: tuple[str, ...] = ("x",)
-) -> ScoredMemory:
+def hit(n: int, score: float, relevance: float, content: str = "", terms: tuple[str, ...] = ("x",)) -> ScoredMemory:
     item = MemoryItem(f"m{n}", ALICE, MemoryKind.TURN, content or f"memory {n}", T0, thread_id="t", seq=n)
     return ScoredMemory(item, score, Explanation(relevance=relevance, matched_terms=list(terms)))
 

@@ -19,7 +19,7 @@ import pytest
 from hipocampo.adapters.llm.langchain import LangChainChatModel, chat_model_from_settings
 from hipocampo.adapters.llm.scripted import ScriptedChatModel, ScriptExhausted
 from hipocampo.domain.errors import ConfigurationError
-from hipocampo.domain.llm_schemas import (
+from hipocampo.domain.extraction.llm_schemas import (
     FactOut,
     FactsOut,
     HydeOut,
@@ -457,7 +457,10 @@ def test_revisions_parse_item_by_item_so_one_bad_item_loses_nothing_else() -> No
         RevisionsOut,
     )
     assert [(r.op, r.id, r.value) for r in out.revisions] == [
-        ("RETRACT", "fact_1", None), ("MERGE", "", None), ("", "7", None), ("", "", None)
+        ("RETRACT", "fact_1", None),
+        ("MERGE", "", None),
+        ("", "7", None),
+        ("", "", None),
     ]
     assert parse_structured({"revisions": []}, RevisionsOut).revisions == []
     assert "'default'" not in str(RevisionsOut.model_json_schema())

@@ -22,7 +22,7 @@ import pytest
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
-from hipocampo.domain.llm_schemas import FactsOut, ReconcileOut, RevisionsOut
+from hipocampo.domain.extraction.llm_schemas import FactsOut, ReconcileOut, RevisionsOut
 from hipocampo.domain.model import HistoryEvent, MemoryItem, MemoryKind, Scope
 from hipocampo.services.deps import Deps
 from hipocampo.services.facts import ask_llm, mine_messages
@@ -107,8 +107,16 @@ def test_the_model_retracts_what_the_rules_misread_in_the_same_turn() -> None:
 
 def test_the_model_corrects_a_fact_with_a_successor_and_a_rerun_changes_nothing() -> None:
     def revise(listed: dict[str, str]) -> list[dict[str, Any]]:
-        return [{"op": "correct", "id": i, "value": "Braga", "content": "Ana lives in Braga.",
-                 "reason": "Porto was sarcasm"} for i in ids_where(listed, "Porto")]
+        return [
+            {
+                "op": "correct",
+                "id": i,
+                "value": "Braga",
+                "content": "Ana lives in Braga.",
+                "reason": "Porto was sarcasm",
+            }
+            for i in ids_where(listed, "Porto")
+        ]
 
     async def scenario(deps: Deps) -> None:
         (m,) = await say(deps, ANA, "I live in Porto, said no one ever: Braga is home.")

@@ -19,7 +19,7 @@ from hipocampo import plugins
 from hipocampo.adapters.llm.builder import RetryingChatModel, build_llm, parse_llm
 from hipocampo.agent.chat import chat_model_from_config
 from hipocampo.domain.errors import ConfigurationError
-from hipocampo.entrypoints.cli_admin import settings_rows
+from hipocampo.entrypoints.cli.admin import settings_rows
 from hipocampo.plugins import Registry
 from hipocampo.settings import Settings
 
@@ -78,7 +78,10 @@ def test_providers_show_clashes_and_ignored_plugins() -> None:
         ("hipocampo", "fake", FAKE), ("acme-widgets", "fake", BROKEN), ("a-pkg", "x", FAKE), ("b-pkg", "x", FAKE)
     )
     assert [(p.name, p.package) for p in reg.providers()] == [
-        ("fake", "hipocampo"), ("fake", "acme-widgets"), ("x", "a-pkg"), ("x", "b-pkg")
+        ("fake", "hipocampo"),
+        ("fake", "acme-widgets"),
+        ("x", "a-pkg"),
+        ("x", "b-pkg"),
     ]
     assert [p.package for p in reg.ignored()] == ["acme-widgets"]
 

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from hipocampo.domain import ranking
-from hipocampo.domain.ranking import (
+from hipocampo.domain.retrieval import ranking
+from hipocampo.domain.retrieval.ranking import (
     NEIGHBOUR_WEIGHT,
     RRF_K,
     adaptive_k,
@@ -18,7 +18,7 @@ from hipocampo.domain.ranking import (
     rrf,
     topic_boost,
 )
-from hipocampo.domain.recall import RecencyMode
+from hipocampo.domain.retrieval.recall import RecencyMode
 
 NOW = datetime(2024, 6, 1, tzinfo=timezone.utc)
 
@@ -51,7 +51,6 @@ class TestRrf:
 
     def test_accepts_any_iterable_of_rankings(self) -> None:
         assert rrf(r for r in (["a"], ["a"])) == pytest.approx({"a": 2 / 61})
-
 
 
 class TestNeighbourSupport:
@@ -88,15 +87,11 @@ class TestRecencyBoost:
     def test_recent_focused(self, age: float, expected: float) -> None:
         assert recency_boost(days_ago(age), NOW, RecencyMode.RECENT_FOCUSED) == expected
 
-    @pytest.mark.parametrize(
-        ("age", "expected"), [(0, 1.2), (30, 1.2), (31, 1.0), (90, 1.0), (91, 0.9)]
-    )
+    @pytest.mark.parametrize(("age", "expected"), [(0, 1.2), (30, 1.2), (31, 1.0), (90, 1.0), (91, 0.9)])
     def test_balanced(self, age: float, expected: float) -> None:
         assert recency_boost(days_ago(age), NOW, RecencyMode.BALANCED) == expected
 
-    @pytest.mark.parametrize(
-        ("age", "expected"), [(0, 1.0), (30, 1.0), (31, 1.1), (90, 1.1), (91, 1.3)]
-    )
+    @pytest.mark.parametrize(("age", "expected"), [(0, 1.0), (30, 1.0), (31, 1.1), (90, 1.1), (91, 1.3)])
     def test_archeological_favours_the_old(self, age: float, expected: float) -> None:
         assert recency_boost(days_ago(age), NOW, RecencyMode.ARCHEOLOGICAL) == expected
 
@@ -105,7 +100,6 @@ class TestRecencyBoost:
         for age in (-5, 0, 1, 7.5, 29.99, 60, 89, 120, 10_000):
             assert 0.7 <= recency_boost(days_ago(age), NOW, mode) <= 1.5
         assert recency_boost(NOW + timedelta(days=3), NOW, mode) == recency_boost(NOW, NOW, mode)
-
 
 
 class TestPersonBoost:
@@ -164,15 +158,11 @@ class TestTopicBoost:
         assert topic_boost([], ["run", "running"]) == 1.0
 
     def test_repeated_terms_count_once(self) -> None:
-        assert topic_boost(["a", "a", "a"], ["a", "b", "c", "d", "e", "f"]) == pytest.approx(
-            1.0 + 0.2 / 3
-        )
+        assert topic_boost(["a", "a", "a"], ["a", "b", "c", "d", "e", "f"]) == pytest.approx(1.0 + 0.2 / 3)
 
 
 class TestImportanceBoost:
-    @pytest.mark.parametrize(
-        ("importance", "expected"), [(0.0, 0.9), (0.5, 1.0), (1.0, 1.1), (-3, 0.9), (7, 1.1)]
-    )
+    @pytest.mark.parametrize(("importance", "expected"), [(0.0, 0.9), (0.5, 1.0), (1.0, 1.1), (-3, 0.9), (7, 1.1)])
     def test_maps_and_clamps(self, importance: float, expected: float) -> None:
         assert importance_boost(importance) == pytest.approx(expected)
 

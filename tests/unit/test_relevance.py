@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.domain.relevance import (
+from hipocampo.domain.retrieval.relevance import (
     DEFAULT_CALIBRATION,
     Background,
     Calibration,

@@ -13,7 +13,7 @@ import pytest
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Role, Scope
-from hipocampo.domain.reconcile import FACT_VALUE
+from hipocampo.domain.truth.reconcile import FACT_VALUE
 from hipocampo.services.consolidation import (
     CONSOLIDATE_JOB,
     ConsolidationPolicy,
@@ -63,15 +63,28 @@ def may(day: int) -> datetime:
 
 def turn(scope: Scope, day: int, text: str, n: int, **fields: Any) -> MemoryItem:
     return MemoryItem(
-        id=f"turn_{scope.user_id}_{n}", scope=scope, kind=MemoryKind.TURN, content=text, created_at=may(day),
-        thread_id="t1", source_message_ids=[f"msg_{scope.user_id}_{n}"], seq=n, **{"role": Role.USER, **fields},
+        id=f"turn_{scope.user_id}_{n}",
+        scope=scope,
+        kind=MemoryKind.TURN,
+        content=text,
+        created_at=may(day),
+        thread_id="t1",
+        source_message_ids=[f"msg_{scope.user_id}_{n}"],
+        seq=n,
+        **{"role": Role.USER, **fields},
     )
 
 
 def fact(scope: Scope, day: int, text: str, n: int, **fields: Any) -> MemoryItem:
     return MemoryItem(
-        id=f"fact_{scope.user_id}_{n}", scope=scope, kind=MemoryKind.FACT, content=text, created_at=may(day),
-        source_message_ids=[f"msg_{scope.user_id}_f{n}"], importance=0.7, **fields,
+        id=f"fact_{scope.user_id}_{n}",
+        scope=scope,
+        kind=MemoryKind.FACT,
+        content=text,
+        created_at=may(day),
+        source_message_ids=[f"msg_{scope.user_id}_f{n}"],
+        importance=0.7,
+        **fields,
     )
 
 
@@ -93,9 +106,10 @@ async def home_city_history(deps: Deps) -> MemoryItem:
     old.valid_to = may(1)
     new = fact(ALICE, 1, "Ana and I live in a flat in Lisbon", 91, key="home_city", metadata={FACT_VALUE: "Lisbon"})
     await deps.memories.upsert([old, new])
-    await deps.memories.add_history(ALICE, [
-        HistoryEntry(old.id, HistoryEvent.UPDATE, may(1), old.content, new.content, "heuristic", "moved", new.id)
-    ])
+    await deps.memories.add_history(
+        ALICE,
+        [HistoryEntry(old.id, HistoryEvent.UPDATE, may(1), old.content, new.content, "heuristic", "moved", new.id)],
+    )
     return new
 
 
@@ -192,7 +206,9 @@ def test_near_duplicate_facts_are_merged_into_the_older_one() -> None:
         assert merged.valid_to == NOW and other.valid_to is None and other.mention_count == 1
         (deleted,) = await deps.memories.history(ALICE, newer.id)
         assert (deleted.event, deleted.reason, deleted.related_id) == (
-            HistoryEvent.DELETE, f"merged into {older.id}", older.id
+            HistoryEvent.DELETE,
+            f"merged into {older.id}",
+            older.id,
         )
         (mention,) = await deps.memories.history(ALICE, older.id)
         assert mention.event is HistoryEvent.MENTION and mention.related_id == newer.id
@@ -382,9 +398,13 @@ def test_unrelated_topics_never_share_a_memory_and_filler_is_never_a_fact_or_tit
         assert any("academia" in t or "treino" in t or "corrida" in t for t in titles)
         assert any("acme" in t.lower() or "projeto" in t or "design" in t for t in titles)
 
-    asyncio.run(scenario(build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars"), embedder=ConeEmbedder(dim=1024), clock=FakeClock(NOW)
-    )))
+    asyncio.run(
+        scenario(
+            build_memory_deps(
+                Settings(embedder="fake", tokenizer="chars"), embedder=ConeEmbedder(dim=1024), clock=FakeClock(NOW)
+            )
+        )
+    )
 
 
 def test_superseded_statements_go_under_evolution_not_facts() -> None:
@@ -395,15 +415,24 @@ def test_superseded_statements_go_under_evolution_not_facts() -> None:
             turn(ALICE, 20, "I started working at Globex on the billing team", 3),
             turn(ALICE, 22, "At Globex the billing team is nicer", 4),
         ]
-        old = fact(ALICE, 2, "Alice works at Acme on the billing team", 5, key="employer",
-                   metadata={FACT_VALUE: "Acme"}, valid_to=may(20))
-        new = fact(ALICE, 20, "Alice works at Globex on the billing team", 6, key="employer",
-                   metadata={FACT_VALUE: "Globex"})
+        old = fact(
+            ALICE,
+            2,
+            "Alice works at Acme on the billing team",
+            5,
+            key="employer",
+            metadata={FACT_VALUE: "Acme"},
+            valid_to=may(20),
+        )
+        new = fact(
+            ALICE, 20, "Alice works at Globex on the billing team", 6, key="employer", metadata={FACT_VALUE: "Globex"}
+        )
         old.source_message_ids, new.source_message_ids = said[0].source_message_ids, said[2].source_message_ids
         await deps.memories.upsert([*said, old, new])
-        await deps.memories.add_history(ALICE, [
-            HistoryEntry(old.id, HistoryEvent.UPDATE, may(20), old.content, new.content, "heuristic", "job", new.id)
-        ])
+        await deps.memories.add_history(
+            ALICE,
+            [HistoryEntry(old.id, HistoryEvent.UPDATE, may(20), old.content, new.content, "heuristic", "job", new.id)],
+        )
         await consolidate(deps, ALICE, POLICY, now=NOW)
         (memory,) = await consolidated(deps, ALICE)
         facts_part = memory.content.split("Evolution:")[0]
@@ -441,9 +470,12 @@ def test_with_a_chat_model_the_model_writes_the_consolidated_text_once() -> None
         assert memory.content.splitlines() == [
             "apartamento em Lisboa",
             "from 2023-05-01 to 2023-05-12 (4 memories)",
-            "Facts:", "- Ana e Alice moram num apartamento em Lisboa.",
-            "Recurring:", "- Cuidam juntas do apartamento aos fins de semana.",
-            "Evolution:", "- Moravam em São Paulo; em maio de 2023 passaram a morar em Lisboa.",
+            "Facts:",
+            "- Ana e Alice moram num apartamento em Lisboa.",
+            "Recurring:",
+            "- Cuidam juntas do apartamento aos fins de semana.",
+            "Evolution:",
+            "- Moravam em São Paulo; em maio de 2023 passaram a morar em Lisboa.",
         ]
         assert memory.metadata["writer"] == "llm" and "home_city: São Paulo" in chat.calls[0][1]
         again = ScriptedChatModel([])  # nothing changed: no call, same text

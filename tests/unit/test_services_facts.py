@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
 from hipocampo.domain.errors import LLMError
-from hipocampo.domain.llm_schemas import FactsOut, RevisionsOut
+from hipocampo.domain.extraction.llm_schemas import FactsOut, RevisionsOut
 from hipocampo.domain.model import HistoryEvent, MemoryKind, Scope
 from hipocampo.services.deps import Deps
 from hipocampo.services.facts import ask_llm, mine_messages
@@ -44,10 +44,22 @@ def test_rules_extract_and_a_rerun_doubles_nothing() -> None:
 
 
 def test_an_llm_adds_what_the_rules_miss_and_history_says_who() -> None:
-    chat = ScriptedChatModel([{"facts": [{
-        "memory_type": "preference", "key": "likes:jazz", "value": "jazz",
-        "content": "Ana enjoys jazz.", "confidence": 0.9, "negated": False,
-    }]}])
+    chat = ScriptedChatModel(
+        [
+            {
+                "facts": [
+                    {
+                        "memory_type": "preference",
+                        "key": "likes:jazz",
+                        "value": "jazz",
+                        "content": "Ana enjoys jazz.",
+                        "confidence": 0.9,
+                        "negated": False,
+                    }
+                ]
+            }
+        ]
+    )
 
     async def scenario(deps: Deps) -> None:
         text = "Jazz on Sunday mornings is my thing"
@@ -88,13 +100,26 @@ async def run_once_for(deps: Deps, job) -> bool:  # noqa: ANN001
 def test_the_llm_reconciles_what_it_found_with_the_slot_it_updates() -> None:
     def answer(system: str, prompt: str, schema: type) -> dict:
         if schema is FactsOut:
-            return {"facts": [{"memory_type": "user_profile", "key": "employer", "value": "Acme",
-                               "content": "Ana works at Acme.", "confidence": 0.9}]}
+            return {
+                "facts": [
+                    {
+                        "memory_type": "user_profile",
+                        "key": "employer",
+                        "value": "Acme",
+                        "content": "Ana works at Acme.",
+                        "confidence": 0.9,
+                    }
+                ]
+            }
         if schema is RevisionsOut:
             return {"revisions": []}  # the review of stored facts (see test_llm_reconcile.py)
         target = prompt.split("- [", 1)[1].split("]", 1)[0]  # the one existing memory listed
-        return {"action": "UPDATE", "target_id": target, "content": "Ana left Globex and now works at Acme.",
-                "reason": "new job"}
+        return {
+            "action": "UPDATE",
+            "target_id": target,
+            "content": "Ana left Globex and now works at Acme.",
+            "reason": "new job",
+        }
 
     async def scenario(deps: Deps) -> None:
         (m1,) = await add_messages(deps, ANA, "t1", [{"role": "user", "name": "Ana", "content": "I work at Globex"}])
@@ -113,10 +138,13 @@ def test_the_llm_reconciles_what_it_found_with_the_slot_it_updates() -> None:
 def test_memory_types_are_configured_per_agent_and_injected_into_the_prompt() -> None:
     from hipocampo.services.facts import memory_types_for
 
-    settings = Settings(embedder="fake", memory_types={
-        "travel-bot": {"preference": "travel likes: seats, airlines, food on board", "constraint": ""},
-        "*": {"critical_info": "allergies and health"},
-    })
+    settings = Settings(
+        embedder="fake",
+        memory_types={
+            "travel-bot": {"preference": "travel likes: seats, airlines, food on board", "constraint": ""},
+            "*": {"critical_info": "allergies and health"},
+        },
+    )
     deps = build_memory_deps(settings)
     travel = memory_types_for(deps, Scope("t", "ana", "travel-bot"))
     assert travel["preference"].startswith("travel likes") and set(travel) == {"preference", "constraint"}
@@ -136,7 +164,7 @@ def test_the_llm_actor_names_the_model() -> None:
 
 
 def test_an_open_year_dates_no_fact() -> None:
-    """"in April" with nothing to tell the year leaves the fact undated rather than a year off."""
+    """ "in April" with nothing to tell the year leaves the fact undated rather than a year off."""
     from hipocampo.domain.extraction import ExtractedFact
     from hipocampo.domain.model import MemoryType, Message, Role
     from hipocampo.services.facts import _event_dates

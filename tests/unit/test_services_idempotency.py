@@ -43,8 +43,17 @@ class Work:
 
 def test_request_hash_tells_requests_apart() -> None:
     assert request_hash("post", "/a", b"x") == request_hash("POST", "/a", b"x")
-    assert len({request_hash("POST", "/a", b"x"), request_hash("PUT", "/a", b"x"), request_hash("POST", "/ab", b""),
-                request_hash("POST", "/a", b"y")}) == 4
+    assert (
+        len(
+            {
+                request_hash("POST", "/a", b"x"),
+                request_hash("PUT", "/a", b"x"),
+                request_hash("POST", "/ab", b""),
+                request_hash("POST", "/a", b"y"),
+            }
+        )
+        == 4
+    )
     assert request_hash("POST", "/a", b"bc") != request_hash("POST", "/ab", b"c")
 
 

@@ -77,9 +77,7 @@ async def keyword_ids(deps: Deps, query: str) -> list[str]:
 
 def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
     async def scenario(deps: Deps) -> None:
-        stored = await add_messages(
-            deps, ALICE, "t1", ["my sister lives in Lisbon", "the garden has roses"]
-        )
+        stored = await add_messages(deps, ALICE, "t1", ["my sister lives in Lisbon", "the garden has roses"])
         assert await run_once(deps) == 1
         assert await run_once(deps) == 0  # nothing left
         ids = [turn_memory_id(m.id) for m in stored]
@@ -89,9 +87,7 @@ def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
             (MemoryKind.TURN, "the garden has roses", 1, [stored[1].id]),
         ]
         assert await keyword_ids(deps, "Lisbon") == [ids[0]]
-        hits = await deps.vectors.search(
-            ALICE, deps.embedder.embed_query("the garden has roses"), 1
-        )
+        hits = await deps.vectors.search(ALICE, deps.embedder.embed_query("the garden has roses"), 1)
         assert hits[0].memory_id == ids[1]
         assert (await deps.vectors.info())["models"] == {deps.embedder.name: deps.embedder.dim}
         stats = await deps.jobs.stats()
@@ -102,9 +98,7 @@ def test_run_once_indexes_new_messages_and_completes_the_job() -> None:
 
 def test_saved_facts_are_indexed_too() -> None:
     async def scenario(deps: Deps) -> None:
-        fact = await remember(
-            deps, ALICE, "Alice is allergic to peanuts", memory_type="critical_info"
-        )
+        fact = await remember(deps, ALICE, "Alice is allergic to peanuts", memory_type="critical_info")
         assert await run_once(deps) == 1
         assert await keyword_ids(deps, "peanuts") == [fact.id]
         assert (await deps.vectors.info())["vectors"] == 1
@@ -153,9 +147,7 @@ def test_embedding_texts_prefix_a_reply_with_the_turn_it_answers() -> None:
 def test_the_prefix_is_the_start_of_a_long_previous_turn() -> None:
     async def scenario(deps: Deps) -> None:
         long = "word " * 100
-        stored = await add_messages(
-            deps, ALICE, "t1", [long, {"role": "assistant", "content": "ok"}]
-        )
+        stored = await add_messages(deps, ALICE, "t1", [long, {"role": "assistant", "content": "ok"}])
         _, reply = await embedding_texts(deps, [turn_memory(m) for m in stored])
         prefix, _ = reply.split("\n", 1)
         assert prefix == f"user: {long[:200]}"

@@ -29,9 +29,7 @@ ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "s
 
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: object) -> None:
-    deps = build_memory_deps(
-        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock()
-    )
+    deps = build_memory_deps(Settings(**(ENGINE_ONLY | settings)), clock=FakeClock())
     asyncio.run(scenario(deps))
 
 
@@ -105,9 +103,7 @@ def test_a_single_message_need_not_be_wrapped_in_a_list() -> None:
     async def scenario(deps: Deps) -> None:
         (stored,) = await add_messages(deps, ALICE, "t1", "just one")
         assert stored.content == "just one"
-        (again,) = await add_messages(
-            deps, ALICE, "t1", {"role": "assistant", "content": "and another"}
-        )
+        (again,) = await add_messages(deps, ALICE, "t1", {"role": "assistant", "content": "and another"})
         assert again.seq == 1
 
     run(scenario)

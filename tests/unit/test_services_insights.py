@@ -100,8 +100,11 @@ def test_gaps_are_silences_of_at_least_gap_days_across_threads() -> None:
         assert gaps["count"] == 2 and gaps["longest_days"] == 10.0
         assert gaps["periods"] == [
             {"start": (T0 + timedelta(days=3)).isoformat(), "end": (T0 + timedelta(days=13)).isoformat(), "days": 10.0},
-            {"start": (T0 + timedelta(days=13)).isoformat(), "end": (T0 + timedelta(days=20, hours=12)).isoformat(),
-             "days": 7.5},
+            {
+                "start": (T0 + timedelta(days=13)).isoformat(),
+                "end": (T0 + timedelta(days=20, hours=12)).isoformat(),
+                "days": 7.5,
+            },
         ]
         assert (await user_metrics(deps, ALICE, gap_days=3))["gaps"]["count"] == 3
         assert (await user_metrics(deps, ALICE, gap_days=30))["gaps"]["count"] == 0
@@ -144,7 +147,11 @@ def test_tenant_metrics_sum_the_users_and_show_the_queue() -> None:
         await say(deps, Scope("globex", "carol"), "t1", "other tenant", T0)
         metrics = await tenant_metrics(deps, "acme")
         assert {k: metrics[k] for k in ("tenant_id", "users", "threads", "messages", "memories")} == {
-            "tenant_id": "acme", "users": 2, "threads": 3, "messages": 3, "memories": 2,
+            "tenant_id": "acme",
+            "users": 2,
+            "threads": 3,
+            "messages": 3,
+            "memories": 2,
         }
         assert metrics["coverage"] == {"average": 0.5, "messages": 3, "indexed": 2, "ratio": 0.6667}
         # The quota counts the pending message too: it is counted as written, not once indexed.

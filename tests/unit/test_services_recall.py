@@ -31,9 +31,7 @@ ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "s
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: Any) -> None:
     settings = {"recent_messages": RECENT, **settings}
-    deps = build_memory_deps(
-        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0)
-    )
+    deps = build_memory_deps(Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0))
     asyncio.run(scenario(deps))
 
 
@@ -144,9 +142,7 @@ def test_the_turns_around_a_hit_are_rendered_with_it() -> None:
         assert "conversation dinner" in section
         shown = ["Guess what I made yesterday", "A risotto with saffron", "Impressive, well done"]
         assert all(text in section for text in shown)  # the turns before and after the hit
-        assert [section.index(text) for text in shown] == sorted(
-            section.index(text) for text in shown
-        )
+        assert [section.index(text) for text in shown] == sorted(section.index(text) for text in shown)
         assert "Unrelated remark far away" not in result.context  # two turns away: not a neighbour
 
     run(scenario)
@@ -190,9 +186,7 @@ def test_the_budget_defaults_to_the_setting_and_has_a_floor() -> None:
 
 def test_turns_in_the_recent_window_are_not_repeated_among_the_memories() -> None:
     async def scenario(deps: Deps) -> None:
-        await add_messages(
-            deps, ALICE, "old", ["the saffron came from Spain"], at=T0 - timedelta(days=3)
-        )
+        await add_messages(deps, ALICE, "old", ["the saffron came from Spain"], at=T0 - timedelta(days=3))
         await add_messages(
             deps,
             ALICE,

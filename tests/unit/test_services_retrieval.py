@@ -17,7 +17,7 @@ from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.domain.errors import IndexUnavailable, InvalidInput
 from hipocampo.domain.model import MemoryKind, Scope
-from hipocampo.domain.ranking import adaptive_k, person_boost
+from hipocampo.domain.retrieval.ranking import adaptive_k, person_boost
 from hipocampo.ports import VectorHit
 from hipocampo.services.curation import remember
 from hipocampo.services.deps import Deps
@@ -36,9 +36,7 @@ ENGINE_ONLY = {"embedder": "fake", "tokenizer": "chars", "extraction": False, "s
 
 
 def run(scenario: Callable[[Deps], Awaitable[None]], **settings: Any) -> None:
-    deps = build_memory_deps(
-        Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0)
-    )
+    deps = build_memory_deps(Settings(**(ENGINE_ONLY | settings)), clock=FakeClock(T0))
     asyncio.run(scenario(deps))
 
 
@@ -70,9 +68,7 @@ async def conversation(deps: Deps) -> None:
         ],
         at=T0 - DAY,
     )
-    await remember(
-        deps, ALICE, "Ana's sister is called Rita and lives in Lisbon", memory_type="entity"
-    )
+    await remember(deps, ALICE, "Ana's sister is called Rita and lives in Lisbon", memory_type="entity")
     await indexed(deps)
 
 
@@ -83,16 +79,12 @@ def contents(result) -> list[str]:
 def test_hits_explain_their_fused_score_and_boosts() -> None:
     async def scenario(deps: Deps) -> None:
         await conversation(deps)
-        result = await search(
-            deps, ALICE, "Where does Ana say her sister lives?", SearchOptions(k=5)
-        )
+        result = await search(deps, ALICE, "Where does Ana say her sister lives?", SearchOptions(k=5))
         assert result.degraded == []
         top = result.hits[0]
         assert top.memory.content == "My sister lives in Lisbon"
         e = top.explanation
-        assert (
-            e.dense_score is not None and -1.0 <= e.dense_score <= 1.0 and e.dense_rank is not None
-        )
+        assert e.dense_score is not None and -1.0 <= e.dense_score <= 1.0 and e.dense_rank is not None
         assert e.keyword_score is not None and e.keyword_score > 0 and e.keyword_rank is not None
         assert {"sister", "live"} <= set(e.matched_terms)
         assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind", "validity", "salience"}
@@ -102,12 +94,8 @@ def test_hits_explain_their_fused_score_and_boosts() -> None:
         assert 0.0 < e.relevance <= 1.0
         assert e.fused_score > 0
         assert top.score == pytest.approx(e.base_score * math.prod(e.boosts.values()))
-        assert [h.score for h in result.hits] == sorted(
-            (h.score for h in result.hits), reverse=True
-        )
-        assert {"keyword_ms", "fetch_ms", "rerank_ms", "total_ms", "vector_ms"} <= set(
-            result.timings_ms
-        )
+        assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
+        assert {"keyword_ms", "fetch_ms", "rerank_ms", "total_ms", "vector_ms"} <= set(result.timings_ms)
 
     run(scenario)
 
@@ -130,9 +118,7 @@ def test_exclude_thread_searches_the_other_threads_only() -> None:
         await conversation(deps)
         everywhere = await search(deps, ALICE, "Lisbon", SearchOptions(k=20))
         assert "trip" in {h.memory.thread_id for h in everywhere.hits}
-        elsewhere = await search(
-            deps, ALICE, "Lisbon", SearchOptions(k=20, thread_id="trip", exclude_thread=True)
-        )
+        elsewhere = await search(deps, ALICE, "Lisbon", SearchOptions(k=20, thread_id="trip", exclude_thread=True))
         assert elsewhere.hits
         assert "trip" not in {h.memory.thread_id for h in elsewhere.hits}
         # A thread id alone only says which thread is current; it excludes nothing.
@@ -147,9 +133,7 @@ def test_kinds_filter() -> None:
         await conversation(deps)
         facts = await search(deps, ALICE, "Lisbon sister", SearchOptions(kinds=(MemoryKind.FACT,)))
         assert contents(facts) == ["Ana's sister is called Rita and lives in Lisbon"]
-        turns = await search(
-            deps, ALICE, "Lisbon sister", SearchOptions(k=20, kinds=(MemoryKind.TURN,))
-        )
+        turns = await search(deps, ALICE, "Lisbon sister", SearchOptions(k=20, kinds=(MemoryKind.TURN,)))
         assert turns.hits and all(h.memory.kind is MemoryKind.TURN for h in turns.hits)
 
     run(scenario)
@@ -197,9 +181,7 @@ def test_min_relevance_defaults_to_the_setting() -> None:
 
 def test_adaptive_k_keeps_between_3_and_12_hits() -> None:
     async def scenario(deps: Deps) -> None:
-        await add_messages(
-            deps, ALICE, "t1", [f"note {i} about the garden and plants" for i in range(30)]
-        )
+        await add_messages(deps, ALICE, "t1", [f"note {i} about the garden and plants" for i in range(30)])
         await indexed(deps)
         result = await search(deps, ALICE, "garden")
         assert 3 <= len(result.hits) <= 12

@@ -12,7 +12,7 @@ import pytest
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.domain.model import Scope
-from hipocampo.domain.recall import SearchResult
+from hipocampo.domain.retrieval.recall import SearchResult
 from hipocampo.services.ingest import add_messages
 from hipocampo.services.retrieval import SearchOptions, search
 from hipocampo.services.worker import run_once

@@ -13,7 +13,7 @@ import pytest
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.llm.scripted import ScriptedChatModel
-from hipocampo.domain.llm_schemas import LLMError
+from hipocampo.domain.extraction.llm_schemas import LLMError
 from hipocampo.domain.model import Job, MemoryKind, Message, NewMessage, Role, Scope
 from hipocampo.services.deps import Deps
 from hipocampo.services.indexing import process_jobs
@@ -35,9 +35,7 @@ DAY0 = datetime(2023, 5, 8, 9, tzinfo=timezone.utc)
 
 
 def make_deps() -> Deps:
-    return build_memory_deps(
-        Settings(embedder="fake", tokenizer="chars"), embedder=FakeEmbedder(), clock=FakeClock()
-    )
+    return build_memory_deps(Settings(embedder="fake", tokenizer="chars"), embedder=FakeEmbedder(), clock=FakeClock())
 
 
 def run(scenario: Callable[[Deps], Awaitable[None]]) -> None:
@@ -222,8 +220,12 @@ def test_summaries_are_scoped_per_tenant_user_and_thread() -> None:
         assert t2 is not None and "day 10" in t2.content and said(0) not in t2.content
         assert await deps.memories.count(BOB) == 0
         assert await deps.memories.count(OTHER_TENANT_ALICE) == 0
-        ids = {summary_memory_id(ALICE, "t1"), summary_memory_id(ALICE, "t2"), summary_memory_id(BOB, "t1"),
-               summary_memory_id(OTHER_TENANT_ALICE, "t1")}
+        ids = {
+            summary_memory_id(ALICE, "t1"),
+            summary_memory_id(ALICE, "t2"),
+            summary_memory_id(BOB, "t1"),
+            summary_memory_id(OTHER_TENANT_ALICE, "t1"),
+        }
         assert len(ids) == 4 and all(i.startswith("summary_") for i in ids)
         assert summary_memory_id(ALICE, "t1") == summary_memory_id(Scope("acme", "alice", "agent-7"), "t1")
 
@@ -265,9 +267,7 @@ def test_an_llm_writes_the_summary_within_the_budget() -> None:
 
 
 @pytest.mark.parametrize("failure", [LLMError("model is down"), ""], ids=["raises", "empty"])
-def test_a_failing_llm_falls_back_to_the_extractive_summary(
-    failure: object, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_failing_llm_falls_back_to_the_extractive_summary(failure: object, caplog: pytest.LogCaptureFixture) -> None:
     async def scenario(deps: Deps) -> None:
         await add(deps, 21)
         summary = await maybe_summarize(deps, ALICE, "t1", POLICY, llm=ScriptedChatModel([failure]))

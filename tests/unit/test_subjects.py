@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipocampo.domain.subjects import SUBJECT_RELEVANCE, asked, spoken_of, subject_relevance
+from hipocampo.domain.retrieval.subjects import SUBJECT_RELEVANCE, asked, spoken_of, subject_relevance
 
 
 @pytest.mark.parametrize(

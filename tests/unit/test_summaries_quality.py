@@ -14,10 +14,10 @@ from hipocampo.adapters.tokenizers import TiktokenTokenizer
 from hipocampo.bench.scenario_data import ENGLISH, MIXED
 from hipocampo.bench.scenario_data_pt import PORTUGUESE
 from hipocampo.domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, NewMessage, Role, Scope
-from hipocampo.domain.reconcile import FACT_VALUE
-from hipocampo.domain.salience import is_filler, strip_leading_filler
-from hipocampo.domain.summarize import SummaryTurn, extractive_summary, fold_budget
-from hipocampo.domain.summary_changes import FactChange, describe_change
+from hipocampo.domain.summaries.salience import is_filler, strip_leading_filler
+from hipocampo.domain.summaries.summarize import SummaryTurn, extractive_summary, fold_budget
+from hipocampo.domain.summaries.summary_changes import FactChange, describe_change
+from hipocampo.domain.truth.reconcile import FACT_VALUE
 from hipocampo.services.summaries import SummaryPolicy, maybe_summarize
 from hipocampo.settings import Settings
 from hipocampo.testing import build_memory_deps
@@ -39,9 +39,14 @@ def test_scenario_chats_fold_to_about_30_percent_of_their_tokens() -> None:
     ratios = []
     for scenario in (*ENGLISH, *MIXED, *PORTUGUESE):
         turns = [
-            SummaryTurn("User" if t.role == "user" else "Assistant", t.content,
-                        datetime.fromisoformat(t.at.replace("Z", "+00:00")), role=t.role)
-            for s in scenario.sessions for t in s.turns
+            SummaryTurn(
+                "User" if t.role == "user" else "Assistant",
+                t.content,
+                datetime.fromisoformat(t.at.replace("Z", "+00:00")),
+                role=t.role,
+            )
+            for s in scenario.sessions
+            for t in s.turns
         ]
         text, total = None, 0
         for i in range(0, len(turns), 11):  # folded 11 at a time, as the service does
@@ -83,21 +88,60 @@ def _deps():  # noqa: ANN202
 
 
 async def _thread_with_a_move(deps, chat=None):  # noqa: ANN001, ANN202
-    texts = ["Oi! Moro em São Paulo e trabalho com design.", "Que legal!", "Me mudei para Lisboa ontem!",
-             "Parabéns pela mudança!", "Vou ao Porto no sábado.", "Boa viagem!"]
-    stored = await deps.log.append(ANA, "t1", [
-        NewMessage(role=Role.USER if i % 2 == 0 else Role.ASSISTANT, content=t, name="Ana" if i % 2 == 0 else None,
-                   created_at=T0 + timedelta(days=i)) for i, t in enumerate(texts)
-    ], [])
-    old = MemoryItem(id="fact_sp", scope=ANA, kind=MemoryKind.FACT, content="Ana mora em São Paulo.",
-                     created_at=stored[0].created_at, thread_id="t1", source_message_ids=[stored[0].id],
-                     key="home_city", metadata={FACT_VALUE: "São Paulo"}, valid_to=stored[2].created_at)
-    new = MemoryItem(id="fact_lx", scope=ANA, kind=MemoryKind.FACT, content="Ana mora em Lisboa.",
-                     created_at=stored[2].created_at, thread_id="t1", source_message_ids=[stored[2].id],
-                     key="home_city", metadata={FACT_VALUE: "Lisboa"})
+    texts = [
+        "Oi! Moro em São Paulo e trabalho com design.",
+        "Que legal!",
+        "Me mudei para Lisboa ontem!",
+        "Parabéns pela mudança!",
+        "Vou ao Porto no sábado.",
+        "Boa viagem!",
+    ]
+    stored = await deps.log.append(
+        ANA,
+        "t1",
+        [
+            NewMessage(
+                role=Role.USER if i % 2 == 0 else Role.ASSISTANT,
+                content=t,
+                name="Ana" if i % 2 == 0 else None,
+                created_at=T0 + timedelta(days=i),
+            )
+            for i, t in enumerate(texts)
+        ],
+        [],
+    )
+    old = MemoryItem(
+        id="fact_sp",
+        scope=ANA,
+        kind=MemoryKind.FACT,
+        content="Ana mora em São Paulo.",
+        created_at=stored[0].created_at,
+        thread_id="t1",
+        source_message_ids=[stored[0].id],
+        key="home_city",
+        metadata={FACT_VALUE: "São Paulo"},
+        valid_to=stored[2].created_at,
+    )
+    new = MemoryItem(
+        id="fact_lx",
+        scope=ANA,
+        kind=MemoryKind.FACT,
+        content="Ana mora em Lisboa.",
+        created_at=stored[2].created_at,
+        thread_id="t1",
+        source_message_ids=[stored[2].id],
+        key="home_city",
+        metadata={FACT_VALUE: "Lisboa"},
+    )
     await deps.memories.upsert([old, new])
-    await deps.memories.add_history(ANA, [HistoryEntry(old.id, HistoryEvent.UPDATE, new.created_at, old.content,
-                                                        new.content, "heuristic", "moved", new.id)])
+    await deps.memories.add_history(
+        ANA,
+        [
+            HistoryEntry(
+                old.id, HistoryEvent.UPDATE, new.created_at, old.content, new.content, "heuristic", "moved", new.id
+            )
+        ],
+    )
     policy = SummaryPolicy(threshold=3, keep_recent=0, max_tokens=500, window=0)
     return await maybe_summarize(deps, ANA, "t1", policy, llm=chat)
 

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder
-from hipocampo.domain.summarize import SummaryTurn, extractive_summary, split_sentences
+from hipocampo.domain.summaries.summarize import SummaryTurn, extractive_summary, split_sentences
 
 DAY0 = datetime(2023, 5, 8, 14, 30, tzinfo=timezone.utc)
 EMBEDDER = FakeEmbedder()

@@ -25,9 +25,11 @@ def test_open_memory_writes_and_recalls_with_no_model_file_or_network() -> None:
 
 def test_named_memories_share_one_store_and_fresh_ones_do_not() -> None:
     async def main() -> None:
-        async with await testing.open_memory(name="shared-test") as a, await testing.open_memory(
-            name="shared-test"
-        ) as b, await testing.open_memory() as fresh:
+        async with (
+            await testing.open_memory(name="shared-test") as a,
+            await testing.open_memory(name="shared-test") as b,
+            await testing.open_memory() as fresh,
+        ):
             await a.add("ana", "t1", "hello")
             assert [m.content for m in await b.messages("ana", "t1")] == ["hello"]
             assert await fresh.threads("ana") == []
@@ -53,8 +55,13 @@ def test_the_langchain_fakes_load_on_first_use() -> None:
 
 
 def test_the_scripted_llm_example_of_the_docs() -> None:
-    fact = {"content": "Ana is vegetarian.", "memory_type": "preference", "key": "diet",
-            "value": "vegetarian", "confidence": 0.9}
+    fact = {
+        "content": "Ana is vegetarian.",
+        "memory_type": "preference",
+        "key": "diet",
+        "value": "vegetarian",
+        "confidence": 0.9,
+    }
 
     answers = {"FactsOut": {"facts": [fact]}, "RevisionsOut": {"revisions": []}, "ReconcileOut": {"action": "ADD"}}
     chat = testing.ScriptedChatModel(lambda system, prompt, schema: answers[schema.__name__])

@@ -73,9 +73,7 @@ class TestAnalyze:
         assert not {"as", "para"} & set(terms)
 
     def test_terms_are_folded(self) -> None:
-        assert analyze("Eu sou alérgica a camarão e a amendoim") == analyze(
-            "eu sou ALÉRGICA a camarão e a amendoim"
-        )
+        assert analyze("Eu sou alérgica a camarão e a amendoim") == analyze("eu sou ALÉRGICA a camarão e a amendoim")
         assert all(t == fold(t) for t in analyze("Informação útil sobre a ação da organização"))
 
     def test_inflections_share_a_stem(self) -> None:
@@ -115,9 +113,7 @@ class TestQueryTerms:
         assert len(terms) == len(set(terms))
         assert terms.index("loj") < terms.index("run")
 
-    @pytest.mark.parametrize(
-        "query", ["", "   ", "the and of", "e o que é isso", "a", "?!", "x y z"]
-    )
+    @pytest.mark.parametrize("query", ["", "   ", "the and of", "e o que é isso", "a", "?!", "x y z"])
     def test_stopwords_only_gives_nothing(self, query: str) -> None:
         assert query_terms(query) == []
 
@@ -134,9 +130,7 @@ class TestQueryTerms:
             ("pao", "comprei pão"),
         ],
     )
-    def test_queries_without_accents_match_accented_documents(
-        self, typed: str, document: str
-    ) -> None:
+    def test_queries_without_accents_match_accented_documents(self, typed: str, document: str) -> None:
         assert set(query_terms(typed)) & set(analyze(document))
 
 
@@ -151,9 +145,7 @@ class TestContentWords:
 
 class TestNamesIn:
     def test_finds_capitalised_words(self) -> None:
-        assert {"Maria", "José", "Pedro-Henrique"} <= names_in(
-            "Ontem a Maria e o José viram o Pedro-Henrique."
-        )
+        assert {"Maria", "José", "Pedro-Henrique"} <= names_in("Ontem a Maria e o José viram o Pedro-Henrique.")
         assert {"Élodie", "Zoë"} <= names_in("and Élodie met Zoë")
 
     def test_skips_stopwords_and_lowercase(self) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from hipocampo.domain.context import ContextPiece, render_context
 from hipocampo.domain.model import MemoryItem, MemoryKind, Message, Role, Scope, Summary
-from hipocampo.domain.reconcile import FACT_VALUE, NEGATIVE
-from hipocampo.domain.validity import (
+from hipocampo.domain.retrieval.context import ContextPiece, render_context
+from hipocampo.domain.truth.reconcile import FACT_VALUE, NEGATIVE
+from hipocampo.domain.truth.validity import (
     OUTDATED_BOOST,
     OUTDATED_MARK,
     UPDATED_SINCE,
@@ -22,28 +22,49 @@ MOVED = T0 + timedelta(days=62)  # 2024-06-02
 NOW = T0 + timedelta(days=90)
 
 
-def fact(mid: str, key: str, value: str, content: str, *, said: datetime = T0, closed: datetime | None = None,
-         sources: tuple[str, ...] = (), negative: bool = False) -> MemoryItem:
+def fact(
+    mid: str,
+    key: str,
+    value: str,
+    content: str,
+    *,
+    said: datetime = T0,
+    closed: datetime | None = None,
+    sources: tuple[str, ...] = (),
+    negative: bool = False,
+) -> MemoryItem:
     meta: dict[str, object] = {FACT_VALUE: value}
     if negative:
         meta[NEGATIVE] = True
     return MemoryItem(
-        id=mid, scope=SCOPE, kind=MemoryKind.FACT, content=content, created_at=said, key=key,
-        valid_to=closed, source_message_ids=list(sources or (f"msg_{mid}",)), metadata=meta,
+        id=mid,
+        scope=SCOPE,
+        kind=MemoryKind.FACT,
+        content=content,
+        created_at=said,
+        key=key,
+        valid_to=closed,
+        source_message_ids=list(sources or (f"msg_{mid}",)),
+        metadata=meta,
     )
 
 
 def turn(message_id: str, content: str, said: datetime = T0, kind: MemoryKind = MemoryKind.TURN) -> MemoryItem:
     return MemoryItem(
-        id=f"turn_{message_id}", scope=SCOPE, kind=kind, content=content, created_at=said, thread_id="t1",
-        role=Role.USER, source_message_ids=[message_id],
+        id=f"turn_{message_id}",
+        scope=SCOPE,
+        kind=kind,
+        content=content,
+        created_at=said,
+        thread_id="t1",
+        role=Role.USER,
+        source_message_ids=[message_id],
     )
 
 
 ACME = fact("acme", "employer", "Acme", "The user works at Acme.", closed=MOVED, sources=("m1",))
 GLOBEX = fact("globex", "employer", "Globex", "The user works at Globex.", said=MOVED, sources=("m9",))
-DESIGNER = fact("designer", "occupation", "graphic designer", "The user works as a graphic designer.",
-                sources=("m1",))
+DESIGNER = fact("designer", "occupation", "graphic designer", "The user works as a graphic designer.", sources=("m1",))
 SAO_PAULO = fact("sp", "home_city", "São Paulo", "O usuário mora em São Paulo.", closed=T0 + timedelta(days=5))
 LISBOA = fact("lisboa", "home_city", "Lisboa", "O usuário mora em Lisboa.", said=T0 + timedelta(days=5))
 VEGETARIAN = fact("veg", "diet", "vegetarian", "The user is vegetarian.", closed=T0 + timedelta(days=16))
@@ -107,8 +128,9 @@ def test_a_fact_closed_after_now_is_not_closed_yet() -> None:
 
 
 def test_the_most_recent_change_of_a_slot_names_what_holds_now() -> None:
-    porto = fact("porto", "home_city", "Porto", "Lives in Porto", said=T0 + timedelta(days=1),
-                 closed=T0 + timedelta(days=3))
+    porto = fact(
+        "porto", "home_city", "Porto", "Lives in Porto", said=T0 + timedelta(days=1), closed=T0 + timedelta(days=3)
+    )
     lisboa = fact("lisboa", "home_city", "Lisboa", "Lives in Lisboa", said=T0 + timedelta(days=3))
     sp = fact("sp", "home_city", "São Paulo", "Lives in São Paulo", closed=T0 + timedelta(days=1))
     v = validity(sp, porto, lisboa)
@@ -139,25 +161,37 @@ def test_no_section_of_the_context_presents_a_replaced_value_as_current() -> Non
     new = Message("m9", SCOPE, "t1", Role.USER, "I now work at Globex.", MOVED, seq=1)
     summary = Summary(SCOPE, "t1", "Ana works at Acme.", 2, 0, 5, T0 + timedelta(days=1))
     pieces = [ContextPiece(turn("m5", "Moro em São Paulo.", T0), 0), ContextPiece(GLOBEX, 1)]
-    text, _, _ = render_context(summary=summary, recent=[old, new], pieces=pieces, budget=4000, count=_count,
-                                truncate=_truncate, validity=v)
+    text, _, _ = render_context(
+        summary=summary, recent=[old, new], pieces=pieces, budget=4000, count=_count, truncate=_truncate, validity=v
+    )
     for line in text.splitlines():
         if "Acme" in line or "São Paulo" in line:
             assert OUTDATED_MARK in line or line.startswith(UPDATED_SINCE), line
     assert "Updated since: employer Acme → Globex (2024-06-02)" in text
     assert "I now work at Globex." in text and "The user works at Globex." in text
-    plain, _, _ = render_context(summary=summary, recent=[old, new], pieces=pieces, budget=4000, count=_count,
-                                 truncate=_truncate)
+    plain, _, _ = render_context(
+        summary=summary, recent=[old, new], pieces=pieces, budget=4000, count=_count, truncate=_truncate
+    )
     assert OUTDATED_MARK not in plain and UPDATED_SINCE not in plain  # no fact history: as before
 
 
 def test_a_memory_of_several_lines_is_marked_on_the_line_that_states_the_replaced_value() -> None:
     """A summary memory states many things: the note goes on the line naming Acme, not at its end,
     where it would seem to call the trip (its last line) outdated."""
-    summary = turn("m1", "- User: I work at Acme as a designer\n- User: We should plan the trip to Japan in October",
-                   kind=MemoryKind.SUMMARY)
-    text, _, _ = render_context(summary=None, recent=[], pieces=[ContextPiece(summary, 0)], budget=500,
-                                count=lambda t: len(t) // 4, truncate=lambda t, n: t[: n * 4], validity=validity())
+    summary = turn(
+        "m1",
+        "- User: I work at Acme as a designer\n- User: We should plan the trip to Japan in October",
+        kind=MemoryKind.SUMMARY,
+    )
+    text, _, _ = render_context(
+        summary=None,
+        recent=[],
+        pieces=[ContextPiece(summary, 0)],
+        budget=500,
+        count=lambda t: len(t) // 4,
+        truncate=lambda t, n: t[: n * 4],
+        validity=validity(),
+    )
     acme_line = next(line for line in text.splitlines() if "Acme" in line)
     trip_line = next(line for line in text.splitlines() if "Japan" in line)
     assert OUTDATED_MARK in acme_line and "Globex" in acme_line

@@ -29,9 +29,7 @@ class InMemoryCache:
             raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._clock = clock or SystemClock()
-        self._entries: OrderedDict[str, tuple[float, Any]] = (
-            OrderedDict()
-        )  # key -> (expires, value)
+        self._entries: OrderedDict[str, tuple[float, Any]] = OrderedDict()  # key -> (expires, value)
         self._lock = threading.Lock()  # the sync facade may share one cache across threads
 
     def _now(self) -> float:

@@ -1,6 +1,6 @@
 """Hipocampo for agents: session configuration, memory tools, and framework integrations.
 
-``session``, ``tools``, ``context`` and ``backend`` need nothing beyond the core;
+``session``, ``tools``, ``retrieval.context`` and ``backend`` need nothing beyond the core;
 ``langchain_tools`` needs ``hipocampo[langchain]``, ``langgraph`` needs ``hipocampo[langgraph]``,
 and ``remote`` (:class:`~hipocampo.agent.remote.RemoteAgentMemory`, an agent's memory in a
 hipocampo service) needs httpx, which ``hipocampo[langgraph]`` brings.

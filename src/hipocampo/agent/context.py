@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from ..domain.context import ContextPiece, render_context
 from ..domain.model import MemoryKind, Scope
+from ..domain.retrieval.context import ContextPiece, render_context
 from ..services import browse
 from ..services import recall as recall_service
 from ..services.retrieval import MAX_QUERY_CHARS, SearchOptions

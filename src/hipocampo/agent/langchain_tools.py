@@ -26,9 +26,7 @@ if TYPE_CHECKING:
 try:
     from langchain_core.tools import StructuredTool
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ConfigurationError(
-        "LangChain tools need langchain-core: pip install 'hipocampo[langgraph]'"
-    ) from exc
+    raise ConfigurationError("LangChain tools need langchain-core: pip install 'hipocampo[langgraph]'") from exc
 
 
 class GetMemoryArgs(BaseModel):

@@ -50,12 +50,19 @@ class ServiceUnavailable(HipocampoError):
     """The hipocampo service could not be reached, timed out, or failed (5xx)."""
 
 
-_BY_CODE: dict[str, type[HipocampoError]] = {
-    code: cls for cls, _, code in WIRE_ERRORS
-} | {"malformed_json": InvalidInput, "payload_too_large": InvalidInput}
+_BY_CODE: dict[str, type[HipocampoError]] = {code: cls for cls, _, code in WIRE_ERRORS} | {
+    "malformed_json": InvalidInput,
+    "payload_too_large": InvalidInput,
+}
 _BY_STATUS: dict[int, type[HipocampoError]] = {
-    400: InvalidInput, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict, 413: InvalidInput,
-    422: InvalidInput, 429: QuotaExceeded,
+    400: InvalidInput,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: InvalidInput,
+    422: InvalidInput,
+    429: QuotaExceeded,
 }
 _TRANSIENT = {502, 503, 504}
 
@@ -68,8 +75,8 @@ def error_from(response: httpx.Response) -> HipocampoError:
     except (ValueError, AttributeError):
         code, detail = None, None
     status = response.status_code
-    cls = _BY_CODE.get(code or "") or _BY_STATUS.get(status) or (
-        ServiceUnavailable if status >= 500 else HipocampoError
+    cls = (
+        _BY_CODE.get(code or "") or _BY_STATUS.get(status) or (ServiceUnavailable if status >= 500 else HipocampoError)
     )
     message = str(detail or f"hipocampo answered HTTP {status}")
     if cls is QuotaExceeded:
@@ -125,7 +132,7 @@ class RemoteAgentMemory:
         """``POST /v1/users/{user_id}/threads/{thread_id}/messages``, in batches the service accepts."""
         path = f"/v1/users/{_segment(session.user_id)}/threads/{_segment(session.thread_id)}/messages"
         for start in range(0, len(turns), MAX_MESSAGES_PER_CALL):
-            body: dict[str, Any] = {"messages": [_jsonable(t) for t in turns[start:start + MAX_MESSAGES_PER_CALL]]}
+            body: dict[str, Any] = {"messages": [_jsonable(t) for t in turns[start : start + MAX_MESSAGES_PER_CALL]]}
             if session.agent_id is not None:
                 body["agent_id"] = session.agent_id
             await self.post(path, body)
@@ -221,8 +228,11 @@ class RemoteMemoryTools:
     async def _call(self, name: str, arguments: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
         s = self.session
         session: dict[str, Any] = {
-            "user_id": s.user_id, "thread_id": s.thread_id, "memory_limit": s.memory_limit,
-            "memory_min_relevance": s.memory_min_relevance, "memory_types": s.memory_types,
+            "user_id": s.user_id,
+            "thread_id": s.thread_id,
+            "memory_limit": s.memory_limit,
+            "memory_min_relevance": s.memory_min_relevance,
+            "memory_types": s.memory_types,
         }
         if s.agent_id is not None:
             session["agent_id"] = s.agent_id

@@ -125,8 +125,9 @@ def _message(step: Any, prefix: str) -> AIMessage:
         step = [step]
     if isinstance(step, list) and all(isinstance(c, dict) and "name" in c for c in step):
         calls = [
-            ToolCall(name=c["name"], args=dict(c.get("args") or {}), id=c.get("id") or f"{prefix}_{i}",
-                     type="tool_call")
+            ToolCall(
+                name=c["name"], args=dict(c.get("args") or {}), id=c.get("id") or f"{prefix}_{i}", type="tool_call"
+            )
             for i, c in enumerate(step)
         ]
         return AIMessage(content="", tool_calls=calls)

@@ -41,9 +41,11 @@ class SessionConfig(BaseModel):
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     memory_limit: int = Field(20, ge=1, le=200, description="Most memories get_memory returns.")
     memory_min_relevance: float = Field(
-        0.6, ge=0.0, le=1.0,
+        0.6,
+        ge=0.0,
+        le=1.0,
         description="Semantic hits below this calibrated relevance are dropped (0.6: pairs this close were "
-        "related 3 times in 5; see domain/relevance.py).",
+        "related 3 times in 5; see domain/retrieval/relevance.py).",
     )
     use_pre_memory_load: bool = Field(True, description="Inject recalled memory before the model's first turn.")
     memory_types: dict[str, str] = Field(default_factory=lambda: dict(MEMORY_TYPE_DESCRIPTIONS))

@@ -135,8 +135,13 @@ class MemoryTools:
                 if not query or not query.strip():
                     raise InvalidInput("semantic mode needs a query; use mode='chronological' to list memories")
                 found = await self.memory.search(
-                    s.user_id, query, tenant_id=s.tenant_id, agent_id=s.agent_id, kinds=kinds,
-                    k=n * 3 if wanted_type else n, min_relevance=s.memory_min_relevance,
+                    s.user_id,
+                    query,
+                    tenant_id=s.tenant_id,
+                    agent_id=s.agent_id,
+                    kinds=kinds,
+                    k=n * 3 if wanted_type else n,
+                    min_relevance=s.memory_min_relevance,
                 )
                 hits = [h for h in found.hits if _matches(h.memory, wanted_type)][:n]
                 records = [
@@ -166,8 +171,13 @@ class MemoryTools:
         metadata = {"source": "agent_tool"} | ({CUSTOM_TYPE_KEY: memory_type} if custom else {})
         try:
             item = await self.memory.remember(
-                s.user_id, content, memory_type=None if custom else memory_type, tenant_id=s.tenant_id,
-                agent_id=s.agent_id, thread_id=s.thread_id, metadata=metadata,
+                s.user_id,
+                content,
+                memory_type=None if custom else memory_type,
+                tenant_id=s.tenant_id,
+                agent_id=s.agent_id,
+                thread_id=s.thread_id,
+                metadata=metadata,
             )
         except HipocampoError as exc:
             return WriteResult(success=False, error_message=str(exc))
@@ -222,9 +232,15 @@ class MemoryTools:
         # of its own that HIPOCAMPO_MEMORY_TYPES (which the client's list checks against) lacks.
         items: list[MemoryItem] = []
         for kind in kinds:
-            items.extend(await deps.memories.list(
-                Scope(s.tenant_id, s.user_id), kind=kind, memory_type=memory_type, limit=n, current_at=deps.clock.now()
-            ))
+            items.extend(
+                await deps.memories.list(
+                    Scope(s.tenant_id, s.user_id),
+                    kind=kind,
+                    memory_type=memory_type,
+                    limit=n,
+                    current_at=deps.clock.now(),
+                )
+            )
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]
 

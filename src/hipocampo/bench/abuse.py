@@ -150,6 +150,7 @@ async def flood(url: str, token: str, *, limit_requests: int, backlog_requests: 
     requests of eight long messages; returns how many were accepted."""
     accepted = 0
     async with _client(url, token) as client:
+
         async def post(i: int, count: int, chars: int) -> None:
             nonlocal accepted
             words = f"flood {i} " + "lorem ipsum dolor sit amet consectetur " * (chars // 38 + 1)
@@ -182,7 +183,12 @@ class VictimResult:
 
 
 async def victim(
-    url: str, token: str, *, recalls: int, searchable_within: float, user: str = "vera",
+    url: str,
+    token: str,
+    *,
+    recalls: int,
+    searchable_within: float,
+    user: str = "vera",
     timeout: float = CLIENT_TIMEOUT,
 ) -> VictimResult:
     """Write one new message with a unique word, then recall ``recalls`` times (one after

@@ -3,7 +3,7 @@
 Each baseline indexes the same texts the product indexes (``MemoryItem.index_text``: the day,
 the speaker and the turn) and answers ``search(query, k)`` with corpus positions, best first:
 
-* ``bm25``: the ``bm25s`` package with its own tokeniser (lowercase, English stopwords); documents
+* ``retrieval.bm25``: the ``bm25s`` package with its own tokeniser (lowercase, English stopwords); documents
   that share no term with the query are not returned;
 * ``dense``: the product's embedder, cosine similarity, exact top-k;
 * ``rrf``: the two lists fused with reciprocal rank fusion (k = 60).
@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..domain.ranking import rrf
+from ..domain.retrieval.ranking import rrf
 from ..ports import Embedder
 
 RRF_DEPTH = 100
@@ -41,28 +41,20 @@ class Bm25Baseline:
         self._model.index(self._tokens(list(texts)), show_progress=False)
 
     def _tokens(self, texts: list[str]) -> list[list[str]]:
-        return self._bm25s.tokenize(
-            texts, lower=True, stopwords="en", return_ids=False, show_progress=False
-        )
+        return self._bm25s.tokenize(texts, lower=True, stopwords="en", return_ids=False, show_progress=False)
 
     def search(self, query: str, k: int) -> list[int]:
         k = min(k, self._size)
         if k <= 0:
             return []
-        docs, scores = self._model.retrieve(
-            self._tokens([query]), k=k, show_progress=False, n_threads=1
-        )
+        docs, scores = self._model.retrieve(self._tokens([query]), k=k, show_progress=False, n_threads=1)
         return [int(d) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
 
 class DenseBaseline:
     def __init__(self, embedder: Embedder, texts: Sequence[str]) -> None:
         self._embedder = embedder
-        self._matrix = (
-            embedder.embed_documents(list(texts))
-            if texts
-            else np.zeros((0, embedder.dim), np.float32)
-        )
+        self._matrix = embedder.embed_documents(list(texts)) if texts else np.zeros((0, embedder.dim), np.float32)
 
     def search(self, query: str, k: int) -> list[int]:
         k = min(k, len(self._matrix))

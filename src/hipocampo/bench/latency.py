@@ -8,7 +8,7 @@ real worker code (:func:`hipocampo.services.worker.run_once`) given a fast rando
 embedder of the real one's name and dimension. Every memory layer is on, as the product's
 defaults have it: the worker extracts facts and folds summaries while it indexes, and the user's
 last months are then consolidated (a nightly job in production). Queries then go through the
-real ``recall`` with the real embedder, and we split their time into query embedding and
+real ``retrieval.recall`` with the real embedder, and we split their time into query embedding and
 everything else (the "overhead"), stage by stage (the recall's ``timings_ms``), which we compare
 with the physical floor: an exact numpy scan of an (N, dim) matrix.
 """
@@ -55,9 +55,7 @@ NOT_STAGES = frozenset({"query_embed_ms", "total_ms", "recall_ms"})
 stage a recall skipped counts 0 ms). Keyword search runs during the query embedding."""
 START = datetime(2023, 1, 1, 9, 0, tzinfo=timezone.utc)
 
-_NAMES = (
-    "Ana Bruno Carla Diego Elena Farid Gina Hugo Iris Jon Kai Lena Marta Nate Olga Paulo".split()
-)
+_NAMES = "Ana Bruno Carla Diego Elena Farid Gina Hugo Iris Jon Kai Lena Marta Nate Olga Paulo".split()
 _OPENERS = ("", "Hey! ", "Oh, ", "Honestly, ", "Guess what, ", "Haha, ", "So, ", "Well, ")
 _VERBS = (
     "bought|painted|fixed|visited|cooked|found|sold|borrowed|planted|built|photographed|cleaned"
@@ -170,8 +168,7 @@ async def _fill(db: Path, settings: Settings, n: int, fast: Embedder) -> dict[st
     """Write ``n`` turns through ``add`` (timing a sample of single adds); index them with
     ``fast``."""
     s = Settings.model_validate(
-        settings.model_dump()
-        | {"db": str(db), "worker": "external", "worker_batch_size": BULK_JOBS_PER_ROUND}
+        settings.model_dump() | {"db": str(db), "worker": "external", "worker_batch_size": BULK_JOBS_PER_ROUND}
     )
     res = await bootstrap(s, embedder=fast)
     mem = AsyncMemory(res)  # no worker started: the bulk waits for us
@@ -231,7 +228,12 @@ def raw_scan_ms(n: int, dim: int, pool: int, reps: int, seed: int = SEED) -> lis
 
 
 async def _measure_size(
-    n: int, folder: Path, settings: Settings, real: Embedder, queries: list[str], console: Console,
+    n: int,
+    folder: Path,
+    settings: Settings,
+    real: Embedder,
+    queries: list[str],
+    console: Console,
     reuse: bool = False,
 ) -> dict[str, Any]:
     db = folder / f"latency-{n}.db"
@@ -250,9 +252,7 @@ async def _measure_size(
     totals: list[float] = []
     embeds: list[float] = []
     timings: list[dict[str, float]] = []
-    async with await AsyncMemory.open(
-        str(db), settings=settings, embedder=real, worker="external"
-    ) as mem:
+    async with await AsyncMemory.open(str(db), settings=settings, embedder=real, worker="external") as mem:
         for q in queries[:WARMUP_QUERIES]:  # loads the user's matrix and warms the caches
             await mem.recall(USER, "chat_0", q)
         for q in queries[WARMUP_QUERIES:]:
@@ -277,16 +277,11 @@ async def _measure_size(
         row |= _stats(key, [t.get(key, 0.0) for t in timings])
     for q in ("p50", "p95"):
         row[f"overhead_ratio_{q}"] = row[f"overhead_ms_{q}"] / max(row[f"raw_scan_ms_{q}"], 1e-9)
-    console.log(
-        f"{n:,} memories: recall p50 {row['recall_ms_p50']:.1f} ms, "
-        f"p95 {row['recall_ms_p95']:.1f} ms"
-    )
+    console.log(f"{n:,} memories: recall p50 {row['recall_ms_p50']:.1f} ms, p95 {row['recall_ms_p95']:.1f} ms")
     return row
 
 
-async def _indexing_round(
-    db: Path, settings: Settings, real: Embedder, round_: int
-) -> tuple[float, float, int]:
+async def _indexing_round(db: Path, settings: Settings, real: Embedder, round_: int) -> tuple[float, float, int]:
     """Seconds for the bare embedder and for the worker on the same fresh turns."""
     _clean(db)
     # Indexing alone: fact extraction and summaries are other jobs, with work of their own.
@@ -329,10 +324,7 @@ async def _indexing_throughput(folder: Path, settings: Settings, real: Embedder)
     """The worker's texts/s against the bare embedder's on the same texts in batches of 32; the
     best of a few interleaved rounds of each, since a busy machine only ever makes things slower."""
     real.embed_documents([f"warm up {i}" for i in range(RAW_BATCH)])
-    rounds = [
-        await _indexing_round(folder / f"throughput-{r}.db", settings, real, r)
-        for r in range(THROUGHPUT_ROUNDS)
-    ]
+    rounds = [await _indexing_round(folder / f"throughput-{r}.db", settings, real, r) for r in range(THROUGHPUT_ROUNDS)]
     n = rounds[0][2]
     raw_s, worker_s = min(r[0] for r in rounds), min(r[1] for r in rounds)
     return {
@@ -358,7 +350,7 @@ async def arun_latency(
     if not sizes or min(sizes) < 1 or queries < 1:
         raise ValueError("give at least one size and one query, all positive")
     console = Console(stderr=True, quiet=not progress)
-    settings = Settings(embedder=embedder) if embedder else Settings()  # type: ignore[arg-type]
+    settings = Settings(embedder=embedder) if embedder else Settings()
     real = build_embedder(settings)
     asked = synthetic_queries(queries + WARMUP_QUERIES)
     with tempfile.TemporaryDirectory(prefix="hipocampo-latency-") as tmp:
@@ -409,17 +401,19 @@ def run_latency(
     given; with ``reuse``, stores an earlier run left there are measured again as they are."""
     return asyncio.run(
         arun_latency(
-            sizes=sizes, queries=queries, embedder=embedder, db_dir=db_dir, progress=progress,
-            throughput=throughput, reuse=reuse,
+            sizes=sizes,
+            queries=queries,
+            embedder=embedder,
+            db_dir=db_dir,
+            progress=progress,
+            throughput=throughput,
+            reuse=reuse,
         )
     )
 
 
 def render_latency(result: dict[str, Any], console: Console) -> None:
-    table = Table(
-        title=f"Recall latency, ms ({result['queries']} queries per size, "
-        f"embedder {result['embedder']})"
-    )
+    table = Table(title=f"Recall latency, ms ({result['queries']} queries per size, embedder {result['embedder']})")
     cols = (
         "memories",
         "recall p50",

@@ -3,7 +3,7 @@
 Protocol (see ``benchmarks/README.md``): each conversation goes into a fresh store through the
 public API, one thread per session, each turn timed at its session's date. Only the dialogue is
 fed: the ``events_*``, ``*_observation`` and ``*_summary`` annotations were written with knowledge
-of the answers. For every question of categories 1-4 we call ``recall`` twice and measure
+of the answers. For every question of categories 1-4 we call ``retrieval.recall`` twice and measure
 
 * evidence recall@k: the share of the question's evidence turns among the top-k memories
   (``k=20`` with no relevance floor: ranking alone; cut at 5, 10 and 20), by the ``dia_id`` each
@@ -98,8 +98,8 @@ def _find_date(text: str) -> tuple[int, int, int] | None:
     for m in _MONTH_DAY_YEAR.finditer(text):
         if (month := _MONTHS.get(m.group(1).lower())) is not None:
             return int(m.group(3)), month, int(m.group(2))
-    if m := _ISO_DATE.search(text):
-        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if iso := _ISO_DATE.search(text):
+        return int(iso.group(1)), int(iso.group(2)), int(iso.group(3))
     return None
 
 
@@ -299,9 +299,7 @@ async def _run_conversation(
             record["baselines"] = {}
             for base, retriever in baselines.items():
                 ranked = [{text_dia[i]} for i in retriever.search(q.text, max(RECALL_KS))]
-                record["baselines"][base] = {
-                    f"recall_at_{k}": recall_at_k(q.evidence, ranked, k) for k in RECALL_KS
-                }
+                record["baselines"][base] = {f"recall_at_{k}": recall_at_k(q.evidence, ranked, k) for k in RECALL_KS}
     main = headline(layers)
     for _, record in asked:
         record |= {k: record["layers"][main][k] for k in HEADLINE_KEYS}
@@ -318,21 +316,16 @@ async def _run_conversation(
     return summary, records
 
 
-def scores_of(
-    records: Sequence[dict[str, Any]], keys: Sequence[str], get: Any = None
-) -> dict[str, Any]:
+def scores_of(records: Sequence[dict[str, Any]], keys: Sequence[str], get: Any = None) -> dict[str, Any]:
     """Mean of each key over the records, per category and overall."""
     get = get or (lambda r, k: r[k])
 
     def means(rs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            k: (statistics.fmean(get(r, k) for r in rs) if rs else None) for k in keys
-        }
+        out: dict[str, Any] = {k: (statistics.fmean(get(r, k) for r in rs) if rs else None) for k in keys}
         return out | {"questions": len(rs)}
 
     per_category = {
-        str(c): means([r for r in records if r["category"] == c]) | {"name": name}
-        for c, name in CATEGORIES.items()
+        str(c): means([r for r in records if r["category"] == c]) | {"name": name} for c, name in CATEGORIES.items()
     }
     return means(records) | {"per_category": per_category}
 
@@ -359,7 +352,7 @@ async def arun_locomo(
     if not files:
         raise FileNotFoundError(f"no LoCoMo conversations (*.json) in {data_dir}")
     console = Console(stderr=True, quiet=not progress)
-    settings = Settings(embedder=embedder) if embedder else Settings()  # type: ignore[arg-type]
+    settings = Settings(embedder=embedder) if embedder else Settings()
     began = time.perf_counter()
     base = build_embedder(settings)  # loaded once; each layer of each conversation caches apart
     inner = with_disk_cache(base, embed_cache)

@@ -174,10 +174,7 @@ def question_measures(
     hits = [hit_turns(m, dia_of_message) for m in top]
     turn_hits = [set() if is_derived(m) else h for m, h in zip(top, hits, strict=True)]
     behind = {
-        e
-        for m in adaptive
-        if is_derived(m) and m.content in adaptive_context
-        for e in hit_turns(m, dia_of_message)
+        e for m in adaptive if is_derived(m) and m.content in adaptive_context for e in hit_turns(m, dia_of_message)
     }
     shown = [e in behind or (e in contents and contents[e] in adaptive_context) for e in evidence]
     out: dict[str, Any] = {f"turn_recall_at_{k}": recall_at_k(evidence, turn_hits, k) for k in ks}
@@ -291,9 +288,7 @@ async def run_layer(
                 "context_tokens_k20": top.context_tokens,
                 "adaptive_k": len(adaptive.memories),
                 "budgets": by_budget,
-                "evidence_ranks": {
-                    e: next((r + 1 for r, h in enumerate(hits) if e in h), None) for e in q.evidence
-                },
+                "evidence_ranks": {e: next((r + 1 for r, h in enumerate(hits) if e in h), None) for e in q.evidence},
             }
             scores |= question_measures(
                 q.evidence,
@@ -322,9 +317,7 @@ async def run_layer(
     return summary, index_texts, text_dia
 
 
-def layer_result(
-    name: str, answered: Sequence[dict[str, Any]], summaries: Sequence[dict[str, Any]]
-) -> dict[str, Any]:
+def layer_result(name: str, answered: Sequence[dict[str, Any]], summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     rows = [r["layers"][name] for r in answered]
     runs = [s["layers"][name] for s in summaries]
     scores = scores_of(answered, LAYER_KEYS, lambda r, k: r["layers"][name][k])
@@ -354,9 +347,7 @@ def layer_result(
         "context_tokens_k20_p95": percentile(column("context_tokens_k20"), 95),
         "adaptive_k_median": percentile(column("adaptive_k"), 50),
         "budgets": budget_scores([(r["category"], r["layers"][name]) for r in answered]),
-        "derived_hit_sources_median": {
-            kind.value: percentile(sizes[kind.value], 50) for kind in DERIVED_KINDS
-        },
+        "derived_hit_sources_median": {kind.value: percentile(sizes[kind.value], 50) for kind in DERIVED_KINDS},
         "hit_kinds_at_10": kind_shares((r["top_kinds"] for r in rows), 10),
         "derived": derived,
         "timings": {
@@ -455,8 +446,9 @@ def render_layers(result: Mapping[str, Any], console: Console) -> None:
     for c, cat in first["per_category"].items():
         row(
             f"{c} {cat['name']} (n={cat['questions']}): R@10 / context",
-            lambda v, c=c: f"{_pct(v['per_category'][c]['recall_at_10'])} / "
-            f"{_pct(v['per_category'][c]['context_recall'])}",
+            lambda v, c=c: (
+                f"{_pct(v['per_category'][c]['recall_at_10'])} / {_pct(v['per_category'][c]['context_recall'])}"
+            ),
         )
     console.print(table)
 

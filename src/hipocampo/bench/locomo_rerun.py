@@ -2,7 +2,7 @@
 
 Ingesting a conversation (facts, summaries, consolidation) takes minutes; changing how recall
 ranks does not change what was stored. This re-runs only the questions, through the public
-``recall``, and scores them with the benchmark's own measures (:mod:`.locomo`,
+``retrieval.recall``, and scores them with the benchmark's own measures (:mod:`.locomo`,
 :mod:`.locomo_layers`), so a ranking change is measured in seconds. The numbers match a full
 run's for the same code (same stores, same calls); the full benchmark stays the reference.
 """
@@ -69,7 +69,7 @@ async def rerun(
     """One record per question and layer: category, evidence ranks, the benchmark's measures and
     recall timings. ``min_relevance`` overrides the context's relevance floor (None: the setting);
     ``embedder`` is a settings name, and must be the one the stores were indexed with."""
-    settings = Settings(embedder=embedder) if embedder else Settings()  # type: ignore[arg-type]
+    settings = Settings(embedder=embedder) if embedder else Settings()
     inner = with_disk_cache(build_embedder(settings), embed_cache)
     records: list[dict[str, Any]] = []
     for path in sorted(Path(data_dir).glob("*.json")):
@@ -79,9 +79,9 @@ async def rerun(
             db = Path(db_dir) / f"{conv.id}-{name}.db"
             if not db.exists():
                 raise FileNotFoundError(f"no kept store {db}: run locomo.py --db-dir {db_dir} first")
-            embedder = CachingEmbedder(inner, max_entries=200_000)
+            cached = CachingEmbedder(inner, max_entries=200_000)
             async with await AsyncMemory.open(
-                str(db), settings=settings, embedder=embedder, worker="inprocess", **LAYERS[name].overrides()
+                str(db), settings=settings, embedder=cached, worker="inprocess", **LAYERS[name].overrides()
             ) as mem:
                 dia = await _dia_of_message(mem, conv.id)
                 for q in conv.questions:

@@ -147,7 +147,8 @@ SARAH = Scenario(
     summary="A nurse moves city and hospital, rehomes her cat, adopts a dog.",
     sessions=(
         session(
-            "sarah-dinners", "2024-03-04",
+            "sarah-dinners",
+            "2024-03-04",
             ("19:02", "u", "Hi! I'm Sarah. I live in Boston and I work as a nurse at Mass General."),
             ("19:02", "a", "Nice to meet you, Sarah! What can I help you with today?"),
             ("19:03", "u", "Easy dinner ideas, mostly. Just so you know, I'm allergic to shellfish."),
@@ -157,7 +158,8 @@ SARAH = Scenario(
             ("19:06", "a", "Then batch cooking in the afternoon it is."),
         ),
         session(
-            "sarah-running", "2024-03-20",
+            "sarah-running",
+            "2024-03-20",
             ("07:40", "u", "Morning! My goal is to run the Boston Marathon."),
             ("07:41", "a", "Great goal! How much are you running these days?"),
             ("07:43", "u", "About 20 miles a week. I love trail running and yoga."),
@@ -165,7 +167,8 @@ SARAH = Scenario(
             ("07:45", "a", "Sure: three easy runs, one long run and one yoga session a week, building slowly."),
         ),
         session(
-            "sarah-move", "2024-04-17",
+            "sarah-move",
+            "2024-04-17",
             ("20:10", "u", "Big news: I moved to Denver last week!"),
             ("20:10", "a", "Congratulations! How is the new place?"),
             ("20:12", "u", "Chaotic but fine. I started working at Denver Health on Monday."),
@@ -174,7 +177,8 @@ SARAH = Scenario(
             ("20:15", "a", "Of course. Any cuisine you are curious about?"),
         ),
         session(
-            "sarah-dog", "2024-05-02",
+            "sarah-dog",
+            "2024-05-02",
             ("18:30", "u", "I adopted a dog named Biscuit yesterday!"),
             ("18:30", "a", "Welcome, Biscuit! What breed is he?"),
             ("18:31", "u", "A beagle mix, two years old. Any tips for crate training?"),
@@ -214,7 +218,8 @@ MIKE = Scenario(
     summary="Trip planning: the budget goes up, he stops being vegetarian, gets engaged.",
     sessions=(
         session(
-            "mike-japan", "2024-06-01",
+            "mike-japan",
+            "2024-06-01",
             ("10:00", "u", "hey, I'm Mike. I'm planning a trip to Japan in October."),
             ("10:00", "a", "Fun! Who's going with you?"),
             ("10:01", "u", "Me and my girlfriend Jess. It's our first time in Asia."),
@@ -224,7 +229,8 @@ MIKE = Scenario(
             ("10:06", "u", "I have a cat named Sushi, so we'll need a pet sitter for those two weeks."),
         ),
         session(
-            "mike-budget", "2024-07-10",
+            "mike-budget",
+            "2024-07-10",
             ("21:00", "u", "Quick update: my budget is now 3k because my bonus came in."),
             ("21:01", "a", "Nice! That opens up a night in a ryokan."),
             ("21:02", "u", "Jess and I got engaged last Saturday!!"),
@@ -232,7 +238,8 @@ MIKE = Scenario(
             ("21:03", "u", "What are the best areas to stay in Kyoto?"),
         ),
         session(
-            "mike-food", "2024-08-22",
+            "mike-food",
+            "2024-08-22",
             ("12:15", "u", "Heads up: I'm not vegetarian anymore, I started eating fish again."),
             ("12:16", "a", "Good to know, that makes sushi an option!"),
             ("12:17", "u", "Honestly my favorite food is ramen."),
@@ -267,7 +274,8 @@ PRIYA = Scenario(
     summary="Health constraints, a weekly schedule, a new employer, a goal given up.",
     sessions=(
         session(
-            "priya-intro", "2024-01-08",
+            "priya-intro",
+            "2024-01-08",
             ("09:00", "u", "Hello! My name is Priya and I'm 29."),
             ("09:00", "u", "I'm a software engineer at Monzo and I live in London."),
             ("09:01", "a", "Hi Priya! How can I help?"),
@@ -277,14 +285,16 @@ PRIYA = Scenario(
             ("09:05", "u", "I want to learn to climb."),
         ),
         session(
-            "priya-schedule", "2024-02-12",
+            "priya-schedule",
+            "2024-02-12",
             ("18:00", "u", "For our weekly check-ins: I'm only free on Tuesdays and Thursdays after 6pm."),
             ("18:01", "a", "Got it, Tuesdays and Thursdays in the evening."),
             ("18:02", "u", "I can't do Fridays."),
             ("18:03", "u", "By the way I'm still lactose intolerant, oat milk is my friend."),
         ),
         session(
-            "priya-new-job", "2024-03-20",
+            "priya-new-job",
+            "2024-03-20",
             ("08:30", "u", "I started at Wise yesterday, so it's been a hectic week."),
             ("08:31", "a", "Congrats on the new job!"),
             ("08:32", "u", "Honestly I don't want to learn to climb anymore, my shoulder hates it."),
@@ -328,7 +338,8 @@ DAN = Scenario(
     summary="A teacher with a family and a dog retires and changes diet.",
     sessions=(
         session(
-            "dan-garden", "2024-09-02",
+            "dan-garden",
+            "2024-09-02",
             ("17:20", "u", "Hi, I'm Dan. My wife Laura and I live in Manchester."),
             ("17:20", "a", "Hello Dan! What's on your mind?"),
             ("17:21", "u", "I'm a high school teacher, 58 years old, and counting the days to retirement."),
@@ -338,7 +349,8 @@ DAN = Scenario(
             ("17:24", "a", "Give him a digging box of his own and reward him for using it."),
         ),
         session(
-            "dan-health", "2024-10-14",
+            "dan-health",
+            "2024-10-14",
             ("08:05", "u", "I'm on a low-carb diet now, doctor's orders."),
             ("08:06", "a", "Understood. Want some low-carb lunch ideas?"),
             ("08:07", "u", "Yes please. I'm not available on Sundays, that's family day."),
@@ -346,7 +358,8 @@ DAN = Scenario(
             ("08:09", "a", "Ouch, I hope he heals quickly."),
         ),
         session(
-            "dan-retired", "2024-12-03",
+            "dan-retired",
+            "2024-12-03",
             ("11:00", "u", "Well, I'm retired now! Last day at school was Friday."),
             ("11:00", "a", "Congratulations on your retirement!"),
             ("11:02", "u", "I'm keto now, low-carb wasn't strict enough."),
@@ -383,7 +396,8 @@ LUCAS = Scenario(
     summary="A Brazilian in Canada switches between Portuguese and English, even within a turn.",
     sessions=(
         session(
-            "lucas-oi", "2024-05-20",
+            "lucas-oi",
+            "2024-05-20",
             ("22:10", "u", "Oi! Sou o Lucas, sou brasileiro mas moro em Toronto."),
             ("22:10", "a", "Oi, Lucas! Como posso ajudar?"),
             ("22:11", "u", "Trabalho como desenvolvedor na Shopify."),
@@ -391,7 +405,8 @@ LUCAS = Scenario(
             ("22:12", "a", "Anotado: nada de amendoim. Que tal um curry verde sem amendoim?"),
         ),
         session(
-            "lucas-english", "2024-06-10",
+            "lucas-english",
+            "2024-06-10",
             ("19:00", "u", "Switching to English since my roommate is reading this lol."),
             ("19:01", "u", "Reminder: I'm allergic to peanuts."),
             ("19:01", "a", "I remember, no peanuts."),
@@ -400,7 +415,8 @@ LUCAS = Scenario(
             ("19:05", "a", "Vancouver is perfect for both: try the Grouse Grind and Main Street breweries."),
         ),
         session(
-            "lucas-misto", "2024-07-15",
+            "lucas-misto",
+            "2024-07-15",
             ("20:30", "u", "Voltei pro português haha. Meu orçamento pra academia é de 80 dólares por mês."),
             ("20:31", "u", "I can't do Mondays because of the team standup."),
             ("20:32", "u", "I don't like craft beer anymore, tô tentando beber menos."),

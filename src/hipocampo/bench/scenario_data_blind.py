@@ -46,7 +46,8 @@ NORA = Scenario(
     summary="A UX designer moves from Austin to Seattle for a new employer; two sisters; peanut allergy.",
     sessions=(
         session(
-            "nora-dinner", "2024-02-05",
+            "nora-dinner",
+            "2024-02-05",
             ("18:40", "u", "hi there! I'm Nora, 34, I live in Austin and I'm a UX designer at Indeed."),
             ("18:40", "a", "Hi Nora! What can I do for you today?"),
             ("18:41", "u", "I'm organizing a dinner for my sister Megan, she's turning 30 and I want it to be special"),
@@ -58,7 +59,8 @@ NORA = Scenario(
             ("18:47", "a", "Sure: 'Megan is turning 30! Join us for sushi on Saturday at 7. RSVP to Nora.'"),
         ),
         session(
-            "nora-offer", "2024-03-18",
+            "nora-offer",
+            "2024-03-18",
             ("12:05", "u", "ok so, update: I accepted an offer in Seattle!!"),
             ("12:05", "a", "Congratulations! Tell me more."),
             ("12:06", "u", "I start at Expedia next month, same role, UX designer, but a much bigger team"),
@@ -68,7 +70,8 @@ NORA = Scenario(
             ("12:10", "u", "nice. Claire is in Ballard actually"),
         ),
         session(
-            "nora-settled", "2024-04-22",
+            "nora-settled",
+            "2024-04-22",
             ("20:15", "u", "I moved to Seattle last week, there are boxes everywhere 😅"),
             ("20:15", "a", "Welcome to Seattle! How is it going so far?"),
             ("20:16", "u", "my first day at Expedia was April 1st, no joke, and the team is lovely"),
@@ -77,7 +80,8 @@ NORA = Scenario(
             ("20:19", "a", "Look for dedicated nut-free bakeries and always ask about cross-contact."),
         ),
         session(
-            "nora-visit", "2024-05-13",
+            "nora-visit",
+            "2024-05-13",
             ("19:00", "u", "Megan is coming to visit me in June!"),
             ("19:00", "a", "Fun! What would you like to do together?"),
             ("19:01", "u", "I love hiking, she's more of a beach person. any day trip that works for both?"),
@@ -123,7 +127,8 @@ TOM = Scenario(
     "another user of the tenant has her own city, employer, allergy and booking code.",
     other_user=(
         session(
-            "rachel-trip", "2024-08-30",
+            "rachel-trip",
+            "2024-08-30",
             ("09:10", "u", "Hey, Rachel here. I live in Edinburgh and work at Ocado."),
             ("09:10", "a", "Hi Rachel! How can I help?"),
             ("09:11", "u", "I'm allergic to sesame, keep that in mind for any recipes."),
@@ -134,7 +139,8 @@ TOM = Scenario(
     ),
     sessions=(
         session(
-            "tom-conf", "2024-09-01",
+            "tom-conf",
+            "2024-09-01",
             ("16:20", "u", "Hi, I'm Tom, I live in Cambridge. Flying to Lisbon next Friday for a conference!"),
             ("16:20", "a", "Exciting! First time in Portugal?"),
             ("16:21", "u", "Yep. My flight is TP1351 from Heathrow, it leaves at 7:40am 😩"),
@@ -144,7 +150,8 @@ TOM = Scenario(
             ("16:24", "a", "Sure, hotel code HX3K9M."),
         ),
         session(
-            "tom-cancel", "2024-09-04",
+            "tom-cancel",
+            "2024-09-04",
             ("21:02", "u", "ugh, TAP cancelled my flight. they put me on TP1357 instead, same day, later"),
             ("21:03", "a", "Annoying, but at least it's the same day. Do you need to tell the hotel?"),
             ("21:04", "u", "nah check-in is flexible. fastest way from the airport to Baixa?"),
@@ -153,11 +160,16 @@ TOM = Scenario(
             ("21:07", "a", "Good luck with the talk!"),
         ),
         session(
-            "tom-back", "2024-09-16",
+            "tom-back",
+            "2024-09-16",
             ("08:30", "u", "back home. Lisbon was amazing"),
             ("08:30", "a", "Glad to hear it! How did the talk go?"),
-            ("08:31", "u", "really well. confession though: I'm not vegan anymore, just vegetarian now. the pastéis "
-                           "de nata broke me haha"),
+            (
+                "08:31",
+                "u",
+                "really well. confession though: I'm not vegan anymore, just vegetarian now. the pastéis "
+                "de nata broke me haha",
+            ),
             ("08:32", "a", "Understandable! Want some vegetarian recipes inspired by the trip?"),
             ("08:33", "u", "yes, could you suggest a Portuguese cookbook with vegetarian stuff?"),
             ("08:34", "a", "Try one focused on petiscos; many are easy to make without meat or fish."),
@@ -177,8 +189,7 @@ TOM = Scenario(
     probes=(
         Probe("What's my flight number?", ("TP1357",), stale=("TP1351",), foreign=("ZK49QH",)),
         Probe("What was the hotel booking code?", ("HX3K9M",), foreign=("ZK49QH", "Inverness")),
-        Probe("Where do I live and where do I work?", ("Cambridge", "Darktrace"),
-              foreign=("Edinburgh", "Ocado")),
+        Probe("Where do I live and where do I work?", ("Cambridge", "Darktrace"), foreign=("Edinburgh", "Ocado")),
         Probe("Any food restrictions I have?", ("vegetarian",), stale=("vegan",), foreign=("sesame",)),
     ),
     split=NEVER,
@@ -191,18 +202,23 @@ GRACE = Scenario(
     "aerobics and goes vegetarian.",
     sessions=(
         session(
-            "grace-salsa", "2024-05-06",
+            "grace-salsa",
+            "2024-05-06",
             ("10:02", "u", "Hello dear. My name is Grace, I'm 71 and I live in Phoenix with my husband George."),
             ("10:02", "a", "Hello Grace! What can I help you with?"),
             ("10:03", "u", "I have a little parrot called Kiwi who talks more than George does, haha."),
-            ("10:04", "u", "I can't stand cilantro, it tastes like soap to me. Could you give me a salsa recipe "
-                           "without it?"),
+            (
+                "10:04",
+                "u",
+                "I can't stand cilantro, it tastes like soap to me. Could you give me a salsa recipe without it?",
+            ),
             ("10:05", "a", "Of course! A roasted tomato salsa with parsley and lime is lovely and has no cilantro."),
             ("10:06", "u", "I love doing the crossword every morning, so recipes with short steps please."),
             ("10:07", "u", "Thank you sweetheart."),
         ),
         session(
-            "grace-party", "2024-05-27",
+            "grace-party",
+            "2024-05-27",
             ("09:15", "u", "I love water aerobics, I go on Tuesdays and Thursdays, it's wonderful for my knees."),
             ("09:15", "a", "That sounds like a great routine."),
             ("09:16", "u", "My birthday is on June 20th and George wants to throw a garden party."),
@@ -212,17 +228,22 @@ GRACE = Scenario(
             ("09:19", "a", "No cilantro, promise. Grilled vegetables, a pasta salad and a lemon cake?"),
         ),
         session(
-            "grace-knee", "2024-07-08",
+            "grace-knee",
+            "2024-07-08",
             ("11:30", "u", "I had knee surgery last month, so I'm moving slowly these days."),
             ("11:30", "a", "I'm sorry to hear that. How is the recovery going?"),
-            ("11:31", "u", "Fine. But I don't enjoy water aerobics anymore, the pool feels too cold since the "
-                           "operation."),
+            (
+                "11:31",
+                "u",
+                "Fine. But I don't enjoy water aerobics anymore, the pool feels too cold since the operation.",
+            ),
             ("11:32", "u", "Also I've become a vegetarian, George thinks I've lost my mind."),
             ("11:33", "u", "Can you suggest protein-rich meals for an old lady who just went vegetarian?"),
             ("11:34", "a", "Lentil soup, eggs, Greek yogurt, beans and tofu are all easy and full of protein."),
         ),
         session(
-            "grace-trip", "2024-07-29",
+            "grace-trip",
+            "2024-07-29",
             ("15:00", "u", "The party was lovely. Kiwi said 'happy birthday' all afternoon!"),
             ("15:00", "a", "Ha, what a clever bird!"),
             ("15:01", "u", "George and I are flying to San Diego next month to see Lily."),
@@ -269,7 +290,8 @@ MARCUS = Scenario(
     "tenant has her own city, employer and allergy.",
     other_user=(
         session(
-            "dana-bike", "2024-10-01",
+            "dana-bike",
+            "2024-10-01",
             ("17:00", "u", "Hi! I'm Dana. I live in Tucson and I'm an engineer at Raytheon."),
             ("17:00", "a", "Hi Dana, what can I do for you?"),
             ("17:01", "u", "I'm allergic to penicillin, good to keep in mind if I ask health stuff."),
@@ -280,9 +302,13 @@ MARCUS = Scenario(
     ),
     sessions=(
         session(
-            "marcus-laptop", "2024-10-03",
-            ("22:10", "u", "yo. I'm Marcus, I live in Cleveland and work as a barista at Starbucks while I study for "
-                           "the LSAT"),
+            "marcus-laptop",
+            "2024-10-03",
+            (
+                "22:10",
+                "u",
+                "yo. I'm Marcus, I live in Cleveland and work as a barista at Starbucks while I study for the LSAT",
+            ),
             ("22:10", "a", "Hey Marcus! How can I help?"),
             ("22:11", "u", "need a laptop for law school prep. my budget is $900"),
             ("22:12", "a", "For $900 you can get a solid ultrabook with 16 GB of RAM."),
@@ -291,7 +317,8 @@ MARCUS = Scenario(
             ("22:15", "a", "Then look at models with front-facing speakers, or budget for headphones."),
         ),
         session(
-            "marcus-lsat", "2024-10-24",
+            "marcus-lsat",
+            "2024-10-24",
             ("19:40", "u", "took the LSAT last Saturday!! finally"),
             ("19:40", "a", "Congrats on getting through it! How do you feel?"),
             ("19:41", "u", "ok I think. forget what I said about the budget, my aunt is giving me her old MacBook"),
@@ -301,7 +328,8 @@ MARCUS = Scenario(
             ("19:45", "a", "One concrete story that shows why law, and what you have done about it."),
         ),
         session(
-            "marcus-job", "2024-11-18",
+            "marcus-job",
+            "2024-11-18",
             ("08:05", "u", "big change: I quit Starbucks. I'm a paralegal now, at Hartley & Moss"),
             ("08:05", "a", "That's a great step toward law school!"),
             ("08:06", "u", "the office is downtown so my commute is 20 min on the bus"),
@@ -310,7 +338,8 @@ MARCUS = Scenario(
             ("08:09", "u", "I can't stand true crime podcasts btw, so don't recommend any of those"),
         ),
         session(
-            "marcus-music", "2024-12-09",
+            "marcus-music",
+            "2024-12-09",
             ("20:00", "u", "still love jazz, any good Christmas jazz albums?"),
             ("20:00", "a", "Vince Guaraldi's 'A Charlie Brown Christmas' is the classic."),
             ("20:01", "u", "my girlfriend Tasha is more into soul though"),
@@ -350,9 +379,14 @@ AISHA = Scenario(
     "a new hospital, the fiancé becomes her husband.",
     sessions=(
         session(
-            "aisha-catering", "2025-01-13",
-            ("19:30", "u", "Hi! I'm Aisha, I'm a nurse at Memorial Hermann in Houston and I'm marrying my fiancé Omar "
-                           "this spring 💍"),
+            "aisha-catering",
+            "2025-01-13",
+            (
+                "19:30",
+                "u",
+                "Hi! I'm Aisha, I'm a nurse at Memorial Hermann in Houston and I'm marrying my fiancé Omar "
+                "this spring 💍",
+            ),
             ("19:30", "a", "Congratulations, Aisha! How can I help with the planning?"),
             ("19:31", "u", "catering first. I'm vegan, and so is most of my side of the family"),
             ("19:32", "a", "Then a fully plant-based menu keeps everyone happy."),
@@ -361,20 +395,34 @@ AISHA = Scenario(
             ("19:35", "a", "That's workable for a plant-based Thai menu for around 120 guests."),
         ),
         session(
-            "aisha-dresses", "2025-02-03",
-            ("13:00", "u", "I ordered the bridesmaid dresses online and they still haven't arrived. order number is "
-                           "114-7730921-5582"),
+            "aisha-dresses",
+            "2025-02-03",
+            (
+                "13:00",
+                "u",
+                "I ordered the bridesmaid dresses online and they still haven't arrived. order number is "
+                "114-7730921-5582",
+            ),
             ("13:01", "a", "Frustrating. Do you want a message to the seller?"),
             ("13:01", "u", "yes please, polite but firm"),
-            ("13:02", "a", "Here's a draft: 'Hello, my order has not arrived and the wedding is soon. Could you "
-                           "confirm a delivery date?'"),
+            (
+                "13:02",
+                "a",
+                "Here's a draft: 'Hello, my order has not arrived and the wedding is soon. Could you "
+                "confirm a delivery date?'",
+            ),
             ("13:03", "u", "haha perfect, thanks"),
             ("13:04", "u", "oh and Omar's birthday is March 2nd, I need to plan something small"),
         ),
         session(
-            "aisha-menu", "2025-02-24",
-            ("21:10", "u", "ok I changed my mind about the menu. Ethiopian is my favorite cuisine now, we had it last "
-                           "weekend and wow"),
+            "aisha-menu",
+            "2025-02-24",
+            (
+                "21:10",
+                "u",
+                "ok I changed my mind about the menu. Ethiopian is my favorite cuisine now, we had it last "
+                "weekend and wow",
+            ),
             ("21:11", "a", "Ethiopian food is wonderful for a shared wedding table!"),
             ("21:12", "u", "also, I'm not vegan anymore, I missed eggs too much"),
             ("21:13", "u", "we're getting married in two weeks!! I can't believe it"),
@@ -382,11 +430,15 @@ AISHA = Scenario(
             ("21:15", "u", "just seating. my aunts can't sit together lol"),
         ),
         session(
-            "aisha-shifts", "2025-03-24",
+            "aisha-shifts",
+            "2025-03-24",
             ("07:45", "u", "back from the honeymoon! Omar is officially my husband now 🥹"),
             ("07:45", "a", "Congratulations to you both!"),
-            ("07:46", "u", "and I switched hospitals, I work at Texas Children's now. still a nurse, just a calmer "
-                           "unit"),
+            (
+                "07:46",
+                "u",
+                "and I switched hospitals, I work at Texas Children's now. still a nurse, just a calmer unit",
+            ),
             ("07:47", "u", "can you help me meal prep for 12-hour shifts?"),
             ("07:48", "a", "Sure: overnight oats, grain bowls and soups that reheat well."),
         ),
@@ -429,7 +481,8 @@ BEN = Scenario(
     summary="A dad of two sons with a partner and a dog; the hamster dies; a treehouse project.",
     sessions=(
         session(
-            "ben-cake", "2024-03-03",
+            "ben-cake",
+            "2024-03-03",
             ("15:20", "u", "hey, Ben here. dad of two boys: Oliver is 9 and my other son Felix just turned 6"),
             ("15:20", "a", "Hi Ben! What can I help with?"),
             ("15:21", "u", "we live in Milwaukee, my partner Sam and I both work full time so weekends are chaos"),
@@ -439,7 +492,8 @@ BEN = Scenario(
             ("15:25", "a", "Sounds like a lively house!"),
         ),
         session(
-            "ben-soccer", "2024-03-25",
+            "ben-soccer",
+            "2024-03-25",
             ("18:00", "u", "Felix has his first soccer tournament this Saturday, he's so pumped"),
             ("18:00", "a", "How fun! Anything you need for it?"),
             ("18:01", "u", "what snacks should I bring for a team of 6 year olds?"),
@@ -448,16 +502,21 @@ BEN = Scenario(
             ("18:04", "a", "Got it, I won't suggest anything on Wednesday evenings."),
         ),
         session(
-            "ben-nugget", "2024-04-15",
+            "ben-nugget",
+            "2024-04-15",
             ("20:30", "u", "sad news, we don't have Nugget anymore 😢 the boys buried him in the yard yesterday"),
             ("20:30", "a", "I'm so sorry. That's hard for kids."),
             ("20:31", "u", "how do I talk to a 6 year old about a pet dying?"),
-            ("20:32", "a", "Use simple, honest words, let him ask questions, and maybe draw a picture of Nugget "
-                           "together."),
+            (
+                "20:32",
+                "a",
+                "Use simple, honest words, let him ask questions, and maybe draw a picture of Nugget together.",
+            ),
             ("20:33", "u", "I'm a high school chemistry teacher, I explain stuff all day, but this one is hard"),
         ),
         session(
-            "ben-treehouse", "2024-05-20",
+            "ben-treehouse",
+            "2024-05-20",
             ("17:45", "u", "new project: I want to build a treehouse this summer"),
             ("17:45", "a", "Great project! Do you have a good tree?"),
             ("17:46", "u", "a big oak in the backyard. Waffles will probably try to climb it haha"),
@@ -503,7 +562,8 @@ CHLOE = Scenario(
     "Korean; hates horror films; the flatmate's cat is not hers.",
     sessions=(
         session(
-            "chloe-stats", "2024-04-08",
+            "chloe-stats",
+            "2024-04-08",
             ("14:00", "u", "hiya I'm Chloe, I live in Leeds and I'm a student, final year maths"),
             ("14:00", "a", "Hi Chloe! What are you working on?"),
             ("14:01", "u", "stats revision 😭 the exam is in two weeks"),
@@ -513,16 +573,21 @@ CHLOE = Scenario(
             ("14:05", "a", "Start with the null and alternative hypotheses, then p-values."),
         ),
         session(
-            "chloe-bday", "2024-05-13",
-            ("21:30", "u", "planning way ahead: my birthday is the 14th of November and my flatmates want a horror "
-                           "movie night"),
+            "chloe-bday",
+            "2024-05-13",
+            (
+                "21:30",
+                "u",
+                "planning way ahead: my birthday is the 14th of November and my flatmates want a horror movie night",
+            ),
             ("21:30", "a", "Ha, sounds fun?"),
             ("21:31", "u", "not for me, I can't stand horror films"),
             ("21:32", "a", "Maybe a comedy marathon or karaoke instead?"),
             ("21:33", "u", "karaoke!! good compromise"),
         ),
         session(
-            "chloe-job", "2024-07-22",
+            "chloe-job",
+            "2024-07-22",
             ("10:10", "u", "I graduated!! and I got a job as a data analyst at Arup"),
             ("10:10", "a", "Congratulations, Chloe! That's brilliant."),
             ("10:11", "u", "the job's in Glasgow, so I'm moving there next month"),
@@ -531,9 +596,13 @@ CHLOE = Scenario(
             ("10:14", "u", "yes pls"),
         ),
         session(
-            "chloe-glasgow", "2024-08-19",
-            ("19:20", "u", "ok I live in Glasgow now. it rains even more than in Leeds, which I didn't think was "
-                           "possible"),
+            "chloe-glasgow",
+            "2024-08-19",
+            (
+                "19:20",
+                "u",
+                "ok I live in Glasgow now. it rains even more than in Leeds, which I didn't think was possible",
+            ),
             ("19:20", "a", "Welcome to Scotland! How's the flat?"),
             ("19:21", "u", "nice, West End. my flatmate Isla has a cat called Haggis, he sleeps on my bed"),
             ("19:22", "u", "what's a good routine for the first week at a new job?"),
@@ -574,7 +643,8 @@ RAJ = Scenario(
     "another user of the tenant has her own city, employer, allergy and policy number.",
     other_user=(
         session(
-            "wei-car", "2025-03-01",
+            "wei-car",
+            "2025-03-01",
             ("11:00", "u", "Hi, I'm Wei. I live in Calgary and I work at Suncor as a geologist."),
             ("11:00", "a", "Hi Wei! What can I do for you?"),
             ("11:01", "u", "I'm allergic to mango, which is tragic."),
@@ -585,7 +655,8 @@ RAJ = Scenario(
     ),
     sessions=(
         session(
-            "raj-busy", "2025-03-03",
+            "raj-busy",
+            "2025-03-03",
             ("21:45", "u", "Hello, I'm Raj, an accountant at Deloitte in Toronto. busy season is starting 😵"),
             ("21:45", "a", "Hi Raj! Good luck with busy season. How can I help?"),
             ("21:46", "u", "I'm vegetarian, so please no chicken when I ask for quick dinners"),
@@ -594,7 +665,8 @@ RAJ = Scenario(
             ("21:49", "a", "Chickpea curry with naan, egg fried rice, or a black bean quesadilla."),
         ),
         session(
-            "raj-claim", "2025-03-24",
+            "raj-claim",
+            "2025-03-24",
             ("12:30", "u", "my car got rear-ended two days ago, nobody hurt thankfully"),
             ("12:30", "a", "Glad you're okay. Have you opened a claim?"),
             ("12:31", "u", "yes, the claim number is CLM-5530917 and my policy number is TD-440192"),
@@ -602,7 +674,8 @@ RAJ = Scenario(
             ("12:33", "a", "Ask about the repair shop choice, a rental car, and how fault was decided."),
         ),
         session(
-            "raj-kpmg", "2025-05-12",
+            "raj-kpmg",
+            "2025-05-12",
             ("19:00", "u", "big news: I left Deloitte. I'm at KPMG now, started last week"),
             ("19:00", "a", "Congrats on the move!"),
             ("19:01", "u", "also Priti and I broke up. I'm single now"),

@@ -33,7 +33,8 @@ RENATA = Scenario(
     "number, stops being vegan, moves from Dublin to Cork.",
     sessions=(
         session(
-            "renata-oi", "2024-10-07",
+            "renata-oi",
+            "2024-10-07",
             ("20:00", "u", "Oi! Sou a Renata, moro em Dublin faz dois anos e trabalho na Stripe como product manager."),
             ("20:00", "a", "Oi, Renata! Como posso ajudar?"),
             ("20:01", "u", "Sou vegana, me ajuda a achar um lugar pra jantar sexta?"),
@@ -43,7 +44,8 @@ RENATA = Scenario(
             ("20:05", "u", "perfeito, valeu!"),
         ),
         session(
-            "renata-docs", "2024-10-28",
+            "renata-docs",
+            "2024-10-28",
             ("09:10", "u", "Switching to English, this keyboard has no accents lol"),
             ("09:10", "a", "No problem! What's up?"),
             ("09:11", "u", "I need to renew my residence card, the appointment is in ten days"),
@@ -53,7 +55,8 @@ RENATA = Scenario(
             ("09:15", "u", "Aoife is thrilled, she's been trying to get me to eat her mom's quiche for years haha"),
         ),
         session(
-            "renata-cork", "2024-12-02",
+            "renata-cork",
+            "2024-12-02",
             ("18:30", "u", "Mudei pra Cork mês passado! Still at Stripe, I work remotely now."),
             ("18:30", "a", "Que mudança! Está gostando de Cork?"),
             ("18:31", "u", "muito! only thing: I can't stand driving in traffic, and here I have to drive more"),

@@ -39,13 +39,16 @@ NEVER = "never-tuned"
 THIAGO = Scenario(
     name="blind_thiago_recife_floripa",
     language="pt",
-    summary="Analista de dados de Recife vira cientista de dados em Florianópolis; dois irmãos; "
-    "alergia a dipirona.",
+    summary="Analista de dados de Recife vira cientista de dados em Florianópolis; dois irmãos; alergia a dipirona.",
     sessions=(
         session(
-            "thiago-discurso", "2024-06-03",
-            ("21:00", "u", "fala! sou o Thiago, tenho 27 anos, moro em Recife e trabalho como analista de dados na "
-                           "Accenture"),
+            "thiago-discurso",
+            "2024-06-03",
+            (
+                "21:00",
+                "u",
+                "fala! sou o Thiago, tenho 27 anos, moro em Recife e trabalho como analista de dados na Accenture",
+            ),
             ("21:00", "a", "Fala, Thiago! Em que posso ajudar?"),
             ("21:01", "u", "sou alérgico a dipirona, aliás. se eu pedir remédio pra dor de cabeça lembra disso kkkk"),
             ("21:02", "a", "Anotado, nada de dipirona. O que você precisa hoje?"),
@@ -54,7 +57,8 @@ THIAGO = Scenario(
             ("21:05", "a", "Bora! Começa com uma história de infância de vocês dois e termina com um brinde curto."),
         ),
         session(
-            "thiago-vaga", "2024-07-15",
+            "thiago-vaga",
+            "2024-07-15",
             ("12:30", "u", "cara, passei numa vaga em Florianópolis!! vou me mudar semana que vem"),
             ("12:30", "a", "Parabéns! Que empresa?"),
             ("12:31", "u", "Softplan, como cientista de dados. sobe um degrau"),
@@ -63,9 +67,14 @@ THIAGO = Scenario(
             ("12:34", "u", "depois eu vejo isso. valeu!"),
         ),
         session(
-            "thiago-dente", "2024-08-12",
-            ("22:15", "u", "já tô morando em Floripa! comecei na Softplan semana passada, agora sou cientista de "
-                           "dados oficialmente"),
+            "thiago-dente",
+            "2024-08-12",
+            (
+                "22:15",
+                "u",
+                "já tô morando em Floripa! comecei na Softplan semana passada, agora sou cientista de "
+                "dados oficialmente",
+            ),
             ("22:15", "a", "Que bom! E a adaptação?"),
             ("22:16", "u", "de boa. mas tô com uma dor de dente horrível, e lembra que sou alérgico a dipirona"),
             ("22:17", "a", "Lembro sim. Procure um dentista logo; até lá, pergunte ao farmacêutico por alternativas."),
@@ -73,7 +82,8 @@ THIAGO = Scenario(
             ("22:19", "u", "ok obrigado"),
         ),
         session(
-            "thiago-praia", "2024-09-23",
+            "thiago-praia",
+            "2024-09-23",
             ("18:00", "u", "faltam poucas semanas pro casamento do Caio, o discurso tá pronto"),
             ("18:00", "a", "Boa! Quer revisar junto?"),
             ("18:01", "u", "quero sim, depois te mando. o Davi também vai ser padrinho"),
@@ -121,7 +131,8 @@ FERNANDA = Scenario(
     "companhia, orçamento esquecido; outra usuária do mesmo tenant tem cidade, empresa e localizador.",
     other_user=(
         session(
-            "juliana-voo", "2025-01-20",
+            "juliana-voo",
+            "2025-01-20",
             ("10:00", "u", "Oi, sou a Juliana, moro em Manaus e trabalho na Samsung."),
             ("10:00", "a", "Oi, Juliana! Como posso ajudar?"),
             ("10:01", "u", "Sou alérgica a frutos do mar, anota aí."),
@@ -132,7 +143,8 @@ FERNANDA = Scenario(
     ),
     sessions=(
         session(
-            "fernanda-passagem", "2025-01-27",
+            "fernanda-passagem",
+            "2025-01-27",
             ("20:40", "u", "oii! Fernanda aqui. comprei passagem pra Salvador em abril, primeira viagem sozinha!!"),
             ("20:40", "a", "Que demais, Fernanda! Como posso ajudar?"),
             ("20:41", "u", "guarda isso: o localizador é QTR5VE e o voo é o G3 1452"),
@@ -142,7 +154,8 @@ FERNANDA = Scenario(
             ("20:45", "a", "Dá pra achar pousadas boas no Rio Vermelho nessa faixa."),
         ),
         session(
-            "fernanda-roteiro", "2025-02-17",
+            "fernanda-roteiro",
+            "2025-02-17",
             ("19:00", "u", "esquece o que eu falei do orçamento, minha tia mora lá e vou ficar na casa dela"),
             ("19:00", "a", "Melhor ainda! Vamos montar o roteiro?"),
             ("19:01", "u", "bora. só que odeio acordar cedo, então nada de passeio antes das 9 kkkk"),
@@ -151,7 +164,8 @@ FERNANDA = Scenario(
             ("19:04", "u", "perfeito kkkkk"),
         ),
         session(
-            "fernanda-troca", "2025-03-10",
+            "fernanda-troca",
+            "2025-03-10",
             ("08:50", "u", "a Gol mudou meu voo! agora é o G3 1460, mesmo dia, só que mais tarde"),
             ("08:50", "a", "Pelo menos é no mesmo dia. Quer ajuda pra ajustar a chegada?"),
             ("08:51", "u", "não precisa. o localizador continua QTR5VE, confirmei no app"),
@@ -159,7 +173,8 @@ FERNANDA = Scenario(
             ("08:53", "u", "Entendi. obrigada!"),
         ),
         session(
-            "fernanda-volta", "2025-04-14",
+            "fernanda-volta",
+            "2025-04-14",
             ("21:20", "u", "voltei de Salvador! foi maravilhoso demais"),
             ("21:20", "a", "Que bom! O que você mais gostou?"),
             ("21:21", "u", "o pôr do sol no Farol da Barra. agora quero conhecer os Lençóis Maranhenses no fim do ano"),
@@ -196,9 +211,13 @@ LARISSA = Scenario(
     summary="Estagiária no Rio é efetivada, passa de vegetariana a vegana, odeia coentro, fica noiva.",
     sessions=(
         session(
-            "larissa-marmita", "2024-02-12",
-            ("12:10", "u", "oi! me chamo Larissa, tenho 23 anos, moro no Rio de Janeiro e sou estagiária de marketing "
-                           "na Ambev"),
+            "larissa-marmita",
+            "2024-02-12",
+            (
+                "12:10",
+                "u",
+                "oi! me chamo Larissa, tenho 23 anos, moro no Rio de Janeiro e sou estagiária de marketing na Ambev",
+            ),
             ("12:10", "a", "Oi, Larissa! Em que posso ajudar?"),
             ("12:11", "u", "virei vegetariana faz uns meses e tô sem ideia de marmita"),
             ("12:12", "a", "Que tal grão-de-bico assado, arroz integral e legumes? Rende a semana toda."),
@@ -207,7 +226,8 @@ LARISSA = Scenario(
             ("12:15", "a", "Kkkk, cuidado com a Paçoca então. Sem coentro, prometo."),
         ),
         session(
-            "larissa-niver", "2024-03-04",
+            "larissa-niver",
+            "2024-03-04",
             ("22:00", "u", "sou ansiosa e já tô planejando meu aniversário: é dia 9 de agosto"),
             ("22:00", "a", "Antecedência é tudo! Que tipo de festa?"),
             ("22:01", "u", "meu namorado Gustavo quer fazer surpresa mas eu já descobri haha"),
@@ -217,7 +237,8 @@ LARISSA = Scenario(
             ("22:05", "a", "Tem: bolo de chocolate com vinagre e bicarbonato, fica bem fofo."),
         ),
         session(
-            "larissa-efetivada", "2024-04-22",
+            "larissa-efetivada",
+            "2024-04-22",
             ("18:30", "u", "mudei: agora sou vegana! nada de leite nem ovo"),
             ("18:30", "a", "Que legal! Quer adaptar as marmitas?"),
             ("18:31", "u", "quero. e fui efetivada!! agora sou analista de marketing"),
@@ -226,7 +247,8 @@ LARISSA = Scenario(
             ("18:34", "a", "Nunca esqueço. Tofu mexido com cúrcuma e cebolinha no lugar."),
         ),
         session(
-            "larissa-noivado", "2024-06-10",
+            "larissa-noivado",
+            "2024-06-10",
             ("20:20", "u", "o Gustavo me pediu em casamento no sábado 💍😭"),
             ("20:20", "a", "Que notícia linda, parabéns!"),
             ("20:21", "u", "então agora ele é meu noivo kkkk ainda não acostumei"),
@@ -270,7 +292,8 @@ ANTONIO = Scenario(
     "'minha filha' dito ao assistente não é uma filha.",
     sessions=(
         session(
-            "antonio-oi", "2024-08-05",
+            "antonio-oi",
+            "2024-08-05",
             ("15:00", "u", "Boa tarde. Meu nome é Antônio, tenho 68 anos, sou aposentado e moro em Ribeirão Preto."),
             ("15:00", "a", "Boa tarde, seu Antônio! Em que posso ajudar?"),
             ("15:01", "u", "Tomo losartana pra pressão, todo dia de manhã."),
@@ -281,7 +304,8 @@ ANTONIO = Scenario(
             ("15:05", "a", "Pode, em pedaços pequenos e sem o caroço."),
         ),
         session(
-            "antonio-inss", "2024-08-26",
+            "antonio-inss",
+            "2024-08-26",
             ("09:30", "u", "Sexta passada fui no INSS dar entrada na revisão da aposentadoria."),
             ("09:30", "a", "Certo. Deu tudo certo lá?"),
             ("09:31", "u", "Deu. O número do protocolo é 284551903, guarda pra mim por favor."),
@@ -290,7 +314,8 @@ ANTONIO = Scenario(
             ("09:34", "u", "Obrigado, minha filha."),
         ),
         session(
-            "antonio-remedio", "2024-09-16",
+            "antonio-remedio",
+            "2024-09-16",
             ("10:15", "u", "O médico trocou meu remédio: não tomo mais losartana, agora é anlodipino."),
             ("10:15", "a", "Entendido. Siga certinho o horário que ele indicou."),
             ("10:16", "u", "A consulta de retorno é daqui a duas semanas."),
@@ -298,7 +323,8 @@ ANTONIO = Scenario(
             ("10:18", "a", "Com moderação, por causa do sal. Vale confirmar com o médico no retorno."),
         ),
         session(
-            "antonio-pesca", "2024-10-07",
+            "antonio-pesca",
+            "2024-10-07",
             ("16:40", "u", "Adoro pescar. Vou no rio Pardo com a Regina no feriado."),
             ("16:40", "a", "Que programa bom! Quer dicas de isca?"),
             ("16:41", "u", "Quero. E o protocolo é aquele mesmo, 284551903, até agora nada de resposta."),
@@ -341,7 +367,8 @@ BRUNO = Scenario(
     "futevôlei; outra usuária do tenant tem cidade, empresa, alergia e cachorro.",
     other_user=(
         session(
-            "camila-oi", "2024-11-04",
+            "camila-oi",
+            "2024-11-04",
             ("08:00", "u", "Oi, eu sou a Camila, moro em Porto Alegre e trabalho na Gerdau."),
             ("08:00", "a", "Oi, Camila! Como posso ajudar?"),
             ("08:01", "u", "Sou alérgica a látex, sempre aviso em consulta."),
@@ -351,7 +378,8 @@ BRUNO = Scenario(
     ),
     sessions=(
         session(
-            "bruno-planilha", "2024-11-06",
+            "bruno-planilha",
+            "2024-11-06",
             ("06:30", "u", "Salve! Bruno aqui, sou personal trainer na Smart Fit, em Niterói"),
             ("06:30", "a", "Salve, Bruno! Em que posso ajudar?"),
             ("06:31", "u", "meu objetivo é correr a maratona do Rio ano que vem"),
@@ -361,17 +389,22 @@ BRUNO = Scenario(
             ("06:35", "a", "Fechado: dois rodagens leves, um intervalado e um longão no domingo."),
         ),
         session(
-            "bruno-bodytech", "2024-12-02",
+            "bruno-bodytech",
+            "2024-12-02",
             ("07:10", "u", "saí da Smart Fit, agora dou aula na Bodytech"),
             ("07:10", "a", "Boa! Mudou muito a rotina?"),
-            ("07:11", "u", "mudou. e mudei de ideia: agora prefiro treinar de manhã cedo, o horário novo me obrigou e "
-                           "eu curti"),
+            (
+                "07:11",
+                "u",
+                "mudou. e mudei de ideia: agora prefiro treinar de manhã cedo, o horário novo me obrigou e eu curti",
+            ),
             ("07:12", "u", "minha namorada, a Letícia, vai correr a meia maratona comigo"),
             ("07:13", "a", "Que parceria! Dá pra ajustar a planilha pra vocês dois treinarem juntos."),
             ("07:14", "u", "show"),
         ),
         session(
-            "bruno-tornozelo", "2025-01-13",
+            "bruno-tornozelo",
+            "2025-01-13",
             ("19:00", "u", "torci o tornozelo no sábado passado jogando futevôlei 🤕"),
             ("19:00", "a", "Poxa! Já foi ao ortopedista?"),
             ("19:01", "u", "fui, entorse leve. não curto mais futevôlei depois dessa haha"),
@@ -396,8 +429,12 @@ BRUNO = Scenario(
     retracted=(Retraction("likes:futevolei", "futevôlei"),),
     events=(Event("2025-01-11", text="torci o tornozelo"),),
     probes=(
-        Probe("em que academia eu dou aula?", ("Bodytech",), stale=("Smart Fit",),
-              foreign=("Gerdau", "Porto Alegre", "Thor")),
+        Probe(
+            "em que academia eu dou aula?",
+            ("Bodytech",),
+            stale=("Smart Fit",),
+            foreign=("Gerdau", "Porto Alegre", "Thor"),
+        ),
         Probe("que horas eu prefiro treinar?", ("manhã",), foreign=("látex",)),
         Probe("qual é meu objetivo na corrida?", ("maratona",), foreign=("Gerdau", "Thor")),
     ),
@@ -415,7 +452,8 @@ MARIANA = Scenario(
     "número de pedido; a alergia da gata não é dela.",
     sessions=(
         session(
-            "mariana-bolo", "2024-09-02",
+            "mariana-bolo",
+            "2024-09-02",
             ("19:45", "u", "Oi, sou a Mariana! Moro em Belém e sou professora de história numa escola estadual"),
             ("19:45", "a", "Oi, Mariana! Em que posso ajudar?"),
             ("19:46", "u", "mas meu sonho é viver de confeitaria, faço bolo de pote nas horas vagas"),
@@ -425,7 +463,8 @@ MARIANA = Scenario(
             ("19:50", "a", "Some ingredientes, embalagem e seu tempo, e multiplique por uns 2,5."),
         ),
         session(
-            "mariana-feira", "2024-09-22",
+            "mariana-feira",
+            "2024-09-22",
             ("16:00", "u", "vou ter uma barraca na feira de doces sábado que vem!"),
             ("16:00", "a", "Que legal! Quer ajuda com a quantidade?"),
             ("16:01", "u", "quero. ah, e não posso às terças, tenho reunião pedagógica"),
@@ -434,7 +473,8 @@ MARIANA = Scenario(
             ("16:04", "u", "ok obrigada"),
         ),
         session(
-            "mariana-demissao", "2024-11-04",
+            "mariana-demissao",
+            "2024-11-04",
             ("10:30", "u", "pedi demissão da escola! agora sou confeiteira em tempo integral 🎂"),
             ("10:30", "a", "Que coragem! Parabéns, Mariana."),
             ("10:31", "u", "e como já não tenho reunião pedagógica, agora posso às terças sim"),
@@ -442,7 +482,8 @@ MARIANA = Scenario(
             ("10:33", "a", "Chantininho fica lindo em bolo de festa. Quer ideias de decoração?"),
         ),
         session(
-            "mariana-natal", "2024-12-09",
+            "mariana-natal",
+            "2024-12-09",
             ("21:00", "u", "a Nina tá com alergia a frango, a veterinária mudou a ração dela"),
             ("21:00", "a", "Coitadinha! Ração hipoalergênica costuma resolver."),
             ("21:01", "u", "e eu mesma sou alérgica a morango, ironia pra uma confeiteira kkkk"),
@@ -484,7 +525,8 @@ GABRIEL = Scenario(
     summary="Dev muda de Goiânia pra Brasília com a namorada, orçamento do aluguel sobe, larga o Valorant.",
     sessions=(
         session(
-            "gabriel-setup", "2025-02-03",
+            "gabriel-setup",
+            "2025-02-03",
             ("23:00", "u", "eae, Gabriel aqui. moro em Goiânia, sou dev backend na Zup"),
             ("23:00", "a", "E aí, Gabriel! No que posso ajudar?"),
             ("23:01", "u", "curto muito Valorant, jogo toda noite com a galera"),
@@ -494,7 +536,8 @@ GABRIEL = Scenario(
             ("23:05", "u", "meu time é o Goiás, então já sofro o suficiente sem lag kkkk"),
         ),
         session(
-            "gabriel-concurso", "2025-03-10",
+            "gabriel-concurso",
+            "2025-03-10",
             ("20:10", "u", "semana passada a Júlia passou num concurso em Brasília!!"),
             ("20:10", "a", "Parabéns pra ela!"),
             ("20:11", "u", "então a gente vai se mudar pra lá mês que vem"),
@@ -503,7 +546,8 @@ GABRIEL = Scenario(
             ("20:14", "a", "Asa Norte, Asa Sul e Sudoeste são bem servidas; Águas Claras costuma ser mais barata."),
         ),
         session(
-            "gabriel-asa-norte", "2025-04-14",
+            "gabriel-asa-norte",
+            "2025-04-14",
             ("19:30", "u", "pronto, agora moro em Brasília, na Asa Norte"),
             ("19:30", "a", "Bem-vindo ao quadradinho!"),
             ("19:31", "u", "continuo na Zup, trabalho remoto então foi tranquilo"),
@@ -512,7 +556,8 @@ GABRIEL = Scenario(
             ("19:34", "a", "Mudança de ares completa! Quer sugestões de aberturas de xadrez?"),
         ),
         session(
-            "gabriel-presente", "2025-05-05",
+            "gabriel-presente",
+            "2025-05-05",
             ("18:00", "u", "o aniversário da Júlia é dia 20 de maio, me ajuda com presente?"),
             ("18:00", "a", "Claro! Do que ela gosta?"),
             ("18:01", "u", "ela ama plantas"),
@@ -554,7 +599,8 @@ PATRICIA = Scenario(
     "apólice do seguro, festa do filho.",
     sessions=(
         session(
-            "patricia-cafe", "2024-05-13",
+            "patricia-cafe",
+            "2024-05-13",
             ("06:50", "u", "Olá! Patrícia, 41 anos, dentista em Fortaleza. Sou casada com o Rodrigo."),
             ("06:50", "a", "Olá, Patrícia! Em que posso ajudar?"),
             ("06:51", "u", "tenho intolerância à lactose e sou vegetariana, então café da manhã é um desafio"),
@@ -564,7 +610,8 @@ PATRICIA = Scenario(
             ("06:55", "a", "Muffin salgado de legumes sem queijo aguenta bem fora da geladeira."),
         ),
         session(
-            "patricia-carro", "2024-06-03",
+            "patricia-carro",
+            "2024-06-03",
             ("13:20", "u", "bateram no meu carro ontem no estacionamento do shopping 😤"),
             ("13:20", "a", "Que chato! Alguém se machucou?"),
             ("13:21", "u", "não, só o para-choque. o número da apólice do seguro é 93177004512"),
@@ -573,7 +620,8 @@ PATRICIA = Scenario(
             ("13:24", "u", "ok obrigada"),
         ),
         session(
-            "patricia-festa", "2024-07-15",
+            "patricia-festa",
+            "2024-07-15",
             ("20:00", "u", "deixei de ser vegetariana, o médico pediu pra eu voltar a comer peixe e frango"),
             ("20:00", "a", "Entendido. Quer ideias de refeições com peixe?"),
             ("20:01", "u", "depois. mas a intolerância à lactose continua, isso não muda"),

@@ -34,7 +34,8 @@ RUI = Scenario(
     summary="Programador muda-se de Braga para Lisboa e de empresa; dois amigos; alergia a frutos secos.",
     sessions=(
         session(
-            "rui-jantar", "2024-10-07",
+            "rui-jantar",
+            "2024-10-07",
             ("19:30", "u", "Olá! Sou o Rui, vivo em Braga e estou a trabalhar na Bosch como programador."),
             ("19:30", "a", "Olá, Rui! Em que posso ajudar?"),
             ("19:31", "u", "Sou alérgico a frutos secos, por isso cuidado com as sobremesas que me sugerires."),
@@ -44,7 +45,8 @@ RUI = Scenario(
             ("19:35", "a", "Arroz de pato no forno: prepara-se de manhã e vai ao forno antes do jantar."),
         ),
         session(
-            "rui-proposta", "2024-10-28",
+            "rui-proposta",
+            "2024-10-28",
             ("21:10", "u", "Recebi uma proposta da Feedzai, em Lisboa, e aceitei!"),
             ("21:10", "a", "Parabéns! Quando começas?"),
             ("21:11", "u", "Em dezembro. Vou ter de me mudar, claro."),
@@ -53,17 +55,22 @@ RUI = Scenario(
             ("21:14", "a", "Então evita a Baixa e o Bairro Alto; Arroios ou Alvalade são mais calmos."),
         ),
         session(
-            "rui-lisboa", "2024-12-16",
+            "rui-lisboa",
+            "2024-12-16",
             ("20:00", "u", "Pronto, já vivo em Lisboa! Mudei-me há duas semanas."),
             ("20:00", "a", "Bem-vindo! Como está a correr?"),
             ("20:01", "u", "Bem. Já estou a trabalhar na Feedzai, continuo programador, mas noutra equipa."),
             ("20:02", "u", "Continuo alérgico a frutos secos, e o bolo-rei está em todo o lado 😅"),
             ("20:03", "u", "Há bolo-rei sem frutos secos?"),
-            ("20:04", "a", "Há: o bolo-rainha não serve, mas algumas pastelarias fazem bolo-rei só com fruta "
-                           "cristalizada."),
+            (
+                "20:04",
+                "a",
+                "Há: o bolo-rainha não serve, mas algumas pastelarias fazem bolo-rei só com fruta cristalizada.",
+            ),
         ),
         session(
-            "rui-guitarra", "2025-01-06",
+            "rui-guitarra",
+            "2025-01-06",
             ("18:45", "u", "O Nuno veio passar o fim de ano cá a casa, foi ótimo."),
             ("18:45", "a", "Que bom! Como começaste o ano?"),
             ("18:46", "u", "Com planos: quero aprender a tocar guitarra portuguesa este ano."),
@@ -100,7 +107,8 @@ FATIMA = Scenario(
     summary="Professora reformada em Viseu: marido, gato, neta; deixa a hidroginástica e a carne vermelha.",
     sessions=(
         session(
-            "fatima-anos", "2024-03-04",
+            "fatima-anos",
+            "2024-03-04",
             ("09:20", "u", "Bom dia. Chamo-me Fátima, sou reformada, fui professora primária muitos anos."),
             ("09:20", "a", "Bom dia, D. Fátima! Em que posso ajudar?"),
             ("09:21", "u", "Vivo em Viseu com o meu marido, o Joaquim."),
@@ -111,7 +119,8 @@ FATIMA = Scenario(
             ("09:26", "a", "Um lanche no jardim com bolos caseiros e o Farrusco de supervisor."),
         ),
         session(
-            "fatima-consulta", "2024-04-08",
+            "fatima-consulta",
+            "2024-04-08",
             ("10:00", "u", "Ando na hidroginástica às segundas e quartas e adoro."),
             ("10:00", "a", "Faz muito bem às articulações!"),
             ("10:01", "u", "Tenho consulta de cardiologia daqui a duas semanas."),
@@ -120,7 +129,8 @@ FATIMA = Scenario(
             ("10:04", "u", "Muito obrigada, querida."),
         ),
         session(
-            "fatima-joelho", "2024-05-20",
+            "fatima-joelho",
+            "2024-05-20",
             ("15:10", "u", "Os anos correram muito bem, obrigada!"),
             ("15:10", "a", "Ainda bem! Parabéns atrasados."),
             ("15:11", "u", "Deixei a hidroginástica, e para ser franca já não gosto, a água está sempre fria."),
@@ -129,7 +139,8 @@ FATIMA = Scenario(
             ("15:14", "a", "Em setembro as tardes já são mais frescas. Quer ajuda com a roupa?"),
         ),
         session(
-            "fatima-menu", "2024-07-01",
+            "fatima-menu",
+            "2024-07-01",
             ("11:00", "u", "Deixei de comer carne vermelha, por recomendação do médico."),
             ("11:00", "a", "Entendido. Peixe e aves, então."),
             ("11:01", "u", "Ideias de pratos para o copo-d'água sem carne vermelha?"),
@@ -170,7 +181,8 @@ INES = Scenario(
     "vegetariana; outra utilizadora do tenant tem cidade, empresa, alergia e reserva.",
     other_user=(
         session(
-            "sara-sevilha", "2024-05-27",
+            "sara-sevilha",
+            "2024-05-27",
             ("14:00", "u", "Olá, sou a Sara, vivo em Faro e trabalho na Vodafone."),
             ("14:00", "a", "Olá, Sara! Em que posso ajudar?"),
             ("14:01", "u", "Sou alérgica a marisco, tem isso em conta."),
@@ -180,7 +192,8 @@ INES = Scenario(
     ),
     sessions=(
         session(
-            "ines-bilhetes", "2024-06-03",
+            "ines-bilhetes",
+            "2024-06-03",
             ("22:00", "u", "Olá! Sou a Inês, vivo em Aveiro e estou a estudar Engenharia do Ambiente."),
             ("22:00", "a", "Olá, Inês! Em que posso ajudar?"),
             ("22:01", "u", "Sou vegetariana há dois anos, e já comprei os bilhetes para a Madeira em julho!"),
@@ -190,7 +203,8 @@ INES = Scenario(
             ("22:05", "a", "Há, sobretudo na zona velha. E a fruta tropical é imperdível."),
         ),
         session(
-            "ines-levadas", "2024-06-24",
+            "ines-levadas",
+            "2024-06-24",
             ("17:30", "u", "Adoro escalada, há sítios bons para escalar na Madeira?"),
             ("17:30", "a", "Há vias de escalada na costa norte e no Curral das Freiras."),
             ("17:31", "u", "Detesto o frio, mas dizem que no Pico do Arieiro está gelado de manhã."),
@@ -199,7 +213,8 @@ INES = Scenario(
             ("17:34", "a", "Vale a pena, para os mapas das levadas."),
         ),
         session(
-            "ines-volta", "2024-07-22",
+            "ines-volta",
+            "2024-07-22",
             ("20:40", "u", "Voltei da Madeira ontem, que maravilha!"),
             ("20:40", "a", "Que bom! Qual foi a melhor parte?"),
             ("20:41", "u", "Confesso: deixei de ser vegetariana, provei espetada e não me arrependo haha"),
@@ -237,7 +252,8 @@ MIGUEL = Scenario(
     summary="Professor de Educação Física passa a programador; duas irmãs; não suporta coentros; um cão.",
     sessions=(
         session(
-            "miguel-jantar", "2025-01-06",
+            "miguel-jantar",
+            "2025-01-06",
             ("20:00", "u", "Boas. Sou o Miguel, tenho 38 anos e sou professor de Educação Física em Setúbal."),
             ("20:00", "a", "Boas, Miguel! Em que posso ajudar?"),
             ("20:01", "u", "A minha irmã Marta vem jantar cá a casa no sábado com o namorado."),
@@ -246,7 +262,8 @@ MIGUEL = Scenario(
             ("20:04", "u", "Boa ideia. Tenho um cão, o Tejo, que vai adorar a visita."),
         ),
         session(
-            "miguel-curso", "2025-02-03",
+            "miguel-curso",
+            "2025-02-03",
             ("21:30", "u", "Estou a fazer um curso de programação à noite."),
             ("21:30", "a", "Que interessante! Como está a correr?"),
             ("21:31", "u", "Bem! Quero mudar de carreira até ao fim do ano."),
@@ -255,7 +272,8 @@ MIGUEL = Scenario(
             ("21:34", "a", "Python é uma boa primeira linguagem; depois JavaScript se quiseres web."),
         ),
         session(
-            "miguel-startup", "2025-05-12",
+            "miguel-startup",
+            "2025-05-12",
             ("19:15", "u", "Deixei o ensino! Agora sou programador júnior na Sword Health."),
             ("19:15", "a", "Parabéns, Miguel! Grande mudança."),
             ("19:16", "u", "Comecei na segunda passada e ainda estou a apanhar o ritmo."),
@@ -264,7 +282,8 @@ MIGUEL = Scenario(
             ("19:19", "u", "Nem me fales da ponte haha"),
         ),
         session(
-            "miguel-tio", "2025-06-02",
+            "miguel-tio",
+            "2025-06-02",
             ("18:00", "u", "A Marta está grávida! Vou ser tio 🥹"),
             ("18:00", "a", "Que notícia maravilhosa!"),
             ("18:01", "u", "Vai fazer um almoço para anunciar, e lá vou eu comer coentros. Não suporto mesmo."),
@@ -312,7 +331,8 @@ CATARINA = Scenario(
     "e muda de série preferida.",
     sessions=(
         session(
-            "catarina-casamento", "2024-02-05",
+            "catarina-casamento",
+            "2024-02-05",
             ("22:10", "u", "Olá, sou a Catarina, enfermeira no Hospital de Santa Maria, e vivo em Almada."),
             ("22:10", "a", "Olá, Catarina! Em que posso ajudar?"),
             ("22:11", "u", "Vou casar com o Filipe em junho e estou a organizar tudo sozinha 😩"),
@@ -321,7 +341,8 @@ CATARINA = Scenario(
             ("22:14", "u", "Praia, sem dúvida."),
         ),
         session(
-            "catarina-hospital", "2024-03-04",
+            "catarina-hospital",
+            "2024-03-04",
             ("08:20", "u", "Mudei de hospital: agora estou a trabalhar no Hospital da Luz, com menos noites."),
             ("08:20", "a", "Ótimo para organizar o casamento!"),
             ("08:21", "u", "Sim! A minha série preferida é The Crown, vejo um episódio nos intervalos."),
@@ -329,7 +350,8 @@ CATARINA = Scenario(
             ("08:23", "a", "Marca-se o processo preliminar na conservatória, com os documentos de ambos."),
         ),
         session(
-            "catarina-orcamento", "2024-04-15",
+            "catarina-orcamento",
+            "2024-04-15",
             ("21:00", "u", "Afinal o orçamento da lua de mel subiu: agora é de 4500 euros, os meus pais ajudaram."),
             ("21:00", "a", "Que bom! Dá para juntar duas ilhas gregas."),
             ("21:01", "u", "E mudei de ideia quanto à série: a minha preferida agora é Succession."),
@@ -337,7 +359,8 @@ CATARINA = Scenario(
             ("21:03", "u", "Entendi, obrigada 😊"),
         ),
         session(
-            "catarina-casada", "2024-06-17",
+            "catarina-casada",
+            "2024-06-17",
             ("19:40", "u", "Casei-me no sábado! O Filipe agora é o meu marido 🥹"),
             ("19:40", "a", "Muitos parabéns aos dois!"),
             ("19:41", "u", "Partimos para a lua de mel daqui a duas semanas, ainda tenho de fazer as malas."),
@@ -388,7 +411,8 @@ JOAO = Scenario(
     "promovido a diretor de obra.",
     sessions=(
         session(
-            "joao-vegano", "2024-09-09",
+            "joao-vegano",
+            "2024-09-09",
             ("20:30", "u", "Olá. Sou o João, engenheiro civil na Mota-Engil, e vivo em Ponta Delgada."),
             ("20:30", "a", "Olá, João! Em que posso ajudar?"),
             ("20:31", "u", "Tornei-me vegano este ano e ainda estou a aprender a cozinhar."),
@@ -398,17 +422,22 @@ JOAO = Scenario(
             ("20:35", "a", "Com formação e bom equipamento, o risco baixa muito."),
         ),
         session(
-            "joao-encomenda", "2024-09-30",
+            "joao-encomenda",
+            "2024-09-30",
             ("12:00", "u", "Encomendei uma bicicleta online há três semanas e ainda não chegou."),
             ("12:00", "a", "Que chatice. Tens o número da encomenda?"),
             ("12:01", "u", "A encomenda é a PT558172."),
             ("12:02", "u", "Como é que reclamo? Os Açores são sempre esquecidos nas entregas 🙄"),
-            ("12:03", "a", "Escreve à loja com o número PT558172 e, se não responderem, usa o Livro de Reclamações "
-                           "online."),
+            (
+                "12:03",
+                "a",
+                "Escreve à loja com o número PT558172 e, se não responderem, usa o Livro de Reclamações online.",
+            ),
             ("12:04", "u", "ok obrigado"),
         ),
         session(
-            "joao-rita", "2024-11-11",
+            "joao-rita",
+            "2024-11-11",
             ("19:10", "u", "Já não quero tirar a carta de mota, a bicicleta chegou e chega-me perfeitamente."),
             ("19:10", "a", "Faz sentido! A ilha é ótima para pedalar."),
             ("19:11", "u", "Continuo vegano, e agora a minha namorada Rita também está a experimentar."),
@@ -416,7 +445,8 @@ JOAO = Scenario(
             ("19:13", "a", "Bolo de chocolate com azeite e leite de aveia, ou um bolo de ananás dos Açores."),
         ),
         session(
-            "joao-promocao", "2024-12-16",
+            "joao-promocao",
+            "2024-12-16",
             ("18:20", "u", "Fui promovido a diretor de obra na Mota-Engil!"),
             ("18:20", "a", "Parabéns, João!"),
             ("18:21", "u", "Detesto reuniões às sextas à tarde, e agora vou ter imensas."),
@@ -454,7 +484,8 @@ BEATRIZ = Scenario(
     "de Évora para Coimbra.",
     sessions=(
         session(
-            "beatriz-anatomia", "2025-02-10",
+            "beatriz-anatomia",
+            "2025-02-10",
             ("21:00", "u", "Olá! Sou a Beatriz, tenho 20 anos, vivo em Évora e estou a tirar Enfermagem."),
             ("21:00", "a", "Olá, Beatriz! Em que posso ajudar?"),
             ("21:01", "u", "Tenho exame de Anatomia daqui a duas semanas, ajudas-me a estudar?"),
@@ -464,7 +495,8 @@ BEATRIZ = Scenario(
             ("21:05", "a", "Quatro é muito antes de dormir! Vamos a um plano de estudo."),
         ),
         session(
-            "beatriz-amigas", "2025-03-03",
+            "beatriz-amigas",
+            "2025-03-03",
             ("18:30", "u", "A minha amiga Rita faz anos amanhã!"),
             ("18:30", "a", "Que giro! Já tens prenda?"),
             ("18:31", "u", "Ainda não. A minha outra amiga, a Teresa, está a organizar um jantar surpresa."),
@@ -473,7 +505,8 @@ BEATRIZ = Scenario(
             ("18:34", "u", "ok, obrigada!"),
         ),
         session(
-            "beatriz-cafe", "2025-03-24",
+            "beatriz-cafe",
+            "2025-03-24",
             ("10:00", "u", "Deixei o café de vez, já não gosto do sabor, acredites ou não."),
             ("10:00", "a", "Uau! Como estás a aguentar?"),
             ("10:01", "u", "Bem, agora bebo chá verde."),
@@ -481,7 +514,8 @@ BEATRIZ = Scenario(
             ("10:03", "a", "Parabéns, excelente nota!"),
         ),
         session(
-            "beatriz-coimbra", "2025-04-28",
+            "beatriz-coimbra",
+            "2025-04-28",
             ("20:15", "u", "Novidade: mudei-me para Coimbra na semana passada, por causa do estágio."),
             ("20:15", "a", "Que mudança! Como está a correr?"),
             ("20:16", "u", "Bem, mas continuo alérgica ao pólen e Coimbra está cheia de árvores em flor 🤧"),

@@ -31,7 +31,8 @@ JOANA = Scenario(
     summary="Designer em Lisboa (pt-PT) muda-se para o Porto, deixa a gata com a mãe.",
     sessions=(
         session(
-            "joana-apresentacao", "2024-02-05",
+            "joana-apresentacao",
+            "2024-02-05",
             ("21:00", "u", "Olá! Chamo-me Joana, tenho 31 anos e sou designer."),
             ("21:00", "a", "Olá, Joana! Em que posso ajudar?"),
             ("21:01", "u", "Vivo em Lisboa e estou a trabalhar na Farfetch."),
@@ -40,7 +41,8 @@ JOANA = Scenario(
             ("21:04", "a", "Para peixe grelhado sem marisco, experimenta uma tasca perto do mercado."),
         ),
         session(
-            "joana-mudanca", "2024-03-18",
+            "joana-mudanca",
+            "2024-03-18",
             ("19:30", "u", "Novidades: na verdade mudei-me para o Porto há duas semanas!"),
             ("19:30", "a", "Que mudança! E o trabalho?"),
             ("19:31", "u", "Continuo na Farfetch, mas agora trabalho de casa."),
@@ -49,7 +51,8 @@ JOANA = Scenario(
             ("19:34", "a", "Espero que esteja tudo bem!"),
         ),
         session(
-            "joana-ferias", "2024-04-22",
+            "joana-ferias",
+            "2024-04-22",
             ("10:00", "u", "Não te esqueças: sou alérgica a camarão."),
             ("10:00", "a", "Claro, nada de camarão."),
             ("10:01", "u", "Adoro fado e caminhadas na praia."),
@@ -90,7 +93,8 @@ RAFAEL = Scenario(
     summary="Engenheiro em São Paulo troca de emprego, sobe o orçamento, deixa de ser vegetariano.",
     sessions=(
         session(
-            "rafael-ape", "2024-05-06",
+            "rafael-ape",
+            "2024-05-06",
             ("20:00", "u", "E aí! Meu nome é Rafael e moro em São Paulo."),
             ("20:00", "a", "Fala, Rafael! Como posso ajudar?"),
             ("20:01", "u", "Trabalho como engenheiro de software no Itaú."),
@@ -100,7 +104,8 @@ RAFAEL = Scenario(
             ("20:05", "a", "Pinheiros e Vila Madalena ficam perto, mas o aluguel costuma passar disso."),
         ),
         session(
-            "rafael-emprego", "2024-06-12",
+            "rafael-emprego",
+            "2024-06-12",
             ("18:40", "u", "Comecei a trabalhar no Nubank ontem!"),
             ("18:40", "a", "Parabéns pelo emprego novo!"),
             ("18:41", "u", "Com o salário novo, meu orçamento agora é de R$ 3.500."),
@@ -109,7 +114,8 @@ RAFAEL = Scenario(
             ("18:44", "a", "Que alegria! Qual o nome do cachorro?"),
         ),
         session(
-            "rafael-dieta", "2024-07-01",
+            "rafael-dieta",
+            "2024-07-01",
             ("12:10", "u", "Não sou mais vegetariano, voltei a comer frango."),
             ("12:11", "u", "Mas não como carne vermelha."),
             ("12:11", "a", "Beleza, anotado. Frango e peixe liberados, carne vermelha não."),
@@ -145,7 +151,8 @@ CARLA = Scenario(
     summary="Professora casada, duas filhas; o gato foge, ela vira coordenadora.",
     sessions=(
         session(
-            "carla-escola", "2024-02-19",
+            "carla-escola",
+            "2024-02-19",
             ("21:15", "u", "Boa noite! Sou a Carla, sou professora de matemática e moro em Belo Horizonte."),
             ("21:15", "a", "Boa noite, Carla! Em que posso ajudar?"),
             ("21:16", "u", "Sou casada com o Marcos e tenho duas filhas, a Sofia e a Laura."),
@@ -154,7 +161,8 @@ CARLA = Scenario(
             ("21:19", "a", "Que tal wrap integral de frango, frutas picadas e palitos de cenoura?"),
         ),
         session(
-            "carla-rotina", "2024-03-11",
+            "carla-rotina",
+            "2024-03-11",
             ("07:10", "u", "Só posso de manhã."),
             ("07:10", "a", "Combinado, falamos de manhã."),
             ("07:11", "u", "Sábado passado fui ao médico. Descobri que tenho enxaqueca."),
@@ -163,7 +171,8 @@ CARLA = Scenario(
             ("07:14", "u", "Meu marido se chama Marcos, aliás."),
         ),
         session(
-            "carla-coordenacao", "2024-04-08",
+            "carla-coordenacao",
+            "2024-04-08",
             ("19:00", "u", "Agora sou coordenadora na escola."),
             ("19:00", "a", "Parabéns pela promoção!"),
             ("19:01", "u", "Ainda moro em Belo Horizonte, claro."),
@@ -202,7 +211,8 @@ PEDRO = Scenario(
     summary="Viagem à Europa com a esposa: orçamento corrigido, gostos que mudam na volta.",
     sessions=(
         session(
-            "pedro-viagem", "2024-08-05",
+            "pedro-viagem",
+            "2024-08-05",
             ("13:00", "u", "Oi, tudo bem? Me chamo Pedro e moro em Curitiba."),
             ("13:00", "a", "Tudo ótimo, Pedro! Como posso ajudar?"),
             ("13:01", "u", "Estou planejando uma viagem pra Europa com minha esposa, a Fernanda."),
@@ -213,7 +223,8 @@ PEDRO = Scenario(
             ("13:05", "a", "Um roteiro de trem por Portugal, Espanha e sul da França funciona bem."),
         ),
         session(
-            "pedro-roteiro", "2024-09-16",
+            "pedro-roteiro",
+            "2024-09-16",
             ("09:20", "u", "Correção: o orçamento subiu, meu orçamento é de 25 mil reais."),
             ("09:21", "u", "A minha esposa não come glúten, ela é celíaca."),
             ("09:21", "a", "Anotado. Em Portugal e na Espanha é fácil achar opções sem glúten."),
@@ -221,7 +232,8 @@ PEDRO = Scenario(
             ("09:24", "u", "Meu sonho é conhecer a Islândia."),
         ),
         session(
-            "pedro-volta", "2024-11-04",
+            "pedro-volta",
+            "2024-11-04",
             ("20:00", "u", "Voltamos! Foi incrível."),
             ("20:00", "a", "Que bom! Qual foi a parte favorita?"),
             ("20:01", "u", "Adoro vinho do Porto agora, hahaha."),
@@ -259,7 +271,8 @@ HELENA = Scenario(
     summary="Enfermeira reformada em Coimbra (pt-PT): diabetes, dieta que muda, deixa a metformina.",
     sessions=(
         session(
-            "helena-saude", "2024-01-15",
+            "helena-saude",
+            "2024-01-15",
             ("09:00", "u", "Bom dia. O meu nome é Helena e vivo em Coimbra."),
             ("09:00", "a", "Bom dia, Helena! Em que posso ajudar?"),
             ("09:01", "u", "Sou diabética e tomo metformina ao pequeno-almoço."),
@@ -269,7 +282,8 @@ HELENA = Scenario(
             ("09:05", "a", "Ótimo ponto de partida. Quer receitas sem lactose e com pouco açúcar?"),
         ),
         session(
-            "helena-agenda", "2024-02-26",
+            "helena-agenda",
+            "2024-02-26",
             ("10:30", "u", "Só estou disponível de manhã."),
             ("10:30", "a", "Fica combinado: de manhã."),
             ("10:31", "u", "Anteontem fiz análises e a glicemia estava alta."),
@@ -277,7 +291,8 @@ HELENA = Scenario(
             ("10:33", "u", "Que bolo posso fazer para ele sem açúcar?"),
         ),
         session(
-            "helena-dieta", "2024-04-02",
+            "helena-dieta",
+            "2024-04-02",
             ("09:45", "u", "Já não tomo metformina, agora controlo com dieta."),
             ("09:45", "a", "Boa notícia! Sempre com acompanhamento médico, claro."),
             ("09:46", "u", "Agora sigo uma dieta low carb."),

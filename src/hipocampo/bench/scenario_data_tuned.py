@@ -39,7 +39,8 @@ TOM = Scenario(
     summary="A data analyst changes employer, gives his birthday and his wife's name.",
     sessions=(
         session(
-            "tom-intro", "2024-02-05",
+            "tom-intro",
+            "2024-02-05",
             ("09:10", "u", "Hi, I'm Tom. I work at Acme as a data analyst."),
             ("09:10", "a", "Hi Tom! How can I help?"),
             ("09:11", "u", "My birthday is on March 14, and my wife is called Rachel."),
@@ -47,14 +48,16 @@ TOM = Scenario(
             ("09:13", "a", "Sure. Which role is it for?"),
         ),
         session(
-            "tom-news", "2024-03-20",
+            "tom-news",
+            "2024-03-20",
             ("18:00", "u", "Big news: I left Acme. I started at Globex on Monday."),
             ("18:01", "a", "Congratulations! How is it going?"),
             ("18:02", "u", "Actually, forget the cover letter, haha. I'm still a data analyst, just somewhere else."),
             ("18:03", "u", "ok thanks lol"),
         ),
         session(
-            "tom-question", "2024-04-02",
+            "tom-question",
+            "2024-04-02",
             ("08:30", "u", "Where do I work now? I keep writing the wrong company on forms, by the way."),
             ("08:31", "a", "You work at Globex."),
         ),
@@ -82,7 +85,8 @@ NINA = Scenario(
     summary="Two sisters in two cities, a meeting-time preference changed, an allergy among fillers.",
     sessions=(
         session(
-            "nina-intro", "2024-01-15",
+            "nina-intro",
+            "2024-01-15",
             ("10:00", "u", "Hey, I'm Nina. My sister Carla lives in Lisbon."),
             ("10:01", "u", "I prefer meetings in the morning, by the way."),
             ("10:01", "a", "Noted. Anything else I should know for scheduling?"),
@@ -90,7 +94,8 @@ NINA = Scenario(
             ("10:03", "u", "lol ok"),
         ),
         session(
-            "nina-family", "2024-02-10",
+            "nina-family",
+            "2024-02-10",
             ("16:20", "u", "My sister Emma lives in Boston, she just moved there."),
             ("16:21", "a", "How nice! Are you visiting her?"),
             ("16:22", "u", "Changed my mind: I prefer meetings in the afternoon now."),
@@ -123,26 +128,30 @@ SAM = Scenario(
     summary="A trip budget taken back, vegetarian to vegan, a dentist visit next week; another user nearby.",
     other_user=(
         session(
-            "priscilla", "2024-05-01",
+            "priscilla",
+            "2024-05-01",
             ("12:00", "u", "I'm Priscilla. I live in Toronto and my budget is 9000 dollars."),
         ),
     ),
     sessions=(
         session(
-            "sam-trip", "2024-05-06",
+            "sam-trip",
+            "2024-05-06",
             ("11:00", "u", "Hi, I'm Sam. I'm thinking about a trip to Peru."),
             ("11:01", "u", "My budget for the Peru trip is 4000 dollars."),
             ("11:02", "u", "I'm vegetarian, so food tips are welcome."),
             ("11:03", "a", "Lima has great vegetarian places."),
         ),
         session(
-            "sam-change", "2024-06-10",
+            "sam-change",
+            "2024-06-10",
             ("19:00", "u", "Forget the Peru trip budget, we cancelled the trip."),
             ("19:01", "a", "Sorry to hear! Anything else?"),
             ("19:02", "u", "I went vegan last month, it's going well."),
         ),
         session(
-            "sam-week", "2024-06-20",
+            "sam-week",
+            "2024-06-20",
             ("09:00", "u", "I'm vegan, remember, so no cheese in the recipes."),
             ("09:01", "u", "I have a dentist appointment next Tuesday."),
             ("09:02", "a", "Good luck at the dentist!"),
@@ -168,14 +177,16 @@ LEO = Scenario(
     summary="Booking and flight codes, a rebooking, dislikes said with 'hate' and 'can't stand', laughter.",
     sessions=(
         session(
-            "leo-trip", "2024-09-02",
+            "leo-trip",
+            "2024-09-02",
             ("07:00", "u", "My name is Leo. My booking reference is QX7P2L."),
             ("07:01", "u", "My flight number is BA2490, it leaves at 6am."),
             ("07:01", "a", "Early one! Do you want a reminder?"),
             ("07:02", "u", "haha yes, I hate waking up early."),
         ),
         session(
-            "leo-rebooked", "2024-09-05",
+            "leo-rebooked",
+            "2024-09-05",
             ("13:00", "u", "They rebooked me. My booking reference is now ZK44R9."),
             ("13:01", "a", "Updated. Anything else?"),
             ("13:02", "u", "I can't stand jazz, so no jazz bars please."),
@@ -204,7 +215,8 @@ MARIANA = Scenario(
     summary="Uma advogada muda de ideia sobre o horário das reuniões; alergia entre muletas de fala.",
     sessions=(
         session(
-            "mariana-oi", "2024-03-04",
+            "mariana-oi",
+            "2024-03-04",
             ("08:00", "u", "Oi! Sou a Mariana, sou advogada e moro em Recife."),
             ("08:01", "u", "Prefiro reuniões de manhã cedo."),
             ("08:01", "a", "Anotado! Posso ajudar com a agenda da semana?"),
@@ -212,7 +224,8 @@ MARIANA = Scenario(
             ("08:03", "u", "Tenho alergia a camarão, tá?"),
         ),
         session(
-            "mariana-agenda", "2024-03-18",
+            "mariana-agenda",
+            "2024-03-18",
             ("14:00", "u", "Mudei de ideia: agora prefiro reuniões à tarde."),
             ("14:01", "a", "Certo, vou sugerir horários depois do almoço."),
             ("14:02", "u", "Ah, e tenho alergia a... aliás, deixa pra lá."),
@@ -241,27 +254,31 @@ BRUNO = Scenario(
     summary="Troca de emprego, aniversário, namorada e código de reserva; outro usuário no mesmo tenant.",
     other_user=(
         session(
-            "caio", "2024-04-01",
+            "caio",
+            "2024-04-01",
             ("10:00", "u", "Oi, sou o Caio, trabalho na Initech e moro em Manaus."),
         ),
     ),
     sessions=(
         session(
-            "bruno-oi", "2024-04-08",
+            "bruno-oi",
+            "2024-04-08",
             ("09:00", "u", "Oi, eu sou o Bruno. Trabalho na Acme como engenheiro."),
             ("09:01", "u", "Meu aniversário é dia 14 de março."),
             ("09:01", "a", "Anotado!"),
             ("09:02", "u", "Minha namorada se chama Júlia."),
         ),
         session(
-            "bruno-novidades", "2024-05-15",
+            "bruno-novidades",
+            "2024-05-15",
             ("20:00", "u", "Saí da Acme e entrei na Globex semana passada."),
             ("20:01", "a", "Parabéns pelo emprego novo!"),
             ("20:02", "u", "O número da minha reserva é ABC123."),
             ("20:03", "u", "kkkk valeu"),
         ),
         session(
-            "bruno-pergunta", "2024-06-01",
+            "bruno-pergunta",
+            "2024-06-01",
             ("11:00", "u", "Onde eu trabalho agora?"),
             ("11:00", "a", "Na Globex."),
             ("11:01", "u", "A Júlia mandou um abraço, rs"),
@@ -290,19 +307,22 @@ FERNANDA = Scenario(
     summary="De vegetariana a vegana, um orçamento de viagem cancelado, um dentista amanhã.",
     sessions=(
         session(
-            "fernanda-oi", "2024-02-01",
+            "fernanda-oi",
+            "2024-02-01",
             ("12:00", "u", "Sou a Fernanda. Sou vegetariana há 5 anos."),
             ("12:01", "u", "Meu orçamento para a viagem ao Chile é de R$ 8.000."),
             ("12:02", "a", "Dá para fazer uma ótima viagem! Quer um roteiro?"),
         ),
         session(
-            "fernanda-mudancas", "2024-03-10",
+            "fernanda-mudancas",
+            "2024-03-10",
             ("18:00", "u", "Virei vegana no mês passado."),
             ("18:01", "a", "Que legal! Quer receitas novas?"),
             ("18:02", "u", "Esquece o orçamento da viagem ao Chile, cancelamos."),
         ),
         session(
-            "fernanda-semana", "2024-03-20",
+            "fernanda-semana",
+            "2024-03-20",
             ("07:30", "u", "Sou vegana, tá? Nada de queijo nas receitas."),
             ("07:31", "u", "Tenho dentista amanhã de manhã."),
             ("07:32", "a", "Boa sorte!"),
@@ -325,7 +345,8 @@ RODRIGO = Scenario(
     summary="Dois irmãos em cidades diferentes, o chefe, e frases de enchimento que não são fatos.",
     sessions=(
         session(
-            "rodrigo-oi", "2024-07-01",
+            "rodrigo-oi",
+            "2024-07-01",
             ("21:00", "u", "Sou o Rodrigo, moro em Curitiba."),
             ("21:01", "u", "Meu irmão Pedro mora em Santos."),
             ("21:02", "u", "Tô cansado, né."),
@@ -333,7 +354,8 @@ RODRIGO = Scenario(
             ("21:03", "a", "Combinado, só texto."),
         ),
         session(
-            "rodrigo-familia", "2024-07-09",
+            "rodrigo-familia",
+            "2024-07-09",
             ("20:00", "u", "Meu irmão Lucas mora em Natal."),
             ("20:01", "u", "Entendi, ok."),
             ("20:02", "u", "Meu chefe se chama Marcelo."),
@@ -366,19 +388,22 @@ INES = Scenario(
     summary="Uma professora reforma-se e muda-se do Porto para Braga.",
     sessions=(
         session(
-            "ines-ola", "2024-01-10",
+            "ines-ola",
+            "2024-01-10",
             ("10:00", "u", "Olá, chamo-me Inês e vivo no Porto."),
             ("10:01", "u", "Sou professora de matemática."),
             ("10:02", "u", "Tenho dois netos."),
             ("10:02", "a", "Que bom! Em que posso ajudar?"),
         ),
         session(
-            "ines-reforma", "2024-03-02",
+            "ines-reforma",
+            "2024-03-02",
             ("15:00", "u", "Estou reformada desde fevereiro, pois."),
             ("15:01", "a", "Parabéns pela reforma!"),
         ),
         session(
-            "ines-casa", "2024-05-20",
+            "ines-casa",
+            "2024-05-20",
             ("11:00", "u", "Já não vivo no Porto, mudei-me para Braga."),
             ("11:01", "a", "Que tal Braga?"),
             ("11:02", "u", "Onde é que eu vivo agora, já agora?"),
@@ -406,21 +431,24 @@ DUARTE = Scenario(
     summary="Um programador muda de empresa ('estou a trabalhar'), faz anos em maio, tem um voo marcado.",
     sessions=(
         session(
-            "duarte-ola", "2024-02-12",
+            "duarte-ola",
+            "2024-02-12",
             ("09:00", "u", "Sou o Duarte, estou a trabalhar na Acme como programador."),
             ("09:01", "u", "A minha namorada chama-se Rita."),
             ("09:02", "u", "Faço anos a 3 de maio."),
             ("09:02", "a", "Fica registado!"),
         ),
         session(
-            "duarte-emprego", "2024-04-15",
+            "duarte-emprego",
+            "2024-04-15",
             ("19:00", "u", "Mudei de emprego: agora estou a trabalhar na Globex."),
             ("19:01", "a", "Boa! Como está a correr?"),
             ("19:02", "u", "O número do meu voo é TP1352."),
             ("19:03", "u", "Pois, ok."),
         ),
         session(
-            "duarte-pergunta", "2024-05-02",
+            "duarte-pergunta",
+            "2024-05-02",
             ("08:00", "u", "Onde é que trabalho agora?"),
             ("08:00", "a", "Na Globex."),
         ),
@@ -446,26 +474,30 @@ CATARINA = Scenario(
     summary="Deixa de ser vegetariana, detesta coentros, está grávida; outro utilizador no mesmo tenant.",
     other_user=(
         session(
-            "joaquim", "2024-06-01",
+            "joaquim",
+            "2024-06-01",
             ("10:00", "u", "Chamo-me Joaquim, vivo em Faro e sou alérgico a marisco."),
         ),
     ),
     sessions=(
         session(
-            "catarina-ola", "2024-06-03",
+            "catarina-ola",
+            "2024-06-03",
             ("13:00", "u", "Chamo-me Catarina e sou vegetariana."),
             ("13:01", "u", "Sou alérgica a amendoins."),
             ("13:02", "u", "Detesto coentros."),
             ("13:02", "a", "Anotado, nada de coentros."),
         ),
         session(
-            "catarina-mudancas", "2024-07-15",
+            "catarina-mudancas",
+            "2024-07-15",
             ("20:00", "u", "Deixei de ser vegetariana, voltei a comer carne."),
             ("20:01", "u", "Aliás, não suporto acordar cedo."),
             ("20:02", "a", "Percebido."),
         ),
         session(
-            "catarina-novidade", "2024-08-01",
+            "catarina-novidade",
+            "2024-08-01",
             ("09:00", "u", "Estou grávida!"),
             ("09:00", "a", "Parabéns!"),
             ("09:01", "u", "Obrigada, pois."),
@@ -491,19 +523,22 @@ TIAGO = Scenario(
     summary="Muda de ideia sobre os voos, desiste do orçamento da viagem a Roma, vai ao médico amanhã.",
     sessions=(
         session(
-            "tiago-ola", "2024-09-02",
+            "tiago-ola",
+            "2024-09-02",
             ("10:00", "u", "Sou o Tiago. O meu orçamento para a viagem a Roma é de 1500 euros."),
             ("10:01", "u", "Prefiro voos de manhã."),
             ("10:02", "a", "Há um voo às 7h10."),
         ),
         session(
-            "tiago-mudancas", "2024-09-10",
+            "tiago-mudancas",
+            "2024-09-10",
             ("18:00", "u", "Mudei de ideia: prefiro voos à noite."),
             ("18:01", "u", "Esquece o orçamento da viagem a Roma, já não vamos."),
             ("18:02", "a", "Está bem."),
         ),
         session(
-            "tiago-semana", "2024-09-16",
+            "tiago-semana",
+            "2024-09-16",
             ("08:00", "u", "Amanhã vou ao médico."),
             ("08:01", "u", "Prefiro voos à noite, já agora."),
             ("08:02", "a", "Fica registado."),
@@ -528,14 +563,16 @@ OLIVIA = Scenario(
     summary="A bare 'not anymore', a job change said as 'I moved to', a pet retracted by name, a partner.",
     sessions=(
         session(
-            "olivia-intro", "2024-03-04",
+            "olivia-intro",
+            "2024-03-04",
             ("09:00", "u", "Hi, I'm Olivia. I work at Acme as a designer and I live in Chicago."),
             ("09:01", "a", "Nice to meet you, Olivia!"),
             ("09:02", "u", "I have a dog named Biscuit and I love sushi."),
             ("09:03", "u", "I'm dating Tom."),
         ),
         session(
-            "olivia-update", "2024-04-10",
+            "olivia-update",
+            "2024-04-10",
             ("18:00", "u", "Hey, quick update on my life."),
             ("18:00", "a", "Sure! Do you still live in Chicago?"),
             ("18:01", "u", "Not anymore."),
@@ -544,7 +581,8 @@ OLIVIA = Scenario(
             ("18:04", "u", "I changed my mind about sushi."),
         ),
         session(
-            "olivia-week", "2024-05-02",
+            "olivia-week",
+            "2024-05-02",
             ("08:10", "u", "I don't have Biscuit anymore, he lives with my parents now."),
             ("08:11", "u", "I can't do Tuesday mornings."),
             ("08:12", "u", "I want to go back to painting."),
@@ -578,21 +616,24 @@ BEATRIZ = Scenario(
     summary="Muda para a Globex, a gata fica com a irmã (respondido com 'já não'), muda de ideia sobre sushi.",
     sessions=(
         session(
-            "beatriz-oi", "2024-02-05",
+            "beatriz-oi",
+            "2024-02-05",
             ("10:00", "u", "Oi, eu sou a Beatriz. Trabalho na Acme e moro em Curitiba."),
             ("10:01", "u", "Namoro com o Rafael."),
             ("10:02", "u", "Tenho uma gata chamada Mel e adoro sushi."),
             ("10:02", "a", "Que legal! Como posso ajudar?"),
         ),
         session(
-            "beatriz-novidades", "2024-03-12",
+            "beatriz-novidades",
+            "2024-03-12",
             ("19:00", "u", "Mudei para a Globex, estou adorando a equipe."),
             ("19:01", "a", "Parabéns! E você ainda tem a Mel?"),
             ("19:02", "u", "Já não, ela ficou com a minha irmã."),
             ("19:03", "u", "Não posso às terças de manhã."),
         ),
         session(
-            "beatriz-planos", "2024-04-20",
+            "beatriz-planos",
+            "2024-04-20",
             ("08:00", "u", "Mudei de ideia sobre o sushi."),
             ("08:01", "u", "Quero voltar a correr."),
             ("08:02", "a", "Boa! Quer um plano de treino?"),
@@ -617,13 +658,15 @@ RITA = Scenario(
     summary="Deixa de ser vegetariana e muda de emprego, ambos respondidos com 'já não'; começa a namorar.",
     sessions=(
         session(
-            "rita-ola", "2024-06-03",
+            "rita-ola",
+            "2024-06-03",
             ("10:00", "u", "Olá, sou a Rita. Vivo em Lisboa e trabalho na Sonae."),
             ("10:01", "u", "Sou vegetariana."),
             ("10:02", "a", "Ótimo, Rita!"),
         ),
         session(
-            "rita-novidades", "2024-07-08",
+            "rita-novidades",
+            "2024-07-08",
             ("09:00", "a", "Olá Rita! Ainda és vegetariana?"),
             ("09:01", "u", "Já não, voltei a comer peixe."),
             ("09:02", "u", "Estou a namorar com o Miguel."),

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 
 from ..adapters.clock import FakeClock
 from ..domain.model import parse_time
-from ..domain.reconcile import FACT_VALUE
 from ..domain.text import fold
-from ..domain.validity import OUTDATED_MARK, UPDATED_SINCE
+from ..domain.truth.reconcile import FACT_VALUE
+from ..domain.truth.validity import OUTDATED_MARK, UPDATED_SINCE
 from ..ports import Clock
 from .scenario_data import Probe, Scenario
 
@@ -41,7 +41,6 @@ __all__ = ["MODES", "OUTDATED_MARK", "Mode", "clock_for", "probe_checks", "state
 
 PROBE_THREAD = "scenario-probe"
 """A new thread: the probes are asked in a fresh conversation, as a user coming back would."""
-
 
 
 @dataclass(frozen=True)

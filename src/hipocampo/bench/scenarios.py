@@ -34,7 +34,7 @@ from ..adapters.embedders.fake import FakeEmbedder
 from ..bootstrap import build_embedder
 from ..client import Memory
 from ..domain.model import HistoryEvent, MemoryItem
-from ..domain.reconcile import FACT_VALUE, normalise_value
+from ..domain.truth.reconcile import FACT_VALUE, normalise_value
 from ..ports import Embedder
 from ..settings import Settings
 from .scenario_data import ENGLISH, MIXED, Change, Event, Mention, Retraction, Scenario
@@ -42,7 +42,15 @@ from .scenario_data_pt import PORTUGUESE
 from .scenario_probes import MODES, Mode, clock_for, probe_checks
 
 __all__ = [
-    "LANGUAGES", "MODES", "SCENARIOS", "SPLITS", "USER", "open_memory", "play", "render_scenarios", "run_scenarios",
+    "LANGUAGES",
+    "MODES",
+    "SCENARIOS",
+    "SPLITS",
+    "USER",
+    "open_memory",
+    "play",
+    "render_scenarios",
+    "run_scenarios",
     "score",
 ]
 

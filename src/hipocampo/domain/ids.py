@@ -32,9 +32,7 @@ def id_problem(value: str) -> str | None:
     if value.isascii():  # the common case, without a per-character table look-up
         bad = next((c for c in value if ord(c) < 32 or ord(c) == 127), None)
     else:
-        bad = next(
-            (c for c in value if unicodedata.category(c) in INVISIBLE_CATEGORIES or c in INVISIBLE_EXTRA), None
-        )
+        bad = next((c for c in value if unicodedata.category(c) in INVISIBLE_CATEGORIES or c in INVISIBLE_EXTRA), None)
     if bad is not None:
         return f"must not contain control or invisible characters (found U+{ord(bad):04X})"
     return None

@@ -25,7 +25,6 @@ by window) while a chat turn's meaning sits in its start; 4,096 characters also 
 512-token window of the default model, so nothing it could read is cut away."""
 
 
-
 class Role(str, Enum):
     USER = "user"
     ASSISTANT = "assistant"
@@ -235,9 +234,7 @@ class NewMessage:
         if not self.content.strip():
             raise InvalidInput("message content must not be empty")
         if len(self.content) > MAX_CONTENT_CHARS:
-            raise InvalidInput(
-                f"message content is {len(self.content)} characters; the limit is {MAX_CONTENT_CHARS}"
-            )
+            raise InvalidInput(f"message content is {len(self.content)} characters; the limit is {MAX_CONTENT_CHARS}")
         if not isinstance(self.metadata, dict):
             raise InvalidInput("message metadata must be an object")
         self.id = check_id("message id", self.id, required=False)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from rich.console import Console
 
 from ..client import AsyncMemory
-from .cli_render import show_recall
+from .cli.render import show_recall
 
 USER = "marina"
 # The conversation the recalls are made from: a new one, so everything comes from memory.
@@ -73,9 +73,7 @@ def _messages(thread_id: str) -> list[dict[str, object]]:
     ]
 
 
-async def run_demo(
-    mem: AsyncMemory, console: Console, *, tenant: str = "default", open_s: float = 0.0
-) -> None:
+async def run_demo(mem: AsyncMemory, console: Console, *, tenant: str = "default", open_s: float = 0.0) -> None:
     """Write the conversations, wait for indexing, and show the recalls with their timings."""
     console.rule("hipocampo demo")
     console.print(

@@ -48,8 +48,14 @@ class Who:
 
 
 def resolve_who(
-    *, call_user: Any, call_thread: Any, metadata: Any, bound_user: str | None, bound_thread: str | None,
-    user_field: Any, turns: Sequence[Turn],
+    *,
+    call_user: Any,
+    call_thread: Any,
+    metadata: Any,
+    bound_user: str | None,
+    bound_thread: str | None,
+    user_field: Any,
+    turns: Sequence[Turn],
 ) -> Who | None:
     """The user and thread of one call, most specific first: the call's own ``user_id``/``thread_id``
     arguments, then its ``metadata``, then the wrapper's, then (user only) the OpenAI ``user``
@@ -91,15 +97,23 @@ def new_turns(
     out: list[dict[str, Any]] = []
     for i in range(last_assistant + 1, len(turns)):
         if turns[i].role == "user" and turns[i].text.strip():
-            out.append({
-                "role": "user", "content": turns[i].text, "id": _digest(who, turns[: i + 1], "user"),
-                "metadata": {"source": source},
-            })
+            out.append(
+                {
+                    "role": "user",
+                    "content": turns[i].text,
+                    "id": _digest(who, turns[: i + 1], "user"),
+                    "metadata": {"source": source},
+                }
+            )
     if reply and reply.strip():
-        out.append({
-            "role": "assistant", "content": reply, "id": _digest(who, turns, "reply"),
-            "metadata": {"source": source, **(reply_metadata or {})},
-        })
+        out.append(
+            {
+                "role": "assistant",
+                "content": reply,
+                "id": _digest(who, turns, "reply"),
+                "metadata": {"source": source, **(reply_metadata or {})},
+            }
+        )
     return out
 
 
@@ -123,7 +137,11 @@ class _Local:
 
     async def context(self, who: Who, query: str, token_budget: int | None) -> str:
         result = await self.memory.recall(
-            who.user_id, who.thread_id, query, tenant_id=self.tenant_id, agent_id=self.agent_id,
+            who.user_id,
+            who.thread_id,
+            query,
+            tenant_id=self.tenant_id,
+            agent_id=self.agent_id,
             token_budget=token_budget,
         )
         return result.context
@@ -181,8 +199,9 @@ class ChatMemory:
         from ..client import AsyncMemory, Memory
 
         # Caught here, once, rather than as a memory failure logged on every call.
-        if token_budget is not None and (isinstance(token_budget, bool) or not isinstance(token_budget, int)
-                                         or token_budget < 50):
+        if token_budget is not None and (
+            isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 50
+        ):
             raise ConfigurationError(f"token_budget must be a whole number of at least 50, got {token_budget!r}")
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
             raise ConfigurationError(f"memory_timeout must be a positive number of seconds, got {timeout!r}")

@@ -98,8 +98,11 @@ class MemoryChatModel(BaseChatModel):
 
     # -- the calls --------------------------------------------------------------------------------
     def _generate(
-        self, messages: list[BaseMessage], stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
     ) -> ChatResult:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
@@ -110,8 +113,11 @@ class MemoryChatModel(BaseChatModel):
         return result
 
     async def _agenerate(
-        self, messages: list[BaseMessage], stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None, **kwargs: Any,
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
     ) -> ChatResult:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
@@ -122,16 +128,19 @@ class MemoryChatModel(BaseChatModel):
         return result
 
     def _stream(
-        self, messages: list[BaseMessage], stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
             messages = with_system(messages, self.chat_memory.recall(plan.who, plan.query))
         if type(self.model)._stream is BaseChatModel._stream:  # a model that cannot stream answers at once
-            chunks: Iterator[ChatGenerationChunk] = iter([_as_chunk(
-                self.model._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-            )])
+            chunks: Iterator[ChatGenerationChunk] = iter(
+                [_as_chunk(self.model._generate(messages, stop=stop, run_manager=run_manager, **kwargs))]
+            )
         else:
             chunks = self.model._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
         seen: list[AIMessageChunk] = []
@@ -147,8 +156,11 @@ class MemoryChatModel(BaseChatModel):
             self.chat_memory.store(plan.who, plan.turns_to_store(_joined(seen)))
 
     async def _astream(
-        self, messages: list[BaseMessage], stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None, **kwargs: Any,
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
@@ -176,8 +188,13 @@ class MemoryChatModel(BaseChatModel):
         metadata = kwargs.pop(_META_ARG, None) or getattr(run_manager, "metadata", None)
         turns = [Turn(_ROLES.get(m.type, m.type), m.text) for m in messages]
         who = resolve_who(
-            call_user=call_user, call_thread=call_thread, metadata=metadata,
-            bound_user=self.user_id, bound_thread=self.thread_id, user_field=None, turns=turns,
+            call_user=call_user,
+            call_thread=call_thread,
+            metadata=metadata,
+            bound_user=self.user_id,
+            bound_thread=self.thread_id,
+            user_field=None,
+            turns=turns,
         )
         if who is None:
             self.chat_memory.missing_user()
@@ -261,6 +278,10 @@ def wrap_chat_model(model: BaseChatModel, memory: ChatMemory, user_id: str | Non
     # The wrapped model's own rate limit and streaming choice hold; its cache does not (a cached
     # answer would skip the memory), and its callbacks fire once, as this model's.
     return MemoryChatModel(
-        model=model, chat_memory=memory, user_id=user_id, thread_id=thread_id,
-        rate_limiter=model.rate_limiter, disable_streaming=model.disable_streaming,
+        model=model,
+        chat_memory=memory,
+        user_id=user_id,
+        thread_id=thread_id,
+        rate_limiter=model.rate_limiter,
+        disable_streaming=model.disable_streaming,
     )

@@ -167,8 +167,13 @@ def _plan(owner: MemoryClient, kwargs: dict[str, Any]) -> _Plan | None:
     call_user, call_thread = (kwargs.pop(name, None) for name in _OWN_ARGS)
     turns = [to_turn(m) for m in kwargs.get("messages") or ()]
     who = resolve_who(
-        call_user=call_user, call_thread=call_thread, metadata=kwargs.get("metadata"),
-        bound_user=owner.user_id, bound_thread=owner.thread_id, user_field=kwargs.get("user"), turns=turns,
+        call_user=call_user,
+        call_thread=call_thread,
+        metadata=kwargs.get("metadata"),
+        bound_user=owner.user_id,
+        bound_thread=owner.thread_id,
+        user_field=kwargs.get("user"),
+        turns=turns,
     )
     if who is None:
         owner.memory.missing_user()
@@ -188,9 +193,7 @@ def to_turn(message: Any) -> Turn:
     if isinstance(content, str):
         text = content
     elif isinstance(content, (list, tuple)):
-        text = "\n".join(
-            str(_field(p, "text")) for p in content if _field(p, "type") == "text" and _field(p, "text")
-        )
+        text = "\n".join(str(_field(p, "text")) for p in content if _field(p, "type") == "text" and _field(p, "text"))
     else:
         text = ""
     return Turn(str(_field(message, "role") or ""), text)

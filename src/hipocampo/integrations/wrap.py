@@ -42,8 +42,12 @@ def with_memory(
     here, then (user only) the OpenAI ``user`` field. A call that names no user runs without memory.
     """
     hook = ChatMemory(
-        memory, memory_api_key=memory_api_key, tenant_id=tenant_id, agent_id=agent_id,
-        token_budget=token_budget, timeout=memory_timeout,
+        memory,
+        memory_api_key=memory_api_key,
+        tenant_id=tenant_id,
+        agent_id=agent_id,
+        token_budget=token_budget,
+        timeout=memory_timeout,
     )
     try:
         if _is_langchain_model(client):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..domain.errors import NotFound
 from ..domain.model import Message, Scope, Summary
-from ..domain.validity import CLOSED_FACTS_LIMIT, Validity
+from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity
 from .deps import Deps
 
 

@@ -1,7 +1,7 @@
 """Nightly consolidation: related memories of a user become one consolidated memory.
 
 For each user, the current facts, summaries and turns of the lookback window (filler turns
-left out) are embedded and clustered (:mod:`hipocampo.domain.clustering`), then each cluster is
+left out) are embedded and clustered (:mod:`hipocampo.domain.summaries.clustering`), then each cluster is
 made topic-coherent: split where its members share no salient word or topic, and rid of members
 far from the rest, so unrelated topics never share a memory. Each cluster big enough becomes a
 ``MemoryKind.CONSOLIDATED`` memory: a title, the period, the facts that hold now, recurring
@@ -25,7 +25,6 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from ..domain.clustering import centre, cluster, coherent, near_duplicates
 from ..domain.model import (
     HistoryEntry,
     HistoryEvent,
@@ -35,8 +34,9 @@ from ..domain.model import (
     Scope,
     as_utc,
 )
-from ..domain.reconcile import FACT_VALUE, normalise_value
+from ..domain.summaries.clustering import centre, cluster, coherent, near_duplicates
 from ..domain.text import fold
+from ..domain.truth.reconcile import FACT_VALUE, normalise_value
 from ..ports import ChatModel
 from .consolidation_text import Context, consolidated_id, eligible_text, speakers_of, topic_terms
 from .consolidation_text import draft as _draft
@@ -46,8 +46,14 @@ from .indexing import embed_in_batches
 from .ingest import INDEX_MEMORIES_JOB
 
 __all__ = [
-    "CONSOLIDATE_JOB", "ConsolidationPolicy", "ConsolidationReport", "consolidate", "consolidate_all",
-    "consolidated_id", "next_run", "run_job",
+    "CONSOLIDATE_JOB",
+    "ConsolidationPolicy",
+    "ConsolidationReport",
+    "consolidate",
+    "consolidate_all",
+    "consolidated_id",
+    "next_run",
+    "run_job",
 ]
 
 log = logging.getLogger(__name__)
@@ -81,7 +87,11 @@ class ConsolidationReport:
 
 
 async def consolidate(
-    deps: Deps, scope: Scope, policy: ConsolidationPolicy, *, now: datetime | None = None,
+    deps: Deps,
+    scope: Scope,
+    policy: ConsolidationPolicy,
+    *,
+    now: datetime | None = None,
     llm: ChatModel | None = None,
 ) -> ConsolidationReport:
     """Consolidate one user's recent memories. Every write commits in one transaction.
@@ -168,9 +178,7 @@ CENTRE_MIN = 50
 topic, and subtracting it would scatter them."""
 
 
-def _clusters(
-    vectors: np.ndarray, terms: list[frozenset[str]], policy: ConsolidationPolicy
-) -> list[list[int]]:
+def _clusters(vectors: np.ndarray, terms: list[frozenset[str]], policy: ConsolidationPolicy) -> list[list[int]]:
     min_size = max(policy.min_cluster, 1)
     if len(vectors) >= CENTRE_MIN:
         vectors, threshold, coherence = centre(vectors), policy.centred_threshold, policy.centred_coherence
@@ -226,9 +234,12 @@ async def _context(deps: Deps, scope: Scope, members: Sequence[MemoryItem], spea
     ctx.superseded_sources = frozenset(s for f in facts if f.valid_to is not None for s in f.source_message_ids)
     ctx.fact_sources = frozenset(s for f in facts if f.valid_to is None for s in f.source_message_ids)
     holding = {w for f in facts if f.valid_to is None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()}
-    ctx.stale_words = frozenset(
-        w for f in facts if f.valid_to is not None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()
-    ) - holding
+    ctx.stale_words = (
+        frozenset(
+            w for f in facts if f.valid_to is not None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()
+        )
+        - holding
+    )
     stated_by = {s: f for f in facts if f.key for s in f.source_message_ids}
     keys_of: dict[str, set[str]] = {}
     for m in members:
@@ -272,8 +283,12 @@ async def _written(
     with llm.job():
         for d, members in zip(drafts, groups, strict=True):
             old = stored.get(d.id)
-            if (old is not None and old.valid_to is None and old.metadata.get("writer") == "llm"
-                    and old.metadata.get("basis") == d.metadata["basis"]):
+            if (
+                old is not None
+                and old.valid_to is None
+                and old.metadata.get("writer") == "llm"
+                and old.metadata.get("basis") == d.metadata["basis"]
+            ):
                 out.append(old)
             else:
                 out.append(await _write_with_llm(llm, d, members, ctx))
@@ -323,18 +338,34 @@ async def _write_merges(
             continue
         _absorb(older, newer, now)
         await deps.memories.upsert([older, newer])
-        await deps.memories.add_history(scope, [
-            HistoryEntry(newer.id, HistoryEvent.DELETE, now, newer.content, None, ACTOR,
-                         f"merged into {older.id}", older.id),
-            HistoryEntry(older.id, HistoryEvent.MENTION, now, None, None, ACTOR,
-                         f"absorbed near-duplicate {newer.id}", newer.id),
-        ])
+        await deps.memories.add_history(
+            scope,
+            [
+                HistoryEntry(
+                    newer.id, HistoryEvent.DELETE, now, newer.content, None, ACTOR, f"merged into {older.id}", older.id
+                ),
+                HistoryEntry(
+                    older.id,
+                    HistoryEvent.MENTION,
+                    now,
+                    None,
+                    None,
+                    ACTOR,
+                    f"absorbed near-duplicate {newer.id}",
+                    newer.id,
+                ),
+            ],
+        )
         done.append((older.id, newer.id))
     return done
 
 
 async def _write_consolidated(
-    deps: Deps, scope: Scope, draft: MemoryItem, current: list[MemoryItem], now: datetime,
+    deps: Deps,
+    scope: Scope,
+    draft: MemoryItem,
+    current: list[MemoryItem],
+    now: datetime,
     report: ConsolidationReport,
 ) -> bool:
     """Upsert ``draft`` and supersede the ``current`` consolidated memories whose members are a
@@ -347,10 +378,21 @@ async def _write_consolidated(
         old.valid_to = now
         old.updated_at = now
         await deps.memories.upsert([old])
-        await deps.memories.add_history(scope, [
-            HistoryEntry(old.id, HistoryEvent.UPDATE, now, old.content, draft.content, ACTOR,
-                         "its members grew into a larger cluster", draft.id),
-        ])
+        await deps.memories.add_history(
+            scope,
+            [
+                HistoryEntry(
+                    old.id,
+                    HistoryEvent.UPDATE,
+                    now,
+                    old.content,
+                    draft.content,
+                    ACTOR,
+                    "its members grew into a larger cluster",
+                    draft.id,
+                ),
+            ],
+        )
         report.superseded_ids.append(old.id)
     found = await deps.memories.get_many(scope, [draft.id])
     existing = found[0] if found else None
@@ -358,10 +400,14 @@ async def _write_consolidated(
         return False
     await deps.memories.upsert([draft])
     if existing is None or existing.valid_to is not None:
-        await deps.memories.add_history(scope, [
-            HistoryEntry(draft.id, HistoryEvent.ADD, now, None, draft.content, ACTOR,
-                         f"consolidated {len(members)} memories"),
-        ])
+        await deps.memories.add_history(
+            scope,
+            [
+                HistoryEntry(
+                    draft.id, HistoryEvent.ADD, now, None, draft.content, ACTOR, f"consolidated {len(members)} memories"
+                ),
+            ],
+        )
     return True
 
 

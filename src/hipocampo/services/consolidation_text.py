@@ -22,9 +22,9 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from ..domain.model import MemoryItem, MemoryKind, Role, Scope, content_hash
-from ..domain.reconcile import FACT_VALUE
-from ..domain.salience import is_filler, salient_words
+from ..domain.summaries.salience import is_filler, salient_words
 from ..domain.text import analyze, detect_language, fold, names_in
+from ..domain.truth.reconcile import FACT_VALUE
 from ..ports import ChatModel
 
 log = logging.getLogger(__name__)
@@ -47,13 +47,59 @@ GENERIC = frozenset(
 fact sentence ("O usuário mora em Lisboa."): shared by all facts, it would link work and fitness."""
 
 TOPICS: dict[str, tuple[str, ...]] = {
-    "work": ("trabalh", "emprego", "empresa", "chefe", "colega", "escritorio", "reuniao", "carreira", "salario",
-             "work", "job", "office", "boss", "colleague", "coworker", "meeting", "career", "salary", "promot"),
-    "fitness": ("treino", "academia", "corrida", "correr", "musculacao", "maratona", "gym", "workout", "running",
-                "training", "exercis", "exercic", "marathon", "yoga", "pilates", "crossfit"),
+    "work": (
+        "trabalh",
+        "emprego",
+        "empresa",
+        "chefe",
+        "colega",
+        "escritorio",
+        "reuniao",
+        "carreira",
+        "salario",
+        "work",
+        "job",
+        "office",
+        "boss",
+        "colleague",
+        "coworker",
+        "meeting",
+        "career",
+        "salary",
+        "promot",
+    ),
+    "fitness": (
+        "treino",
+        "academia",
+        "corrida",
+        "correr",
+        "musculacao",
+        "maratona",
+        "gym",
+        "workout",
+        "running",
+        "training",
+        "exercis",
+        "exercic",
+        "marathon",
+        "yoga",
+        "pilates",
+        "crossfit",
+    ),
     "family": ("esposa", "marido", "filho", "filha", "familia", "wife", "husband", "daughter", "family", "kids"),
-    "health": ("saude", "medic", "doenca", "ansiedade", "terapia", "insonia", "health", "doctor", "therapy",
-               "anxiety", "insomnia"),
+    "health": (
+        "saude",
+        "medic",
+        "doenca",
+        "ansiedade",
+        "terapia",
+        "insonia",
+        "health",
+        "doctor",
+        "therapy",
+        "anxiety",
+        "insomnia",
+    ),
     "travel": ("viagem", "viajar", "ferias", "trip", "travel", "vacation", "holiday"),
 }
 """Word beginnings of a few everyday topics (as memory products commonly list them): two memories with words of
@@ -136,8 +182,14 @@ def draft(scope: Scope, members: list[MemoryItem], ctx: Context, now: datetime) 
     half = (len(members) + 1) // 2
     patterns = [t for t, df in terms if df >= half and df > 1][:MAX_PATTERNS]
     changes = list(dict.fromkeys(line for m in members for line in ctx.evolution.get(m.id, ())))
-    text = render(title, _period(start, newest.created_at, len(members)), facts(members, ctx),
-                  ["Recurring: " + ", ".join(patterns)] if patterns else [], changes, patterns_inline=True)
+    text = render(
+        title,
+        _period(start, newest.created_at, len(members)),
+        facts(members, ctx),
+        ["Recurring: " + ", ".join(patterns)] if patterns else [],
+        changes,
+        patterns_inline=True,
+    )
     ids = sorted(m.id for m in members)
     return MemoryItem(
         id=consolidated_id(scope, ids),
@@ -161,8 +213,13 @@ def draft(scope: Scope, members: list[MemoryItem], ctx: Context, now: datetime) 
 
 
 def render(
-    title: str, period: str, fact_lines: Sequence[str], patterns: Sequence[str], evolution: Sequence[str],
-    *, patterns_inline: bool = False,
+    title: str,
+    period: str,
+    fact_lines: Sequence[str],
+    patterns: Sequence[str],
+    evolution: Sequence[str],
+    *,
+    patterns_inline: bool = False,
 ) -> str:
     lines = [title, period, "Facts:", *(f"- {f}" for f in fact_lines)]
     if patterns_inline:
@@ -209,6 +266,7 @@ def facts(members: list[MemoryItem], ctx: Context) -> list[str]:
     """Up to ``MAX_FACTS`` texts that hold now: current facts first (by importance and mentions),
     then what the user said, never filler, nor a statement superseded since, nor one already
     listed as a fact; summaries last. The assistant's turns are not facts about the user."""
+
     def rank(m: MemoryItem) -> tuple[object, ...]:
         kind = {MemoryKind.FACT: 0, MemoryKind.TURN: 1, MemoryKind.SUMMARY: 2}.get(m.kind, 3)
         return (kind, -m.importance, -m.mention_count, m.created_at, m.id)
@@ -244,14 +302,16 @@ async def write_with_llm(llm: ChatModel, rules: MemoryItem, members: list[Memory
     start, end = rules.metadata["period_start"][:10], rules.metadata["period_end"][:10]
     shown = [m for m in members if not (m.kind is MemoryKind.TURN and is_filler(m.content))][:LLM_MEMBERS]
     listing = "\n".join(
-        f"[{m.created_at:%Y-%m-%d}] ({_label(m, ctx)}) {' '.join(m.content.split())[:LLM_MEMBER_CHARS]}"
-        for m in shown
+        f"[{m.created_at:%Y-%m-%d}] ({_label(m, ctx)}) {' '.join(m.content.split())[:LLM_MEMBER_CHARS]}" for m in shown
     )
     changes = [line for m in members for line in ctx.evolution.get(m.id, ())]
     prompt = (
         f"Period: {start} to {end}\n\nMemories:\n{listing}\n\n"
-        + ("Known changes (old -> new):\n" + "\n".join(f"- {c}" for c in dict.fromkeys(changes)) + "\n\n"
-           if changes else "")
+        + (
+            "Known changes (old -> new):\n" + "\n".join(f"- {c}" for c in dict.fromkeys(changes)) + "\n\n"
+            if changes
+            else ""
+        )
         + "Consolidate them."
     )
     try:
@@ -262,11 +322,17 @@ async def write_with_llm(llm: ChatModel, rules: MemoryItem, members: list[Memory
         log.warning("LLM consolidation failed, using the rules' text: %s: %s", type(exc).__name__, exc)
         return rules
     title = " ".join(out.title.split())
-    text = render(title, _period(datetime.fromisoformat(rules.metadata["period_start"]),
-                                 datetime.fromisoformat(rules.metadata["period_end"]), len(members)),
-                  [" ".join(f.split()) for f in out.facts if f.strip()],
-                  [" ".join(p.split()) for p in out.patterns if p.strip()],
-                  [" ".join(e.split()) for e in out.evolution if e.strip()] or list(dict.fromkeys(changes)))
+    text = render(
+        title,
+        _period(
+            datetime.fromisoformat(rules.metadata["period_start"]),
+            datetime.fromisoformat(rules.metadata["period_end"]),
+            len(members),
+        ),
+        [" ".join(f.split()) for f in out.facts if f.strip()],
+        [" ".join(p.split()) for p in out.patterns if p.strip()],
+        [" ".join(e.split()) for e in out.evolution if e.strip()] or list(dict.fromkeys(changes)),
+    )
     return replace(rules, content=text, metadata={**rules.metadata, "title": title, "writer": "llm"})
 
 

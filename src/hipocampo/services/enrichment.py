@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from ..domain.llm_schemas import HydeOut, hyde_prompt
+from ..domain.extraction.llm_schemas import HydeOut, hyde_prompt
 from ..domain.model import Message, Role
 from ..domain.text import content_words, words
 from .deps import Deps

@@ -30,7 +30,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..domain.model import MemoryKind, Message, Scope
-from ..domain.recall import memory_to_dict
+from ..domain.retrieval.recall import memory_to_dict
 from .deps import Deps
 
 FORMAT = "hipocampo.export"
@@ -66,8 +66,12 @@ async def export_records(deps: Deps, scope: Scope) -> AsyncIterator[Record]:
     """The user's memory as records (see the module's docstring), one store page at a time."""
     counts: Counter[str] = Counter()
     yield {
-        "type": "export", "format": FORMAT, "version": VERSION, "tenant_id": scope.tenant_id,
-        "user_id": scope.user_id, "exported_at": deps.clock.now().isoformat(),
+        "type": "export",
+        "format": FORMAT,
+        "version": VERSION,
+        "tenant_id": scope.tenant_id,
+        "user_id": scope.user_id,
+        "exported_at": deps.clock.now().isoformat(),
     }
     for thread_id in await deps.log.threads(scope):
         summary = await deps.summaries.get(scope, thread_id)
@@ -109,8 +113,12 @@ async def export_document(deps: Deps, scope: Scope) -> dict[str, Any]:
     Holds the whole user in memory: services and tools should stream :func:`export_records`."""
     threads: list[dict[str, Any]] = []
     doc: dict[str, Any] = {
-        "tenant_id": scope.tenant_id, "user_id": scope.user_id, "threads": threads,
-        "memories": [], "derived": [], "history": [],
+        "tenant_id": scope.tenant_id,
+        "user_id": scope.user_id,
+        "threads": threads,
+        "memories": [],
+        "derived": [],
+        "history": [],
     }
     async for record in export_records(deps, scope):
         kind = record.pop("type")

@@ -1,7 +1,7 @@
 """From user turns to typed facts that stay true: extract, date, reconcile, write with history.
 
 Runs as a background job per batch of new messages. Offline, the rule-based extractor
-(:mod:`hipocampo.domain.extraction`) and the reconciliation rules (:mod:`hipocampo.domain.reconcile`)
+(:mod:`hipocampo.domain.extraction`) and the reconciliation rules (:mod:`hipocampo.domain.truth.reconcile`)
 decide; re-running a job is harmless, because a message already counted in a fact's sources
 changes nothing.
 
@@ -22,7 +22,7 @@ from datetime import datetime
 
 from ..domain.dates import resolve_dates
 from ..domain.extraction import ExtractedFact, answer_length, extract_facts, speaker_gender
-from ..domain.llm_schemas import (
+from ..domain.extraction.llm_schemas import (
     FactsOut,
     ReconcileOut,
     RevisionOut,
@@ -46,7 +46,16 @@ from ..domain.model import (
     day_start,
     new_id,
 )
-from ..domain.reconcile import FACT_VALUE, NEGATIVE, SPEAKER, Action, Decision, decide, normalise_value, same_speaker
+from ..domain.truth.reconcile import (
+    FACT_VALUE,
+    NEGATIVE,
+    SPEAKER,
+    Action,
+    Decision,
+    decide,
+    normalise_value,
+    same_speaker,
+)
 from .deps import Deps
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
@@ -156,8 +165,10 @@ async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact]
     listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
     current = same_speaker([m for m in listed if m.valid_to is None], message.name)
     known = [(m.key, str(m.metadata[FACT_VALUE])) for m in current if m.key and m.metadata.get(FACT_VALUE)]
-    feminine = next((m.metadata[SPEAKER_FEMININE] for m in current
-                     if isinstance(m.metadata.get(SPEAKER_FEMININE), bool)), speaker_gender(message.content))
+    feminine = next(
+        (m.metadata[SPEAKER_FEMININE] for m in current if isinstance(m.metadata.get(SPEAKER_FEMININE), bool)),
+        speaker_gender(message.content),
+    )
     asked = await _asked(deps, message) if answer_length(message.content) is not None else None
     # Off the event loop: the rules take ~0.2 s over a 100,000-character message, a stall
     # every other tenant's requests would share.
@@ -213,7 +224,7 @@ class LlmFindings(dict[str, list[LlmFact]]):
 
 
 def llm_actor(deps: Deps) -> str:
-    """"llm:<model>" for the history of the model's changes: the configured model's name
+    """ "llm:<model>" for the history of the model's changes: the configured model's name
     ("openai:gpt-4o-mini" gives "llm:gpt-4o-mini"), else the name the chat model gives itself."""
     configured = (deps.settings.llm or "").split(":", 1)[-1].strip()
     named = getattr(deps.chat, "model_name", None)
@@ -257,8 +268,9 @@ async def _revisions(deps: Deps, scope: Scope, message_ids: list[str], turns: li
         (m.name or (m.role.value if m.role else "user"), m.content)
         for m in sorted(await deps.log.get_many(scope, message_ids), key=lambda m: (m.created_at, m.seq))
     ]
-    system, prompt = revision_prompt(_tail(conversation), [(f.id, f.content, f.created_at) for f in facts],
-                                     turns[-1].created_at)
+    system, prompt = revision_prompt(
+        _tail(conversation), [(f.id, f.content, f.created_at) for f in facts], turns[-1].created_at
+    )
     with deps.chat.job():
         out: RevisionsOut = await deps.chat.complete(system, prompt, schema=RevisionsOut)
     shown = {f.id: f for f in facts}
@@ -272,9 +284,7 @@ async def _revisions(deps: Deps, scope: Scope, message_ids: list[str], turns: li
 
 async def _facts_to_review(deps: Deps, scope: Scope, turn_ids: set[str]) -> list[MemoryItem]:
     """The user's current facts, those the batch's turns gave first, then the newest."""
-    current = await deps.memories.list(
-        scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=REVIEWED_FACTS
-    )
+    current = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=REVIEWED_FACTS)
     current = [m for m in current if m.valid_to is None]
     return sorted(current, key=lambda m: not turn_ids.intersection(m.source_message_ids))
 
@@ -346,8 +356,13 @@ async def _llm_facts(deps: Deps, message: Message) -> list[LlmFact]:
         fact = ExtractedFact(
             # A custom-typed fact stands as an entity for the rules; its own type goes in its metadata.
             memory_type=MemoryType(f.memory_type) if builtin else MemoryType.ENTITY,
-            key=f.key.strip().lower(), value=f.value, content=f.content, confidence=f.confidence,
-            negated=f.negated, previous_value=f.previous_value, people=tuple(f.people),
+            key=f.key.strip().lower(),
+            value=f.value,
+            content=f.content,
+            confidence=f.confidence,
+            negated=f.negated,
+            previous_value=f.previous_value,
+            people=tuple(f.people),
         )
         found.append(LlmFact(fact, custom_type=None if builtin else f.memory_type))
     return found
@@ -376,14 +391,19 @@ def custom_memory_types(deps: Deps) -> dict[str, str]:
 
 
 async def _apply(
-    deps: Deps, message: Message, fact: ExtractedFact, actor: str = ACTOR, verdict: ReconcileOut | None = None,
+    deps: Deps,
+    message: Message,
+    fact: ExtractedFact,
+    actor: str = ACTOR,
+    verdict: ReconcileOut | None = None,
     custom_type: str | None = None,
 ) -> Applied | None:
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     current = same_speaker(await deps.memories.current_by_key(scope, fact.key), message.name)
     wanted = normalise_value(fact.value)
-    if any(message.id in m.source_message_ids and normalise_value(m.metadata.get(FACT_VALUE)) == wanted
-           for m in current):
+    if any(
+        message.id in m.source_message_ids and normalise_value(m.metadata.get(FACT_VALUE)) == wanted for m in current
+    ):
         return None  # this message was mined before (a retried job): nothing new
     keeps_negative = fact.memory_type in (MemoryType.PREFERENCE, MemoryType.CONSTRAINT)
     decision = (_verdict(verdict, current) if verdict is not None else None) or decide(
@@ -427,18 +447,33 @@ async def _revise(deps: Deps, scope: Scope, revision: Revision, message: Message
     assert revision.value is not None and revision.content is not None
     people = tuple(old.metadata.get("people") or ())
     fact = ExtractedFact(
-        memory_type=old.memory_type or MemoryType.USER_PROFILE, key=old.key or "", value=revision.value,
-        content=revision.content, confidence=old.confidence if old.confidence is not None else 0.8, people=people,
+        memory_type=old.memory_type or MemoryType.USER_PROFILE,
+        key=old.key or "",
+        value=revision.value,
+        content=revision.content,
+        confidence=old.confidence if old.confidence is not None else 0.8,
+        people=people,
     )
     custom = old.type_name if old.memory_type is None else None  # a correction keeps a custom type
     item = _fact_memory(old.scope, message, fact, custom)
     item.importance = old.importance
     item.metadata.pop(NEGATIVE, None)
     await deps.memories.upsert([item])
-    await deps.memories.add_history(old.scope, [HistoryEntry(
-        item.id, HistoryEvent.ADD, message.created_at, None, item.content, actor,
-        f"{reason}; corrects {old.id}, reviewed with message {message.id}", old.id,
-    )])
+    await deps.memories.add_history(
+        old.scope,
+        [
+            HistoryEntry(
+                item.id,
+                HistoryEvent.ADD,
+                message.created_at,
+                None,
+                item.content,
+                actor,
+                f"{reason}; corrects {old.id}, reviewed with message {message.id}",
+                old.id,
+            )
+        ],
+    )
     await _close(deps, old.scope, Decision(Action.UPDATE, [old], reason), message, HistoryEvent.UPDATE, item, actor)
     return Applied(Action.UPDATE, item, [old])
 
@@ -450,8 +485,17 @@ async def _mention(deps: Deps, scope: Scope, target: MemoryItem, message: Messag
     await deps.memories.upsert([target])
     await deps.memories.add_history(
         scope,
-        [HistoryEntry(target.id, HistoryEvent.MENTION, message.created_at, None, None, actor,
-                      f"said again in message {message.id}")],
+        [
+            HistoryEntry(
+                target.id,
+                HistoryEvent.MENTION,
+                message.created_at,
+                None,
+                None,
+                actor,
+                f"said again in message {message.id}",
+            )
+        ],
     )
     return target
 
@@ -472,8 +516,18 @@ async def _close(
         await deps.memories.upsert([old])
         await deps.memories.add_history(
             scope,
-            [HistoryEntry(old.id, event, message.created_at, old.content, successor.content if successor else None,
-                          actor, f"{decision.reason}; message {message.id}", successor.id if successor else None)],
+            [
+                HistoryEntry(
+                    old.id,
+                    event,
+                    message.created_at,
+                    old.content,
+                    successor.content if successor else None,
+                    actor,
+                    f"{decision.reason}; message {message.id}",
+                    successor.id if successor else None,
+                )
+            ],
         )
 
 

@@ -24,9 +24,7 @@ PROBE_INTERVAL_SECONDS = 5.0
 class WriteProbe:
     """The cached answer to "can the store commit a write now?"."""
 
-    def __init__(
-        self, interval: float = PROBE_INTERVAL_SECONDS, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, interval: float = PROBE_INTERVAL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self.interval = interval
         self._clock = clock
         self._checked_at: float | None = None

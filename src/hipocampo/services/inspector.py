@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ..domain.model import HistoryEntry, Job, MemoryItem, MemoryKind, MemoryType, Scope, Summary
-from ..domain.validity import Validity
+from ..domain.truth.validity import Validity
 from . import browse
 from .deps import Deps
 from .facts import custom_memory_types

@@ -211,6 +211,7 @@ def _compare_rows(check: Check, label: str, mine: Any, theirs: Any | None) -> No
 def differing_ids(pairs: Iterable[tuple[str, Any, Any]]) -> list[str]:
     """Ids whose stored rows differ: ``(id, source row, destination row)``, absent rows skipped."""
     return [
-        i for i, mine, theirs in pairs
+        i
+        for i, mine, theirs in pairs
         if theirs is not None and mine != theirs and fingerprint(mine) != fingerprint(theirs)
     ]

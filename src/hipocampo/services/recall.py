@@ -15,13 +15,13 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from ..domain import subjects
-from ..domain.context import ContextPiece, render_context
 from ..domain.errors import InvalidInput
-from ..domain.facets import query_facets
 from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
-from ..domain.ranking import adaptive_k, relevance_floor
-from ..domain.recall import RecallResult, ScoredMemory
+from ..domain.retrieval import subjects
+from ..domain.retrieval.context import ContextPiece, render_context
+from ..domain.retrieval.facets import query_facets
+from ..domain.retrieval.ranking import adaptive_k, relevance_floor
+from ..domain.retrieval.recall import RecallResult, ScoredMemory
 from .deps import Deps
 from .enrichment import enrich
 from .ingest import recent_cache_key
@@ -42,7 +42,7 @@ SUBJECT_EXTRA = 3
 """Hits beyond k that speak of the subject a question asks about, kept per facet: ranking weighs
 a question's words, and the memory that answers "when am I free?" may share none of them."""
 K_LOW, K_HIGH, K_RATIO = 5, 20, 0.3
-"""Recall's adaptive k (:func:`~hipocampo.domain.ranking.adaptive_k`; per facet): looser than
+"""Recall's adaptive k (:func:`~hipocampo.domain.retrieval.ranking.adaptive_k`; per facet): looser than
 search's 3-12 at half the best score, because the relevance floor already keeps unrelated memories
 out and a question's evidence often ranks below its best hit (LoCoMo dev: context recall against
 median tokens, budgets 500 to 2,000, is in docs/benchmarks.md)."""
@@ -194,12 +194,12 @@ def chosen(
     """The hits that earned a place, whether the query anchors them, and the relevance floor used.
 
     A hit needs calibrated relevance at or above ``floor`` (unless ``raise_floor`` is False,
-    raised near the best hit's: :func:`~hipocampo.domain.ranking.relevance_floor`), except the
+    raised near the best hit's: :func:`~hipocampo.domain.retrieval.ranking.relevance_floor`), except the
     top-ranked hit when it shares a word or a name with the query (coverage counts every query
     word alike, so one rare word that matched weighs little); then the first ``k`` of those are kept
     (adaptive when ``k`` is None: from the query's facets, the score distribution and whether any
     hit shares a word, a name or an asked subject with the query,
-    :func:`~hipocampo.domain.ranking.adaptive_k`), and, with an adaptive k, up to
+    :func:`~hipocampo.domain.retrieval.ranking.adaptive_k`), and, with an adaptive k, up to
     :data:`SUBJECT_EXTRA` per facet of the next ones that speak of the subject the question asks
     about ("when am I free?" and a memory about availability). An explicit ``k`` is a cap, not a
     quota: a hit under the floor is never shown to make up the number.

@@ -16,15 +16,15 @@ from datetime import datetime
 
 import numpy as np
 
-from ..domain import hops, ranking, subjects
-from ..domain import relevance as calibrated
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
-from ..domain.facets import query_facets
 from ..domain.model import MemoryItem, MemoryKind, Scope
-from ..domain.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
-from ..domain.relevance_data import BACKGROUND, as_indexed
+from ..domain.retrieval import hops, ranking, subjects
+from ..domain.retrieval import relevance as calibrated
+from ..domain.retrieval.facets import query_facets
+from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
+from ..domain.retrieval.relevance_data import BACKGROUND, as_indexed
 from ..domain.text import is_when_question, names_in, query_terms
-from ..domain.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
+from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
 from ..ports import Embedder, KeywordHit, VectorHit
 from .deps import Deps
 
@@ -149,7 +149,7 @@ async def rank_candidates(deps: Deps, scope: Scope, query: str, options: SearchO
 
 @dataclass
 class _Hop:
-    """The second dense hop (:mod:`~hipocampo.domain.hops`): the query moved towards the stored
+    """The second dense hop (:mod:`~hipocampo.domain.retrieval.hops`): the query moved towards the stored
     vectors of its best first hits, searched again, and the candidates reranked on that search.
 
     Costs one vector read, one vector search and one rerank; no embedding. The moved query's
@@ -280,7 +280,7 @@ def _rerank(
     positions = {
         i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
     }
-    support = ranking.neighbour_support(fused, positions)  # type: ignore[arg-type]
+    support = ranking.neighbour_support(fused, positions)
     ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
     names = names_in(query)
     terms = query_terms(query)

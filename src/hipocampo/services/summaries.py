@@ -17,7 +17,7 @@ last one, so each update reads only what is new.
 The summary is also a memory (kind SUMMARY, one per thread, with every covered message as its
 source), indexed in the background like any other, so recall can find it with provenance.
 
-Offline, :func:`~hipocampo.domain.summarize.extractive_summary` writes it; with a chat model, the
+Offline, :func:`~hipocampo.domain.summaries.summarize.extractive_summary` writes it; with a chat model, the
 model writes an abstractive one, and the extractive one stands in if the call fails.
 """
 
@@ -42,10 +42,10 @@ from ..domain.model import (
     content_hash,
     turn_memory_id,
 )
-from ..domain.reconcile import FACT_VALUE, is_single_valued
-from ..domain.summarize import SummaryTurn, extractive_summary, fold_budget
-from ..domain.summary_changes import FactChange, describe_change
+from ..domain.summaries.summarize import SummaryTurn, extractive_summary, fold_budget
+from ..domain.summaries.summary_changes import FactChange, describe_change
 from ..domain.text import detect_language, fold
+from ..domain.truth.reconcile import FACT_VALUE, is_single_valued
 from ..ports import ChatModel
 from ..settings import Settings
 from .deps import Deps
@@ -105,8 +105,11 @@ class SummaryPolicy:
     @classmethod
     def from_settings(cls, settings: Settings) -> SummaryPolicy:
         return cls(
-            settings.summarization_threshold, settings.summary_keep_recent, settings.summary_max_tokens,
-            settings.recent_messages, settings.summary_max_ratio,
+            settings.summarization_threshold,
+            settings.summary_keep_recent,
+            settings.summary_max_tokens,
+            settings.recent_messages,
+            settings.summary_max_ratio,
         )
 
     def to_fold(self, unsummarized: list[Message]) -> list[Message]:
@@ -204,9 +207,7 @@ async def _thread_after(deps: Deps, scope: Scope, thread_id: str, after_seq: int
         after_seq = page[-1].seq
 
 
-async def _covered(
-    deps: Deps, scope: Scope, thread_id: str, memory_id: str, up_to_seq: int | None
-) -> list[str]:
+async def _covered(deps: Deps, scope: Scope, thread_id: str, memory_id: str, up_to_seq: int | None) -> list[str]:
     """Messages the previous summary covered: its memory's sources, or, if that memory is gone,
     the thread's non-system messages up to its last position (read again from the log)."""
     if up_to_seq is None:
@@ -248,8 +249,7 @@ async def _changes(deps: Deps, scope: Scope, folded: list[Message]) -> list[Fact
         if len(page) < PAGE:
             break
     successors = {
-        f.id: f for f in facts
-        if f.key and is_single_valued(f.key) and any(s in said for s in f.source_message_ids)
+        f.id: f for f in facts if f.key and is_single_valued(f.key) and any(s in said for s in f.source_message_ids)
     }
     if not successors:
         return []

@@ -128,9 +128,7 @@ def _name(name: str) -> str:
 
 
 # -- keys ---------------------------------------------------------------------------------------
-async def issue_key(
-    deps: Deps, tenant_id: str, *, role: KeyRole = KeyRole.USER, name: str = ""
-) -> tuple[ApiKey, str]:
+async def issue_key(deps: Deps, tenant_id: str, *, role: KeyRole = KeyRole.USER, name: str = "") -> tuple[ApiKey, str]:
     """A new key for the tenant: ``(key, token)``. The token is returned here and never again;
     only its hash is stored. :class:`NotFound` when the tenant does not exist."""
     tenant = await get_tenant(deps, tenant_id)

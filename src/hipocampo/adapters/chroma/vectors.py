@@ -93,8 +93,13 @@ class ChromaVectorIndex(ExternalVectorIndex):
                 ids=[r.memory_id for r in chunk],
                 embeddings=np.stack([r.vec for r in chunk]),
                 metadatas=[
-                    {"tenant_id": r.tenant_id, "user_id": r.user_id, "agent_id": r.agent_id,
-                     "thread_id": r.thread_id, "kind": r.kind}
+                    {
+                        "tenant_id": r.tenant_id,
+                        "user_id": r.user_id,
+                        "agent_id": r.agent_id,
+                        "thread_id": r.thread_id,
+                        "kind": r.kind,
+                    }
                     for r in chunk
                 ],
             )
@@ -106,7 +111,8 @@ class ChromaVectorIndex(ExternalVectorIndex):
             refuse_query(query, dim)
             where = _where(scope, exclude_thread=exclude_thread)
             found = collection.query(query_embeddings=[query], n_results=k, where=where, include=["distances"])
-            return [(mid, 1.0 - float(d)) for mid, d in zip(found["ids"][0], found["distances"][0], strict=True)]
+            distances = found["distances"] or [[]]  # asked for in ``include``: always there
+            return [(mid, 1.0 - float(d)) for mid, d in zip(found["ids"][0], distances[0], strict=True)]
 
         try:
             return self._on_collection(search, [])
@@ -133,7 +139,8 @@ class ChromaVectorIndex(ExternalVectorIndex):
                 got = collection.get(
                     ids=memory_ids[start : start + self._batch], where=_where(scope), include=["embeddings"]
                 )
-                for mid, vec in zip(got["ids"], got["embeddings"], strict=True):
+                vectors: Any = got["embeddings"]  # asked for in ``include``: always there
+                for mid, vec in zip(got["ids"], vectors, strict=True):
                     found[mid] = np.array(vec, dtype=np.float32)
             return found
 

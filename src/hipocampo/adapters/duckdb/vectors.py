@@ -49,7 +49,10 @@ MAX_OVERFETCH = 4_000
 """Above this many HNSW rows to filter, the exact scan of the scope is cheaper and complete."""
 
 TABLE = "hipocampo_vectors"
-CONFIG = {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"}
+CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "autoinstall_known_extensions": "false",
+    "autoload_known_extensions": "false",
+}
 """Never download an extension; identical for every connection so one process shares one instance."""
 
 
@@ -210,8 +213,12 @@ def _insert(cur: Any, rows: list[VectorRow], dim: int) -> None:
     )
     meta = json.dumps(
         {
-            "id": [r.memory_id for r in rows], "tenant": [r.tenant_id for r in rows], "user": [r.user_id for r in rows],
-            "agent": [r.agent_id for r in rows], "thread": [r.thread_id for r in rows], "kind": [r.kind for r in rows],
+            "id": [r.memory_id for r in rows],
+            "tenant": [r.tenant_id for r in rows],
+            "user": [r.user_id for r in rows],
+            "agent": [r.agent_id for r in rows],
+            "thread": [r.thread_id for r in rows],
+            "kind": [r.kind for r in rows],
         }
     )
     shape = json.dumps({k: ["VARCHAR"] for k in ("id", "tenant", "user", "agent", "thread", "kind")})
@@ -250,9 +257,7 @@ def _claim(cur: Any, model: str, dim: int) -> None:
             f" kind VARCHAR NOT NULL, vec FLOAT[{int(dim)}] NOT NULL)"
         )
         cur.execute(f"CREATE INDEX IF NOT EXISTS {TABLE}_hnsw ON {TABLE} USING HNSW (vec) WITH (metric = 'cosine')")
-        cur.execute(
-            "INSERT INTO hipocampo_index_meta VALUES ('vector_model', ?), ('vector_dim', ?)", [model, str(dim)]
-        )
+        cur.execute("INSERT INTO hipocampo_index_meta VALUES ('vector_model', ?), ('vector_dim', ?)", [model, str(dim)])
         cur.execute("COMMIT")
     except BaseException:
         cur.execute("ROLLBACK")

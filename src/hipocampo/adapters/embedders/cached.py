@@ -48,7 +48,7 @@ class CachingEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        # The model's calibrated-relevance constants (domain/relevance.py) travel with it.
+        # The model's calibrated-relevance constants (domain/retrieval/relevance.py) travel with it.
         self.relevance_calibration = getattr(inner, "relevance_calibration", None)
         self.max_entries = max_entries
         self.max_chars = max_chars

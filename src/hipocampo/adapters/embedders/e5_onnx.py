@@ -117,8 +117,9 @@ def build_model(weights: E5Weights) -> Any:
         qkv = matmul(x, qkv_w, qkv_b, f"{p}_qkv")
         q, k, v = f"{p}_q", f"{p}_k", f"{p}_v"
         nodes.append(helper.make_node("Split", [qkv, thirds], [q, k, v], name=f"{p}_split", axis=-1))
-        scores = node("MatMul", [split_heads(q, [0, 2, 1, 3], f"{p}_qh"), split_heads(k, [0, 2, 3, 1], f"{p}_kh")],
-                      f"{p}_scores")
+        scores = node(
+            "MatMul", [split_heads(q, [0, 2, 1, 3], f"{p}_qh"), split_heads(k, [0, 2, 3, 1], f"{p}_kh")], f"{p}_scores"
+        )
         probs = node("Softmax", [node("Add", [scores, pad], f"{p}_masked")], f"{p}_probs", axis=-1)
         context = node("MatMul", [probs, split_heads(v, [0, 2, 1, 3], f"{p}_vh")], f"{p}_ctx")
         context = node("Transpose", [context], f"{p}_ctx_t", perm=[0, 2, 1, 3])
@@ -130,15 +131,22 @@ def build_model(weights: E5Weights) -> Any:
         x = layer_norm(node("Add", [x, out], f"{p}_res2"), f"{p}.oln", f"{p}_ln2")
 
     weights_3d = node("Unsqueeze", [mask_f, const("axis2", np.array([2], np.int64))], "mask_3d")
-    summed = node("ReduceSum", [node("Mul", [x, weights_3d], "masked_x"), const("axis1", np.array([1], np.int64))],
-                  "summed", keepdims=0)
+    summed = node(
+        "ReduceSum",
+        [node("Mul", [x, weights_3d], "masked_x"), const("axis1", np.array([1], np.int64))],
+        "summed",
+        keepdims=0,
+    )
     counts = node("ReduceSum", [mask_f, "axis1"], "counts", keepdims=1)
     node("Div", [summed, counts], "pooled")
 
     graph = helper.make_graph(
-        nodes, "e5_small_int8",
-        [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", "length", hidden]),
-         helper.make_tensor_value_info("mask", TensorProto.INT64, ["batch", "length"])],
+        nodes,
+        "e5_small_int8",
+        [
+            helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", "length", hidden]),
+            helper.make_tensor_value_info("mask", TensorProto.INT64, ["batch", "length"]),
+        ],
         [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", hidden])],
         inits,
     )
@@ -175,7 +183,10 @@ def rebuild(weights: E5Weights, path: Path) -> None:
     root.addFilter(_no_preprocessing_advice)
     try:
         quantize_dynamic(
-            build_model(weights), temporary, weight_type=QuantType.QInt8, per_channel=True,
+            build_model(weights),
+            temporary,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
             nodes_to_exclude=[f"l{i}_fo_mm" for i in range(config.layers // 2)],
             # Gelu is a com.microsoft op, which onnx's shape inference does not type.
             extra_options={"DefaultTensorType": TensorProto.FLOAT},

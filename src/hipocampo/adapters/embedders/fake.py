@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...domain.relevance import Calibration
+from ...domain.retrieval.relevance import Calibration
 
 _WORD = re.compile(r"\w+")
 _WORD_WEIGHT = 1.0
@@ -31,9 +31,7 @@ def _normalise(text: str) -> str:
 @lru_cache(maxsize=65_536)
 def _bucket(feature: str, dim: int) -> tuple[int, float]:
     """Bucket and sign of a feature. blake2b, not ``hash()``: the latter is salted per process."""
-    digest = int.from_bytes(
-        hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little"
-    )
+    digest = int.from_bytes(hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little")
     return digest % dim, (1.0 if digest >> 63 else -1.0)
 
 

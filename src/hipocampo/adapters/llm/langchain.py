@@ -32,7 +32,7 @@ from typing import Any, Literal, Protocol
 from pydantic import TypeAdapter
 
 from ...domain.errors import ConfigurationError
-from ...domain.llm_schemas import LLMBudgetExceeded, LLMError, parse_structured
+from ...domain.extraction.llm_schemas import LLMBudgetExceeded, LLMError, parse_structured
 from .builder import build_llm
 
 StructuredMethod = Literal["json_schema", "json_mode", "text"]
@@ -90,9 +90,7 @@ class LangChainChatModel:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_calls_per_job = max_calls_per_job
-        self._methods: tuple[StructuredMethod, ...] = (
-            METHODS if structured_output == "auto" else (structured_output,)
-        )
+        self._methods: tuple[StructuredMethod, ...] = METHODS if structured_output == "auto" else (structured_output,)
         self._sleep = sleep
         self._runnables: dict[tuple[str, Any], Any] = {}
         # One counter per job block; tasks started inside the block share it (contexts are copied).
@@ -127,9 +125,7 @@ class LangChainChatModel:
                 raise
             except Exception as exc:  # provider errors, timeouts, answers that do not fit
                 last = exc
-        raise LLMError(
-            f"the language model failed {attempts} time(s); last error: {_describe(last)}"
-        ) from last
+        raise LLMError(f"the language model failed {attempts} time(s); last error: {_describe(last)}") from last
 
     async def _structured(self, messages: list[tuple[str, str]], schema: type) -> Any:
         methods = self._methods
@@ -189,9 +185,7 @@ class LangChainChatModel:
         if calls is None or self.max_calls_per_job is None:
             return
         if calls[0] >= self.max_calls_per_job:
-            raise LLMBudgetExceeded(
-                f"this job already made {calls[0]} language model calls (max_calls_per_job)"
-            )
+            raise LLMBudgetExceeded(f"this job already made {calls[0]} language model calls (max_calls_per_job)")
         calls[0] += 1
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...domain.llm_schemas import LLMError, parse_structured
+from ...domain.extraction.llm_schemas import LLMError, parse_structured
 
 Responder = Callable[[str, str, type | None], Any]
 
@@ -62,9 +62,7 @@ class ScriptedChatModel:
     async def complete(self, system: str, prompt: str, *, schema: type | None = None) -> Any:
         self.calls.append((system, prompt, schema))
         response = await self._next(system, prompt, schema)
-        if isinstance(response, BaseException) or (
-            isinstance(response, type) and issubclass(response, BaseException)
-        ):
+        if isinstance(response, BaseException) or (isinstance(response, type) and issubclass(response, BaseException)):
             raise response
         if schema is None:
             if isinstance(response, BaseModel):

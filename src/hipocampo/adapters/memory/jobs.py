@@ -78,9 +78,7 @@ class InMemoryJobQueue:
 
         await self._db.write(write)
 
-    async def claim(
-        self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None
-    ) -> list[Job]:
+    async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
         now = as_utc(self._clock.now())
         until = now + timedelta(seconds=lease_seconds)
         wanted = set(kinds) if kinds else None
@@ -177,7 +175,8 @@ class InMemoryJobQueue:
 
     async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
         rows = [
-            r for r in self._db.view().jobs.values()
+            r
+            for r in self._db.view().jobs.values()
             if r.status == "dead" and (tenant_id is None or r.tenant_id == tenant_id)
         ]
         return [_job(r) for r in page(rows, limit)]
@@ -190,9 +189,7 @@ class InMemoryJobQueue:
                 r for r in st.jobs.values() if r.status == "dead" and (tenant_id is None or r.tenant_id == tenant_id)
             ]
             for row in dead:
-                st.jobs[row.id] = replace(
-                    row, status="pending", attempts=0, run_after=now, updated_at=now
-                )
+                st.jobs[row.id] = replace(row, status="pending", attempts=0, run_after=now, updated_at=now)
             return len(dead)
 
         return await self._db.write(write)

@@ -1,7 +1,7 @@
 """Keyword search in process memory: BM25 over language-analysed terms (see domain.text).
 
 For tests and single-process experiments; the index is lost when the process exits.
-Scores are :mod:`hipocampo.domain.bm25`'s, with the searching user's own statistics, as the
+Scores are :mod:`hipocampo.domain.retrieval.bm25`'s, with the searching user's own statistics, as the
 SQLite and Postgres indexes score. Each search scans every entry, so it is always exact (no
 candidate budget): fine for the sizes this is for.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ...domain import bm25
 from ...domain.model import Scope
+from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from .rows import KeywordDoc
@@ -42,9 +42,7 @@ class InMemoryKeywordIndex:
 
         await self._db.write(write)
 
-    async def search(
-        self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None
-    ) -> list[KeywordHit]:
+    async def search(self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None) -> list[KeywordHit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []

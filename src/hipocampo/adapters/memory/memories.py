@@ -122,9 +122,7 @@ class InMemoryMemoryStore:
         await self._db.write(write)
 
     async def restore(self, items: Sequence[MemoryItem]) -> int:
-        rows = [
-            replace(_row(m), access_count=m.access_count, last_accessed=_utc(m.last_accessed)) for m in items
-        ]
+        rows = [replace(_row(m), access_count=m.access_count, last_accessed=_utc(m.last_accessed)) for m in items]
 
         def write(st: State) -> int:
             written = 0
@@ -141,8 +139,7 @@ class InMemoryMemoryStore:
         by_id = {
             i: memory_item(row)
             for i in set(memory_ids)
-            if (row := st.memories.get(i)) is not None
-            and visible(scope, row.tenant_id, row.user_id, row.agent_id)
+            if (row := st.memories.get(i)) is not None and visible(scope, row.tenant_id, row.user_id, row.agent_id)
         }
         return [by_id[i] for i in memory_ids if i in by_id]
 
@@ -178,9 +175,7 @@ class InMemoryMemoryStore:
         rows.sort(key=lambda r: (r.created_at, r.rid), reverse=True)
         return [memory_item(r) for r in page(rows, limit, offset)]
 
-    async def neighbours(
-        self, scope: Scope, thread_id: str, seqs: Sequence[int]
-    ) -> builtins.list[MemoryItem]:
+    async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> builtins.list[MemoryItem]:
         wanted = set(seqs)
         rows = [
             r
@@ -198,9 +193,7 @@ class InMemoryMemoryStore:
 
         def write(st: State) -> int:
             rows = [st.memories[i] for i in set(memory_ids) if i in st.memories]
-            return delete_memories(
-                st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)]
-            )
+            return delete_memories(st, [r for r in rows if visible(scope, r.tenant_id, r.user_id, r.agent_id)])
 
         return await self._db.write(write)
 
@@ -219,9 +212,7 @@ class InMemoryMemoryStore:
         who = (scope.tenant_id, scope.user_id)
 
         def write(st: State) -> int:
-            return delete_memories(
-                st, [r for r in st.memories.values() if (r.tenant_id, r.user_id) == who]
-            )
+            return delete_memories(st, [r for r in st.memories.values() if (r.tenant_id, r.user_id) == who])
 
         return await self._db.write(write)
 
@@ -250,7 +241,8 @@ class InMemoryMemoryStore:
         facts = [
             r
             for r in self._db.view().memories.values()
-            if r.kind == MemoryKind.FACT.value and r.key is not None
+            if r.kind == MemoryKind.FACT.value
+            and r.key is not None
             and visible(scope, r.tenant_id, r.user_id, r.agent_id)
         ]
         closed = sorted((r for r in facts if r.valid_to is not None), key=lambda r: (r.valid_to, r.rid), reverse=True)

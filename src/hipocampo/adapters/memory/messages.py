@@ -38,7 +38,6 @@ def _message(row: MessageRow) -> Message:
     )
 
 
-
 class InMemoryMessageLog:
     """The :class:`~hipocampo.ports.MessageLog` port over an :class:`InMemoryDatabase`.
 
@@ -107,9 +106,7 @@ class InMemoryMessageLog:
 
         return await self._db.write(write)
 
-    def _thread_rows(
-        self, st: State, scope: Scope, thread_id: str, seqs: range, limit: int
-    ) -> list[MessageRow]:
+    def _thread_rows(self, st: State, scope: Scope, thread_id: str, seqs: range, limit: int) -> list[MessageRow]:
         """Visible rows at positions ``seqs``, in that order, at most ``limit`` (negative: all)."""
         rows: list[MessageRow] = []
         for seq in seqs:
@@ -129,10 +126,7 @@ class InMemoryMessageLog:
     async def recent(self, scope: Scope, thread_id: str, limit: int) -> list[Message]:
         st = self._db.view()
         newest_first = range(self._last_seq(st, scope, thread_id), -1, -1)
-        return [
-            _message(r)
-            for r in reversed(self._thread_rows(st, scope, thread_id, newest_first, limit))
-        ]
+        return [_message(r) for r in reversed(self._thread_rows(st, scope, thread_id, newest_first, limit))]
 
     async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
         st = self._db.view()
@@ -158,9 +152,7 @@ class InMemoryMessageLog:
     async def users(self, tenant_id: str) -> list[str]:
         return sorted({user for tenant, user, _ in self._db.view().threads if tenant == tenant_id})
 
-    async def iter_all(
-        self, *, after_rowid: int = 0, limit: int = 1000
-    ) -> list[tuple[int, Message]]:
+    async def iter_all(self, *, after_rowid: int = 0, limit: int = 1000) -> list[tuple[int, Message]]:
         rows = list(self._db.view().messages.values())  # in rid order
         start = bisect_right(rows, after_rowid, key=lambda r: r.rid)
         return [(r.rid, _message(r)) for r in page(rows[start:], limit)]
@@ -183,8 +175,19 @@ class InMemoryMessageLog:
                 taken |= {m.id, place, caller} - {None}
                 rows.append(
                     MessageRow(
-                        0, m.id, m.external_id, s.tenant_id, s.user_id, s.agent_id, m.thread_id, m.seq,
-                        m.role.value, m.name, m.content, as_utc(m.created_at), json.dumps(m.metadata),
+                        0,
+                        m.id,
+                        m.external_id,
+                        s.tenant_id,
+                        s.user_id,
+                        s.agent_id,
+                        m.thread_id,
+                        m.seq,
+                        m.role.value,
+                        m.name,
+                        m.content,
+                        as_utc(m.created_at),
+                        json.dumps(m.metadata),
                     )
                 )
             for row in rows:  # checked everything above: nothing was written before this point
@@ -242,7 +245,6 @@ class InMemoryMessageLog:
             return _delete(st, [r for r in st.messages.values() if (r.tenant_id, r.user_id) == who])
 
         return await self._db.write(write)
-
 
     async def thread_version(self, scope: Scope, thread_id: str) -> int:
         thread = self._db.view().threads.get((scope.tenant_id, scope.user_id, thread_id))

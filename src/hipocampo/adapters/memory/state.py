@@ -44,9 +44,7 @@ class State:
     tenants: dict[str, Tenant] = field(default_factory=dict)
     api_keys: dict[str, ApiKey] = field(default_factory=dict)
     idempotency: dict[tuple[str, str], StoredResponse] = field(default_factory=dict)  # body as JSON text
-    last_rid: dict[str, int] = field(
-        default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0}
-    )
+    last_rid: dict[str, int] = field(default_factory=lambda: {"messages": 0, "memories": 0, "vectors": 0, "jobs": 0})
 
     def copy(self) -> State:
         # Rows are frozen, so copying each table (not each row) isolates the copy: O(rows).

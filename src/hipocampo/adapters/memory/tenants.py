@@ -110,8 +110,6 @@ class InMemoryTenantStore:
         st = self._db.view()
         messages = sum(1 for m in st.messages.values() if m.tenant_id == tenant_id)
         facts = sum(
-            1
-            for m in st.memories.values()
-            if m.tenant_id == tenant_id and m.kind == "fact" and m.source_ids == "[]"
+            1 for m in st.memories.values() if m.tenant_id == tenant_id and m.kind == "fact" and m.source_ids == "[]"
         )
         return messages + facts

@@ -43,9 +43,7 @@ class InMemoryVectorIndex:
         self._cache: OrderedDict[tuple[str, str], _UserMatrix] = OrderedDict()
         self._max_cached_users = max_cached_users
 
-    async def upsert(
-        self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str
-    ) -> None:
+    async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
         if not items:
             return
         dims = {int(np.asarray(v).shape[-1]) for _, v in items}
@@ -174,12 +172,8 @@ class InMemoryVectorIndex:
         rows = [r for r in st.vectors.values() if (r.tenant_id, r.user_id) == key]  # in rid order
         try:
             matrix = np.stack([r.vec for r in rows]) if rows else np.zeros((0, 0), dtype=np.float32)
-        except (
-            ValueError
-        ) as exc:  # rows of different lengths: cannot happen unless the state was edited
-            raise IndexUnavailable(
-                f"the vector index is inconsistent ({exc}); {REINDEX_HINT}"
-            ) from exc
+        except ValueError as exc:  # rows of different lengths: cannot happen unless the state was edited
+            raise IndexUnavailable(f"the vector index is inconsistent ({exc}); {REINDEX_HINT}") from exc
         entry = _UserMatrix(
             epoch,
             [r.memory_id for r in rows],

@@ -71,9 +71,11 @@ class PostgresIdempotencyStore:
     async def replace(self, tenant_id: str, key: str, response: StoredResponse) -> None:
         await execute(
             self._db,
-            (_INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
-             " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
-             _values(tenant_id, key, response)),
+            (
+                _INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
+                " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
+                _values(tenant_id, key, response),
+            ),
         )
 
     async def delete(self, tenant_id: str, key: str) -> None:

@@ -30,9 +30,7 @@ MAX_ROUNDS = 4
 """Claim rounds per call: the second completes a fair answer; more only happen when racing
 workers took jobs under this one (each round takes at least one job or ends the claim)."""
 
-_READY = (
-    "((status = 'pending' AND run_after <= %(now)s) OR (status = 'running' AND locked_until < %(now)s))"
-)
+_READY = "((status = 'pending' AND run_after <= %(now)s) OR (status = 'running' AND locked_until < %(now)s))"
 """Ready to claim: pending and due, or running with an expired lease (its worker died)."""
 
 
@@ -60,9 +58,7 @@ async def insert_jobs(conn: Any, jobs: Sequence[Job], now: datetime) -> None:
         await conn.execute(*insert_jobs_query(jobs, now))
 
 
-def claim_query(
-    limit: int, now: datetime, until: datetime, kinds: Sequence[str] | None, depth: int | None
-) -> Query:
+def claim_query(limit: int, now: datetime, until: datetime, kinds: Sequence[str] | None, depth: int | None) -> Query:
     """Lease up to ``limit`` ready jobs, round-robin by tenant; rows carry their ``rank``.
 
     ``depth``: how many ready jobs of each tenant to consider; ``None``: the tenant's fair share,
@@ -161,8 +157,10 @@ class PostgresJobQueue:
         where, params = held(jobs)
         rows = await fetch_all(
             self._db,
-            (f"UPDATE jobs SET locked_until = %s, updated_at = %s WHERE {where} RETURNING id",
-             (now + timedelta(seconds=lease_seconds), now, *params)),
+            (
+                f"UPDATE jobs SET locked_until = %s, updated_at = %s WHERE {where} RETURNING id",
+                (now + timedelta(seconds=lease_seconds), now, *params),
+            ),
         )
         return [r["id"] for r in rows]
 
@@ -172,8 +170,11 @@ class PostgresJobQueue:
         where, params = held(jobs)
         return await execute(
             self._db,
-            ("UPDATE jobs SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_until = NULL,"
-             f" updated_at = %s WHERE {where}", (self._clock.now(), *params)),
+            (
+                "UPDATE jobs SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_until = NULL,"
+                f" updated_at = %s WHERE {where}",
+                (self._clock.now(), *params),
+            ),
         )
 
     async def complete(self, job_ids: Sequence[int]) -> None:
@@ -200,8 +201,11 @@ class PostgresJobQueue:
         where, params = ("WHERE tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
         rows = await fetch_all(
             self._db,
-            ("SELECT status, count(*) AS n, count(*) FILTER (WHERE status = 'pending' AND last_error IS NOT NULL)"
-             f" AS failed FROM jobs {where} GROUP BY status", params),
+            (
+                "SELECT status, count(*) AS n, count(*) FILTER (WHERE status = 'pending' AND last_error IS NOT NULL)"
+                f" AS failed FROM jobs {where} GROUP BY status",
+                params,
+            ),
         )
         counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
         counts.update({r["status"]: int(r["n"]) for r in rows})
@@ -219,6 +223,9 @@ class PostgresJobQueue:
         where, params = ("AND tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
         return await execute(
             self._db,
-            ("UPDATE jobs SET status = 'pending', attempts = 0, run_after = %s, updated_at = %s"
-             f" WHERE status = 'dead' {where}", (now, now, *params)),
+            (
+                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = %s, updated_at = %s"
+                f" WHERE status = 'dead' {where}",
+                (now, now, *params),
+            ),
         )

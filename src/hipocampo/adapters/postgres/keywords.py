@@ -1,5 +1,5 @@
 """Keyword search on Postgres: our analysed terms in a ``tsvector`` (GIN), ranked by BM25 with
-the searching user's own statistics (see :mod:`hipocampo.domain.bm25`).
+the searching user's own statistics (see :mod:`hipocampo.domain.retrieval.bm25`).
 
 Terms are ``domain.text``'s Snowball stems (PT+EN, accents folded), written into the ``tsvector``
 verbatim (a literal, never through a text search dictionary) with one position per occurrence,
@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...domain import bm25
 from ...domain.model import Scope
+from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from .db import PostgresDatabase
@@ -104,7 +104,7 @@ def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: st
 class PostgresKeywordIndex:
     """The :class:`~hipocampo.ports.KeywordIndex` port on a :class:`PostgresDatabase`.
 
-    ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.bm25`)."""
+    ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.retrieval.bm25`)."""
 
     def __init__(self, db: PostgresDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
         self._db = db
@@ -118,26 +118,33 @@ class PostgresKeywordIndex:
         async with self._db.transaction():
             found = await fetch_all(
                 self._db,
-                ("SELECT id FROM memories WHERE id = ANY(%s) AND tenant_id = %s AND user_id = %s",
-                 (ids, scope.tenant_id, scope.user_id)),
+                (
+                    "SELECT id FROM memories WHERE id = ANY(%s) AND tenant_id = %s AND user_id = %s",
+                    (ids, scope.tenant_id, scope.user_id),
+                ),
             )
             missing = set(ids) - {r["id"] for r in found}
             if missing:
                 raise LookupError(f"memories {sorted(missing)[:3]} must be stored before they are indexed")
             await execute(
                 self._db,
-                ("INSERT INTO keywords (memory_id, tenant_id, user_id, terms, length)"
-                 " SELECT k.memory_id, %s, %s, k.terms::tsvector, k.length"
-                 " FROM unnest(%s::text[], %s::text[], %s::integer[]) AS k (memory_id, terms, length)"
-                 " ON CONFLICT (memory_id) DO UPDATE SET terms = excluded.terms, length = excluded.length"
-                 " WHERE keywords.tenant_id = excluded.tenant_id AND keywords.user_id = excluded.user_id",
-                 (scope.tenant_id, scope.user_id, ids, [tsvector_literal(docs[i]) for i in ids],
-                  [len(docs[i]) for i in ids])),
+                (
+                    "INSERT INTO keywords (memory_id, tenant_id, user_id, terms, length)"
+                    " SELECT k.memory_id, %s, %s, k.terms::tsvector, k.length"
+                    " FROM unnest(%s::text[], %s::text[], %s::integer[]) AS k (memory_id, terms, length)"
+                    " ON CONFLICT (memory_id) DO UPDATE SET terms = excluded.terms, length = excluded.length"
+                    " WHERE keywords.tenant_id = excluded.tenant_id AND keywords.user_id = excluded.user_id",
+                    (
+                        scope.tenant_id,
+                        scope.user_id,
+                        ids,
+                        [tsvector_literal(docs[i]) for i in ids],
+                        [len(docs[i]) for i in ids],
+                    ),
+                ),
             )
 
-    async def search(
-        self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None
-    ) -> list[KeywordHit]:
+    async def search(self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None) -> list[KeywordHit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
@@ -155,8 +162,9 @@ class PostgresKeywordIndex:
         ranked = bm25.ranked(((r["memory_id"], _tf(r), r["length"]) for r in rows), corpus)
         return await self._visible(scope, ranked, k, exclude_thread)
 
-    async def _visible(self, scope: Scope, ranked: list[tuple[str, float, tuple[str, ...]]], k: int,
-                       exclude_thread: str | None) -> list[KeywordHit]:
+    async def _visible(
+        self, scope: Scope, ranked: list[tuple[str, float, tuple[str, ...]]], k: int, exclude_thread: str | None
+    ) -> list[KeywordHit]:
         """The ``k`` best the searcher may see, asked in slices from the top (nearly all usually
         are, so one slice of a little more than ``k`` does), ties broken by write order."""
         hits: list[tuple[float, int, KeywordHit]] = []
@@ -166,10 +174,17 @@ class PostgresKeywordIndex:
             while end < len(ranked) and ranked[end][1] == ranked[end - 1][1]:
                 end += 1  # a slice never splits a tie
             chunk = ranked[start:end]
-            seen = {r["id"]: r["rid"] for r in await fetch_all(
-                self._db, visibility_query(scope, [memory_id for memory_id, _, _ in chunk], exclude_thread))}
-            hits += [(-score, seen[memory_id], KeywordHit(memory_id, score, matched))
-                     for memory_id, score, matched in chunk if memory_id in seen]
+            seen = {
+                r["id"]: r["rid"]
+                for r in await fetch_all(
+                    self._db, visibility_query(scope, [memory_id for memory_id, _, _ in chunk], exclude_thread)
+                )
+            }
+            hits += [
+                (-score, seen[memory_id], KeywordHit(memory_id, score, matched))
+                for memory_id, score, matched in chunk
+                if memory_id in seen
+            ]
             start = end
         hits.sort(key=lambda h: (h[0], h[1]))
         return [hit for _, _, hit in hits[:k]]
@@ -180,8 +195,11 @@ class PostgresKeywordIndex:
         where, params = scope_filter(scope, "m")
         await execute(
             self._db,
-            (f"DELETE FROM keywords k USING memories m WHERE k.memory_id = ANY(%s) AND m.id = k.memory_id"
-             f" AND {where}", (list(memory_ids), *params)),
+            (
+                f"DELETE FROM keywords k USING memories m WHERE k.memory_id = ANY(%s) AND m.id = k.memory_id"
+                f" AND {where}",
+                (list(memory_ids), *params),
+            ),
         )
 
     async def reset(self) -> None:

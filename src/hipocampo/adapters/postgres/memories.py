@@ -29,17 +29,45 @@ from .rows import check_text, row_scope, to_json, utc
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
 
 _COLUMNS = (
-    ("id", "text"), ("tenant_id", "text"), ("user_id", "text"), ("agent_id", "text"), ("thread_id", "text"),
-    ("kind", "text"), ("memory_type", "text"), ("content", "text"), ("name", "text"), ("role", "text"),
-    ("seq", "bigint"), ("importance", "float8"), ("source_ids", "text"), ("metadata", "text"),
-    ("created_at", "timestamptz"), ("updated_at", "timestamptz"), ("valid_to", "timestamptz"),
-    ("key", "text"), ("confidence", "float8"), ("mention_count", "integer"), ("expires_at", "timestamptz"),
-    ("event_start", "timestamptz"), ("event_end", "timestamptz"),
+    ("id", "text"),
+    ("tenant_id", "text"),
+    ("user_id", "text"),
+    ("agent_id", "text"),
+    ("thread_id", "text"),
+    ("kind", "text"),
+    ("memory_type", "text"),
+    ("content", "text"),
+    ("name", "text"),
+    ("role", "text"),
+    ("seq", "bigint"),
+    ("importance", "float8"),
+    ("source_ids", "text"),
+    ("metadata", "text"),
+    ("created_at", "timestamptz"),
+    ("updated_at", "timestamptz"),
+    ("valid_to", "timestamptz"),
+    ("key", "text"),
+    ("confidence", "float8"),
+    ("mention_count", "integer"),
+    ("expires_at", "timestamptz"),
+    ("event_start", "timestamptz"),
+    ("event_end", "timestamptz"),
 )
 _ACCESS = (("access_count", "integer"), ("last_accessed", "timestamptz"))
 _UPDATED_BY_UPSERT = (
-    "content", "memory_type", "importance", "source_ids", "metadata", "updated_at", "valid_to", "name",
-    "confidence", "mention_count", "expires_at", "event_start", "event_end",
+    "content",
+    "memory_type",
+    "importance",
+    "source_ids",
+    "metadata",
+    "updated_at",
+    "valid_to",
+    "name",
+    "confidence",
+    "mention_count",
+    "expires_at",
+    "event_start",
+    "event_end",
 )
 """What an upsert of a stored id changes. Not: identity and position (id, scope, kind, thread, seq,
 role, key, created_at), and the access counters, which only :meth:`touch` (and a restore) moves."""
@@ -47,12 +75,29 @@ role, key, created_at), and the access counters, which only :meth:`touch` (and a
 
 def _values(m: MemoryItem) -> tuple[Any, ...]:
     return (
-        m.id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.kind.value,
-        m.memory_type.value if m.memory_type else None, check_text("memory content", m.content),
-        check_text("a memory's name", m.name), m.role.value if m.role else None, m.seq, m.importance,
-        to_json("source ids", m.source_message_ids), to_json("memory metadata", m.metadata), utc(m.created_at),
-        utc(m.updated_at), utc(m.valid_to), check_text("a memory's key", m.key), m.confidence, m.mention_count,
-        utc(m.expires_at), utc(m.event_start), utc(m.event_end),
+        m.id,
+        m.scope.tenant_id,
+        m.scope.user_id,
+        m.scope.agent_id,
+        m.thread_id,
+        m.kind.value,
+        m.memory_type.value if m.memory_type else None,
+        check_text("memory content", m.content),
+        check_text("a memory's name", m.name),
+        m.role.value if m.role else None,
+        m.seq,
+        m.importance,
+        to_json("source ids", m.source_message_ids),
+        to_json("memory metadata", m.metadata),
+        utc(m.created_at),
+        utc(m.updated_at),
+        utc(m.valid_to),
+        check_text("a memory's key", m.key),
+        m.confidence,
+        m.mention_count,
+        utc(m.expires_at),
+        utc(m.event_start),
+        utc(m.event_end),
     )
 
 
@@ -68,8 +113,9 @@ def insert_memories(items: Sequence[MemoryItem], *, restore: bool = False) -> Qu
         for array, value in zip(arrays, values, strict=True):
             array.append(value)
     names = ", ".join(name for name, _ in columns)
-    selected = ", ".join(f"r.{name}::jsonb" if name in ("source_ids", "metadata") else f"r.{name}"
-                         for name, _ in columns)
+    selected = ", ".join(
+        f"r.{name}::jsonb" if name in ("source_ids", "metadata") else f"r.{name}" for name, _ in columns
+    )
     unnest = ", ".join(f"%s::{kind}[]" for _, kind in columns)
     if restore:
         conflict = "ON CONFLICT (id) DO NOTHING"
@@ -98,8 +144,16 @@ def delete_memories(where: str, params: Sequence[Any]) -> Query:
 
 
 def list_memories(
-    scope: Scope, *, kind: MemoryKind | None, thread_id: str | None, memory_type: MemoryType | str | None,
-    since: datetime | None, until: datetime | None, current_at: datetime | None, limit: int, offset: int,
+    scope: Scope,
+    *,
+    kind: MemoryKind | None,
+    thread_id: str | None,
+    memory_type: MemoryType | str | None,
+    since: datetime | None,
+    until: datetime | None,
+    current_at: datetime | None,
+    limit: int,
+    offset: int,
 ) -> Query:
     where, params = scope_filter(scope)
     params = list(params)
@@ -209,8 +263,15 @@ class PostgresMemoryStore:
         current_at: datetime | None = None,
     ) -> list[MemoryItem]:
         query = list_memories(
-            scope, kind=kind, thread_id=thread_id, memory_type=memory_type, since=since, until=until,
-            current_at=current_at, limit=limit, offset=offset,
+            scope,
+            kind=kind,
+            thread_id=thread_id,
+            memory_type=memory_type,
+            since=since,
+            until=until,
+            current_at=current_at,
+            limit=limit,
+            offset=offset,
         )
         return [memory_from_row(r) for r in await fetch_all(self._db, query)]
 
@@ -220,8 +281,11 @@ class PostgresMemoryStore:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = %s AND seq = ANY(%s)"
-             " ORDER BY seq", (*params, thread_id, list(seqs))),
+            (
+                f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = %s AND seq = ANY(%s)"
+                " ORDER BY seq",
+                (*params, thread_id, list(seqs)),
+            ),
         )
         return [memory_from_row(r) for r in rows]
 
@@ -233,14 +297,13 @@ class PostgresMemoryStore:
 
     async def delete_thread(self, scope: Scope, thread_id: str) -> int:
         return await self._count(
-            delete_memories("tenant_id = %s AND user_id = %s AND thread_id = %s",
-                            (scope.tenant_id, scope.user_id, thread_id))
+            delete_memories(
+                "tenant_id = %s AND user_id = %s AND thread_id = %s", (scope.tenant_id, scope.user_id, thread_id)
+            )
         )
 
     async def delete_user(self, scope: Scope) -> int:
-        return await self._count(
-            delete_memories("tenant_id = %s AND user_id = %s", (scope.tenant_id, scope.user_id))
-        )
+        return await self._count(delete_memories("tenant_id = %s AND user_id = %s", (scope.tenant_id, scope.user_id)))
 
     async def count(self, scope: Scope | None = None) -> int:
         if scope is None:
@@ -255,8 +318,11 @@ class PostgresMemoryStore:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"SELECT * FROM memories WHERE {where} AND key = %s AND valid_to IS NULL"
-             " ORDER BY created_at DESC, rid DESC", (*params, key)),
+            (
+                f"SELECT * FROM memories WHERE {where} AND key = %s AND valid_to IS NULL"
+                " ORDER BY created_at DESC, rid DESC",
+                (*params, key),
+            ),
         )
         return [memory_from_row(r) for r in rows]
 
@@ -264,14 +330,16 @@ class PostgresMemoryStore:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"WITH closed AS (SELECT * FROM memories WHERE {where} AND valid_to IS NOT NULL AND key IS NOT NULL"
-             " AND kind = 'fact' ORDER BY valid_to DESC, rid DESC LIMIT %s)"
-             " SELECT *, 0 AS part, valid_to AS at FROM closed"
-             " UNION ALL SELECT *, 1 AS part, created_at AS at FROM memories"
-             f" WHERE {where} AND valid_to IS NULL AND kind = 'fact'"
-             " AND key IN (SELECT key FROM closed)"
-             " ORDER BY part, at DESC, rid DESC",
-             (*params, max(limit, 0), *params)),
+            (
+                f"WITH closed AS (SELECT * FROM memories WHERE {where} AND valid_to IS NOT NULL AND key IS NOT NULL"
+                " AND kind = 'fact' ORDER BY valid_to DESC, rid DESC LIMIT %s)"
+                " SELECT *, 0 AS part, valid_to AS at FROM closed"
+                " UNION ALL SELECT *, 1 AS part, created_at AS at FROM memories"
+                f" WHERE {where} AND valid_to IS NULL AND kind = 'fact'"
+                " AND key IN (SELECT key FROM closed)"
+                " ORDER BY part, at DESC, rid DESC",
+                (*params, max(limit, 0), *params),
+            ),
         )
         return [memory_from_row(r) for r in rows]
 
@@ -281,8 +349,11 @@ class PostgresMemoryStore:
         where, params = scope_filter(scope)
         await execute(
             self._db,
-            (f"UPDATE memories SET access_count = access_count + 1, last_accessed = %s"
-             f" WHERE id = ANY(%s) AND {where}", (utc(when), list(memory_ids), *params)),
+            (
+                f"UPDATE memories SET access_count = access_count + 1, last_accessed = %s"
+                f" WHERE id = ANY(%s) AND {where}",
+                (utc(when), list(memory_ids), *params),
+            ),
         )
 
     async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
@@ -290,27 +361,38 @@ class PostgresMemoryStore:
             return
         columns: list[list[Any]] = [[] for _ in range(8)]
         for e in entries:
-            values = (e.memory_id, e.event.value, check_text("history content", e.old_content),
-                      check_text("history content", e.new_content), e.actor, e.reason, e.related_id,
-                      utc(e.created_at))
+            values = (
+                e.memory_id,
+                e.event.value,
+                check_text("history content", e.old_content),
+                check_text("history content", e.new_content),
+                e.actor,
+                e.reason,
+                e.related_id,
+                utc(e.created_at),
+            )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)
         await execute(
             self._db,
-            ("INSERT INTO memory_history (memory_id, tenant_id, user_id, event, old_content, new_content, actor,"
-             " reason, related_id, created_at)"
-             " SELECT h.memory_id, %s, %s, h.event, h.old_content, h.new_content, h.actor, h.reason, h.related_id,"
-             " h.created_at FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
-             " %s::text[], %s::timestamptz[]) WITH ORDINALITY AS h (memory_id, event, old_content, new_content,"
-             " actor, reason, related_id, created_at, n) ORDER BY h.n",
-             (scope.tenant_id, scope.user_id, *columns)),
+            (
+                "INSERT INTO memory_history (memory_id, tenant_id, user_id, event, old_content, new_content, actor,"
+                " reason, related_id, created_at)"
+                " SELECT h.memory_id, %s, %s, h.event, h.old_content, h.new_content, h.actor, h.reason, h.related_id,"
+                " h.created_at FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+                " %s::text[], %s::timestamptz[]) WITH ORDINALITY AS h (memory_id, event, old_content, new_content,"
+                " actor, reason, related_id, created_at, n) ORDER BY h.n",
+                (scope.tenant_id, scope.user_id, *columns),
+            ),
         )
 
     async def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEntry]:
         rows = await fetch_all(
             self._db,
-            ("SELECT * FROM memory_history WHERE tenant_id = %s AND user_id = %s AND memory_id = %s ORDER BY id",
-             (scope.tenant_id, scope.user_id, memory_id)),
+            (
+                "SELECT * FROM memory_history WHERE tenant_id = %s AND user_id = %s AND memory_id = %s ORDER BY id",
+                (scope.tenant_id, scope.user_id, memory_id),
+            ),
         )
         return [_history_from_row(r) for r in rows]
 
@@ -318,8 +400,11 @@ class PostgresMemoryStore:
         # Byte order, as SQLite sorts, whatever the database's collation.
         rows = await fetch_all(
             self._db,
-            ("SELECT tenant_id, user_id FROM (SELECT DISTINCT tenant_id, user_id FROM memories) s"
-             ' ORDER BY tenant_id COLLATE "C", user_id COLLATE "C"', ()),
+            (
+                "SELECT tenant_id, user_id FROM (SELECT DISTINCT tenant_id, user_id FROM memories) s"
+                ' ORDER BY tenant_id COLLATE "C", user_id COLLATE "C"',
+                (),
+            ),
         )
         return [(r["tenant_id"], r["user_id"]) for r in rows]
 

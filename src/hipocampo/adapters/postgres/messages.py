@@ -51,14 +51,24 @@ def insert_messages(messages: Sequence[Message], now: datetime, *, keep_ids: boo
     columns: list[list[Any]] = [[] for _ in range(12)]
     for m in messages:
         values = (
-            m.id, m.external_id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.seq,
-            m.role.value, check_text("a message's name", m.name), check_text("message content", m.content),
-            m.created_at, to_json("message metadata", m.metadata),
+            m.id,
+            m.external_id,
+            m.scope.tenant_id,
+            m.scope.user_id,
+            m.scope.agent_id,
+            m.thread_id,
+            m.seq,
+            m.role.value,
+            check_text("a message's name", m.name),
+            check_text("message content", m.content),
+            m.created_at,
+            to_json("message metadata", m.metadata),
         )
         for column, value in zip(columns, values, strict=True):
             column.append(value)
     conflict = (
-        "ON CONFLICT DO NOTHING" if keep_ids
+        "ON CONFLICT DO NOTHING"
+        if keep_ids
         else "ON CONFLICT (tenant_id, user_id, external_id) WHERE external_id IS NOT NULL DO NOTHING"
     )
     return (
@@ -85,8 +95,12 @@ def upsert_restored_threads(messages: Sequence[Message]) -> Query:
         else:
             threads[key] = [m.scope.agent_id, m.created_at, m.seq]
     keys = sorted(threads)  # a fixed lock order: two restores never deadlock
-    columns = [[k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys],
-               *([threads[k][i] for k in keys] for i in range(3))]
+    columns = [
+        [k[0] for k in keys],
+        [k[1] for k in keys],
+        [k[2] for k in keys],
+        *([threads[k][i] for k in keys] for i in range(3)),
+    ]
     return (
         "INSERT INTO threads AS t (tenant_id, user_id, thread_id, agent_id, created_at, last_seq)"
         " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[], %s::bigint[])"
@@ -163,8 +177,10 @@ class PostgresMessageLog:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"SELECT * FROM messages WHERE {where} AND thread_id = %s ORDER BY seq DESC LIMIT %s",
-             (*params, thread_id, max(limit, 0))),
+            (
+                f"SELECT * FROM messages WHERE {where} AND thread_id = %s ORDER BY seq DESC LIMIT %s",
+                (*params, thread_id, max(limit, 0)),
+            ),
         )
         return [message_from_row(r) for r in reversed(rows)]
 
@@ -175,8 +191,10 @@ class PostgresMessageLog:
         lock = " FOR SHARE" if self._db.in_transaction else ""  # as PostgresMemoryStore.get_many
         rows = await fetch_all(
             self._db,
-            (f"SELECT * FROM messages WHERE id = ANY(%s) AND {where} ORDER BY thread_id, seq{lock}",
-             (list(message_ids), *params)),
+            (
+                f"SELECT * FROM messages WHERE id = ANY(%s) AND {where} ORDER BY thread_id, seq{lock}",
+                (list(message_ids), *params),
+            ),
         )
         return [message_from_row(r) for r in rows]
 
@@ -186,16 +204,20 @@ class PostgresMessageLog:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"SELECT * FROM messages WHERE {where} AND thread_id = %s AND seq > %s ORDER BY seq LIMIT %s",
-             (*params, thread_id, after_seq, max(limit, 0))),
+            (
+                f"SELECT * FROM messages WHERE {where} AND thread_id = %s AND seq > %s ORDER BY seq LIMIT %s",
+                (*params, thread_id, after_seq, max(limit, 0)),
+            ),
         )
         return [message_from_row(r) for r in rows]
 
     async def threads(self, scope: Scope) -> list[str]:
         rows = await fetch_all(
             self._db,
-            ("SELECT thread_id FROM threads WHERE tenant_id = %s AND user_id = %s ORDER BY created_at, thread_id",
-             (scope.tenant_id, scope.user_id)),
+            (
+                "SELECT thread_id FROM threads WHERE tenant_id = %s AND user_id = %s ORDER BY created_at, thread_id",
+                (scope.tenant_id, scope.user_id),
+            ),
         )
         return [r["thread_id"] for r in rows]
 
@@ -243,8 +265,10 @@ class PostgresMessageLog:
     async def thread_version(self, scope: Scope, thread_id: str) -> int:
         row = await fetch_one(
             self._db,
-            ("SELECT version FROM threads WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
-             (scope.tenant_id, scope.user_id, thread_id)),
+            (
+                "SELECT version FROM threads WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
+                (scope.tenant_id, scope.user_id, thread_id),
+            ),
         )
         return 0 if row is None else int(row["version"])
 
@@ -263,11 +287,13 @@ class PostgresMessageLog:
         where, params = scope_filter(scope)
         row = await fetch_one(
             self._db,
-            (f"WITH gone AS (DELETE FROM messages WHERE id = ANY(%s) AND {where} RETURNING thread_id),"
-             " bumped AS (UPDATE threads SET version = nextval('thread_versions')"
-             " WHERE tenant_id = %s AND user_id = %s AND thread_id IN (SELECT thread_id FROM gone))"
-             " SELECT count(*) AS n FROM gone",
-             (list(message_ids), *params, scope.tenant_id, scope.user_id)),
+            (
+                f"WITH gone AS (DELETE FROM messages WHERE id = ANY(%s) AND {where} RETURNING thread_id),"
+                " bumped AS (UPDATE threads SET version = nextval('thread_versions')"
+                " WHERE tenant_id = %s AND user_id = %s AND thread_id IN (SELECT thread_id FROM gone))"
+                " SELECT count(*) AS n FROM gone",
+                (list(message_ids), *params, scope.tenant_id, scope.user_id),
+            ),
         )
         return int(row["n"]) if row else 0
 

@@ -199,8 +199,9 @@ async def check_schema(conn: psycopg.AsyncConnection[Any], url: str) -> int:
             f"the database at {_redact(url)} is at schema version {version} of {LATEST}: run `hipocampo migrate`"
         )
     if version > LATEST:
-        log.warning("the database at %s is at schema version %d, newer than this hipocampo's %d",
-                    _redact(url), version, LATEST)
+        log.warning(
+            "the database at %s is at schema version %d, newer than this hipocampo's %d", _redact(url), version, LATEST
+        )
     return version
 
 

@@ -17,8 +17,10 @@ class PostgresSummaryStore:
     async def get(self, scope: Scope, thread_id: str) -> Summary | None:
         row = await fetch_one(
             self._db,
-            ("SELECT * FROM summaries WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
-             (scope.tenant_id, scope.user_id, thread_id)),
+            (
+                "SELECT * FROM summaries WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
+                (scope.tenant_id, scope.user_id, thread_id),
+            ),
         )
         if row is None:
             return None
@@ -36,20 +38,32 @@ class PostgresSummaryStore:
         s = summary
         await execute(
             self._db,
-            ("INSERT INTO summaries (tenant_id, user_id, thread_id, content, messages_summarized,"
-             " last_message_seq, token_count, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-             " ON CONFLICT (tenant_id, user_id, thread_id) DO UPDATE SET content = excluded.content,"
-             " messages_summarized = excluded.messages_summarized, last_message_seq = excluded.last_message_seq,"
-             " token_count = excluded.token_count, updated_at = excluded.updated_at",
-             (s.scope.tenant_id, s.scope.user_id, s.thread_id, check_text("a summary", s.content),
-              s.messages_summarized, s.last_message_seq, s.token_count, s.updated_at)),
+            (
+                "INSERT INTO summaries (tenant_id, user_id, thread_id, content, messages_summarized,"
+                " last_message_seq, token_count, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (tenant_id, user_id, thread_id) DO UPDATE SET content = excluded.content,"
+                " messages_summarized = excluded.messages_summarized, last_message_seq = excluded.last_message_seq,"
+                " token_count = excluded.token_count, updated_at = excluded.updated_at",
+                (
+                    s.scope.tenant_id,
+                    s.scope.user_id,
+                    s.thread_id,
+                    check_text("a summary", s.content),
+                    s.messages_summarized,
+                    s.last_message_seq,
+                    s.token_count,
+                    s.updated_at,
+                ),
+            ),
         )
 
     async def delete_thread(self, scope: Scope, thread_id: str) -> None:
         await execute(
             self._db,
-            ("DELETE FROM summaries WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
-             (scope.tenant_id, scope.user_id, thread_id)),
+            (
+                "DELETE FROM summaries WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
+                (scope.tenant_id, scope.user_id, thread_id),
+            ),
         )
 
     async def delete_user(self, scope: Scope) -> None:

@@ -51,10 +51,19 @@ class PostgresTenantStore:
         t = tenant
         row = await fetch_one(
             self._db,
-            ("INSERT INTO tenants (id, name, plan, requests_per_minute, max_memories, disabled, created_at)"
-             " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
-             (t.id, check_text("a tenant's name", t.name), t.plan, t.quotas.requests_per_minute,
-              t.quotas.max_memories, t.disabled, t.created_at)),
+            (
+                "INSERT INTO tenants (id, name, plan, requests_per_minute, max_memories, disabled, created_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
+                (
+                    t.id,
+                    check_text("a tenant's name", t.name),
+                    t.plan,
+                    t.quotas.requests_per_minute,
+                    t.quotas.max_memories,
+                    t.disabled,
+                    t.created_at,
+                ),
+            ),
         )
         if row is None:
             raise Conflict(f"tenant {t.id!r} already exists")
@@ -70,10 +79,18 @@ class PostgresTenantStore:
         t = tenant
         changed = await execute(
             self._db,
-            ("UPDATE tenants SET name = %s, plan = %s, requests_per_minute = %s, max_memories = %s, disabled = %s"
-             " WHERE id = %s",
-             (check_text("a tenant's name", t.name), t.plan, t.quotas.requests_per_minute, t.quotas.max_memories,
-              t.disabled, t.id)),
+            (
+                "UPDATE tenants SET name = %s, plan = %s, requests_per_minute = %s, max_memories = %s, disabled = %s"
+                " WHERE id = %s",
+                (
+                    check_text("a tenant's name", t.name),
+                    t.plan,
+                    t.quotas.requests_per_minute,
+                    t.quotas.max_memories,
+                    t.disabled,
+                    t.id,
+                ),
+            ),
         )
         if not changed:
             raise NotFound(f"no tenant {t.id!r}")
@@ -83,11 +100,22 @@ class PostgresTenantStore:
         # Inserted only when the tenant exists (the foreign key still guards it), and only once.
         row = await fetch_one(
             self._db,
-            ("INSERT INTO api_keys (id, tenant_id, role, secret_hash, name, created_at, revoked_at, last_used_at)"
-             " SELECT %s, %s, %s, %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM tenants WHERE id = %s)"
-             " ON CONFLICT (id) DO NOTHING RETURNING id",
-             (k.id, k.tenant_id, k.role.value, k.secret_hash, check_text("a key's name", k.name), k.created_at,
-              k.revoked_at, k.last_used_at, k.tenant_id)),
+            (
+                "INSERT INTO api_keys (id, tenant_id, role, secret_hash, name, created_at, revoked_at, last_used_at)"
+                " SELECT %s, %s, %s, %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM tenants WHERE id = %s)"
+                " ON CONFLICT (id) DO NOTHING RETURNING id",
+                (
+                    k.id,
+                    k.tenant_id,
+                    k.role.value,
+                    k.secret_hash,
+                    check_text("a key's name", k.name),
+                    k.created_at,
+                    k.revoked_at,
+                    k.last_used_at,
+                    k.tenant_id,
+                ),
+            ),
         )
         if row is None:
             if await self.get_key(k.id) is not None:

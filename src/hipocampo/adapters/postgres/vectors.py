@@ -154,9 +154,11 @@ class PostgresVectorIndex:
         q = _unit(query)
         size = await fetch_one(
             self._db,
-            ("SELECT (SELECT dim FROM vector_model) AS dim, (SELECT count(*) FROM (SELECT 1 FROM vectors"
-             " WHERE tenant_id = %s AND user_id = %s LIMIT %s) mine) AS n",
-             (scope.tenant_id, scope.user_id, self._exact_below + 1)),
+            (
+                "SELECT (SELECT dim FROM vector_model) AS dim, (SELECT count(*) FROM (SELECT 1 FROM vectors"
+                " WHERE tenant_id = %s AND user_id = %s LIMIT %s) mine) AS n",
+                (scope.tenant_id, scope.user_id, self._exact_below + 1),
+            ),
         )
         if size is None or size["dim"] is None or not size["n"]:
             return []
@@ -168,8 +170,9 @@ class PostgresVectorIndex:
             exact = exact_search(scope, q, k, exclude_thread)
             # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
             # gain nothing from compiling (100+ ms).
-            rows = await (fetch_all(self._db, exact) if size["n"] <= JIT_SAFE_ROWS
-                          else self._with_settings(exact, {"jit": "off"}))
+            rows = await (
+                fetch_all(self._db, exact) if size["n"] <= JIT_SAFE_ROWS else self._with_settings(exact, {"jit": "off"})
+            )
         else:
             rows = await self._hnsw(hnsw_search(scope, q, k, exclude_thread), k)
         return [VectorHit(r["memory_id"], float(r["score"])) for r in rows if np.isfinite(r["score"])]
@@ -179,10 +182,16 @@ class PostgresVectorIndex:
         # threshold the planner would often read their rows by the scope index and sort them
         # instead, the exact path under another name. Disabling sorts inflates the plan's cost
         # estimate past the JIT threshold, and compiling it costs 100+ ms: no JIT either.
-        return await self._with_settings(query, {
-            "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)), "hnsw.iterative_scan": "relaxed_order",
-            "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES), "enable_sort": "off", "jit": "off",
-        })
+        return await self._with_settings(
+            query,
+            {
+                "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)),
+                "hnsw.iterative_scan": "relaxed_order",
+                "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES),
+                "enable_sort": "off",
+                "jit": "off",
+            },
+        )
 
     async def _with_settings(self, query: Query, settings: dict[str, str]) -> list[dict[str, Any]]:
         """Run ``query`` with ``settings``, in a transaction of its own (a savepoint inside the
@@ -202,8 +211,10 @@ class PostgresVectorIndex:
         if memory_ids:
             await execute(
                 self._db,
-                ("DELETE FROM vectors WHERE memory_id = ANY(%s) AND tenant_id = %s AND user_id = %s",
-                 (list(memory_ids), scope.tenant_id, scope.user_id)),
+                (
+                    "DELETE FROM vectors WHERE memory_id = ANY(%s) AND tenant_id = %s AND user_id = %s",
+                    (list(memory_ids), scope.tenant_id, scope.user_id),
+                ),
             )
 
     async def get(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -212,8 +223,10 @@ class PostgresVectorIndex:
         where, params = scope_filter(scope)
         rows = await fetch_all(
             self._db,
-            (f"SELECT memory_id, embedding FROM vectors WHERE memory_id = ANY(%s) AND {where}",
-             (list(dict.fromkeys(memory_ids)), *params)),
+            (
+                f"SELECT memory_id, embedding FROM vectors WHERE memory_id = ANY(%s) AND {where}",
+                (list(dict.fromkeys(memory_ids)), *params),
+            ),
         )
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
 
@@ -226,8 +239,11 @@ class PostgresVectorIndex:
         if kind is None:
             query: Query = (f"SELECT count(*) AS n FROM vectors v WHERE {where}", params)
         else:
-            query = (f"SELECT count(*) AS n FROM vectors v JOIN memories m ON m.id = v.memory_id"
-                     f" WHERE {where} AND m.kind = %s", (*params, kind.value))
+            query = (
+                f"SELECT count(*) AS n FROM vectors v JOIN memories m ON m.id = v.memory_id"
+                f" WHERE {where} AND m.kind = %s",
+                (*params, kind.value),
+            )
         row = await fetch_one(self._db, query)
         return int(row["n"]) if row else 0
 

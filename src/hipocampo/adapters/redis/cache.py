@@ -39,9 +39,7 @@ class RedisCache:
         name = self._key(key)
         renew = _ms(ttl_seconds) if ttl_seconds is not None and ttl_seconds > 0 else None
         try:
-            raw = await self._link.run(
-                lambda: self._redis.getex(name, px=renew) if renew else self._redis.get(name)
-            )
+            raw = await self._link.run(lambda: self._redis.getex(name, px=renew) if renew else self._redis.get(name))
         except RedisUnavailable:
             self.fallbacks += 1
             return None

@@ -96,7 +96,9 @@ class RedisLink:
         if self.problem is None:
             log.warning(
                 "Redis is unreachable (%s: %s): recent windows are read from the log and rate limits "
-                "let requests through until it answers again", type(exc).__name__, exc,
+                "let requests through until it answers again",
+                type(exc).__name__,
+                exc,
             )
         self.problem = f"{type(exc).__name__}: {exc}"
         self._retry_at = self._clock() + self._pause

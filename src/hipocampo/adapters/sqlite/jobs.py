@@ -87,11 +87,13 @@ class SqliteJobQueue:
         t = to_epoch(self._clock.now())
         held, params = _held(jobs)
         return await self._db.write(
-            lambda c: c.execute(
-                "UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), locked_until = NULL,"
-                f" updated_at = ? WHERE {held}",
-                (t, *params),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), locked_until = NULL,"
+                    f" updated_at = ? WHERE {held}",
+                    (t, *params),
+                ).rowcount
+            )
         )
 
     async def complete(self, job_ids: Sequence[int]) -> None:
@@ -104,7 +106,7 @@ class SqliteJobQueue:
         t = to_epoch(self._clock.now())
         if retry_at is None:
             sql = "UPDATE jobs SET status = 'dead', last_error = ?, updated_at = ? WHERE id = ?"
-            args = (error, t, job_id)
+            args: tuple[object, ...] = (error, t, job_id)
         else:
             sql = (
                 "UPDATE jobs SET status = 'pending', last_error = ?, run_after = ?, locked_until = NULL,"
@@ -140,11 +142,13 @@ class SqliteJobQueue:
         t = to_epoch(self._clock.now())
         where, params = ("AND tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
         return await self._db.write(
-            lambda c: c.execute(
-                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, updated_at = ?"
-                f" WHERE status = 'dead' {where}",
-                (t, t, *params),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, updated_at = ?"
+                    f" WHERE status = 'dead' {where}",
+                    (t, t, *params),
+                ).rowcount
+            )
         )
 
 
@@ -191,7 +195,7 @@ def _choose(conn: sqlite3.Connection, limit: int, t: float, kinds: Sequence[str]
     return fair_pick(tenants, fetch, limit, extra=expired)
 
 
-def _held(jobs: Sequence[Job]) -> tuple[str, list[int]]:
+def _held(jobs: Sequence[Job]) -> tuple[str, list[int | None]]:
     """A WHERE clause matching the claims ``jobs`` hold: running, with the attempts they were
     claimed with (a later claim of the same job counted another attempt)."""
     params = [v for j in jobs for v in (j.id, j.attempts)]

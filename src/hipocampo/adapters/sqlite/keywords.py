@@ -1,5 +1,5 @@
 """Keyword search with SQLite FTS5 over language-analysed terms (see domain.text), ranked by BM25
-with the searching user's own statistics (see :mod:`hipocampo.domain.bm25`).
+with the searching user's own statistics (see :mod:`hipocampo.domain.retrieval.bm25`).
 
 FTS5 finds the documents (its index, its query syntax), but its ``bm25()`` takes the document
 count, average length and term frequencies over the whole table, every tenant's. So the user's
@@ -7,7 +7,7 @@ statistics are kept here, in ``keyword_corpus`` (documents, total length) and ``
 (documents per term), updated in the transaction that indexes or removes a document: a search
 reads them by key, whatever the user's size, instead of counting the user's documents (at
 100,000 memories that count alone took ~20 ms). Knowing every IDF up front, a search reads only
-the documents :func:`~hipocampo.domain.bm25.candidate_clauses` plans, at most ``budget`` of
+the documents :func:`~hipocampo.domain.retrieval.bm25.candidate_clauses` plans, at most ``budget`` of
 them, each with its terms from the ``content`` shadow table (reading it directly costs about
 half of what the same read through the FTS5 table costs; ``memory_fts_content (id, c0)`` is part
 of FTS5's documented on-disk format). A document's length is its number of terms.
@@ -23,8 +23,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...domain import bm25
 from ...domain.model import Scope
+from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from .db import SqliteDatabase
@@ -128,7 +128,7 @@ def _count_in(change: list[Any], terms: list[str], sign: int) -> None:
 
 
 class SqliteKeywordIndex:
-    """``budget``: documents scored per search at most (see :mod:`hipocampo.domain.bm25`)."""
+    """``budget``: documents scored per search at most (see :mod:`hipocampo.domain.retrieval.bm25`)."""
 
     def __init__(self, db: SqliteDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
         self._db = db
@@ -142,13 +142,15 @@ class SqliteKeywordIndex:
 
         def write(conn: sqlite3.Connection) -> None:
             ids = list(analysed)
-            rids = {}
+            rids: dict[str, int] = {}
             for chunk in _chunks(ids):
-                rids.update(conn.execute(
-                    f"SELECT id, rid FROM memories WHERE id IN ({placeholders(len(chunk))}) AND +tenant_id = ?"
-                    " AND +user_id = ?",
-                    (*chunk, *key),
-                ).fetchall())
+                rids.update(
+                    conn.execute(
+                        f"SELECT id, rid FROM memories WHERE id IN ({placeholders(len(chunk))}) AND +tenant_id = ?"
+                        " AND +user_id = ?",
+                        (*chunk, *key),
+                    ).fetchall()
+                )
             missing = [memory_id for memory_id in ids if memory_id not in rids]
             if missing:
                 raise LookupError(f"memory {missing[0]} must be stored before it is indexed")
@@ -165,9 +167,7 @@ class SqliteKeywordIndex:
 
         await self._db.write(write)
 
-    async def search(
-        self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None
-    ) -> list[KeywordHit]:
+    async def search(self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None) -> list[KeywordHit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
@@ -207,10 +207,14 @@ class SqliteKeywordIndex:
         where, params = scope_filter(scope, by_id=True)
 
         def delete(conn: sqlite3.Connection) -> None:
-            rids = [r[0] for chunk in _chunks(list(memory_ids)) for r in conn.execute(
-                f"SELECT rid FROM memories WHERE {where} AND id IN ({placeholders(len(chunk))})",
-                (*params, *chunk),
-            )]
+            rids = [
+                r[0]
+                for chunk in _chunks(list(memory_ids))
+                for r in conn.execute(
+                    f"SELECT rid FROM memories WHERE {where} AND id IN ({placeholders(len(chunk))})",
+                    (*params, *chunk),
+                )
+            ]
             unindex(conn, rids)
 
         await self._db.write(delete)

@@ -42,11 +42,28 @@ ON CONFLICT (id) DO NOTHING
 def _values(m: MemoryItem) -> tuple[object, ...]:
     """The columns of ``_UPSERT``, in its order."""
     return (
-        m.id, m.scope.tenant_id, m.scope.user_id, m.scope.agent_id, m.thread_id, m.kind.value,
-        m.memory_type.value if m.memory_type else None, m.content, m.name,
-        m.role.value if m.role else None, m.seq, m.importance, json.dumps(m.source_message_ids),
-        json.dumps(m.metadata), to_epoch(m.created_at), to_epoch(m.updated_at), to_epoch(m.valid_to),
-        m.key, m.confidence, m.mention_count, to_epoch(m.expires_at), to_epoch(m.event_start),
+        m.id,
+        m.scope.tenant_id,
+        m.scope.user_id,
+        m.scope.agent_id,
+        m.thread_id,
+        m.kind.value,
+        m.memory_type.value if m.memory_type else None,
+        m.content,
+        m.name,
+        m.role.value if m.role else None,
+        m.seq,
+        m.importance,
+        json.dumps(m.source_message_ids),
+        json.dumps(m.metadata),
+        to_epoch(m.created_at),
+        to_epoch(m.updated_at),
+        to_epoch(m.valid_to),
+        m.key,
+        m.confidence,
+        m.mention_count,
+        to_epoch(m.expires_at),
+        to_epoch(m.event_start),
         to_epoch(m.event_end),
     )
 
@@ -229,8 +246,18 @@ class SqliteMemoryStore:
 
     async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
         rows = [
-            (e.memory_id, scope.tenant_id, scope.user_id, e.event.value, e.old_content, e.new_content, e.actor,
-             e.reason, e.related_id, to_epoch(e.created_at))
+            (
+                e.memory_id,
+                scope.tenant_id,
+                scope.user_id,
+                e.event.value,
+                e.old_content,
+                e.new_content,
+                e.actor,
+                e.reason,
+                e.related_id,
+                to_epoch(e.created_at),
+            )
             for e in entries
         ]
         if rows:

@@ -48,9 +48,19 @@ class SqliteMessageLog:
                     " role, name, content, created_at, ingested_at, metadata)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
-                        msg.id, msg.external_id, scope.tenant_id, scope.user_id, scope.agent_id,
-                        thread_id, seq, msg.role.value, msg.name, msg.content,
-                        to_epoch(msg.created_at), to_epoch(now), json.dumps(msg.metadata),
+                        msg.id,
+                        msg.external_id,
+                        scope.tenant_id,
+                        scope.user_id,
+                        scope.agent_id,
+                        thread_id,
+                        seq,
+                        msg.role.value,
+                        msg.name,
+                        msg.content,
+                        to_epoch(msg.created_at),
+                        to_epoch(now),
+                        json.dumps(msg.metadata),
                     ),
                 )
                 stored.append(msg)
@@ -61,7 +71,12 @@ class SqliteMessageLog:
                     " VALUES (?,?,?,?,?,?,?) ON CONFLICT (tenant_id, user_id, thread_id)"
                     " DO UPDATE SET last_seq = excluded.last_seq, version = excluded.version",
                     (
-                        scope.tenant_id, scope.user_id, thread_id, scope.agent_id, to_epoch(now), seq,
+                        scope.tenant_id,
+                        scope.user_id,
+                        thread_id,
+                        scope.agent_id,
+                        to_epoch(now),
+                        seq,
                         _next_version(conn),
                     ),
                 )
@@ -144,8 +159,19 @@ class SqliteMessageLog:
                         " role, name, content, created_at, ingested_at, metadata)"
                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO NOTHING",
                         (
-                            m.id, m.external_id, s.tenant_id, s.user_id, s.agent_id, m.thread_id, m.seq,
-                            m.role.value, m.name, m.content, to_epoch(m.created_at), now, json.dumps(m.metadata),
+                            m.id,
+                            m.external_id,
+                            s.tenant_id,
+                            s.user_id,
+                            s.agent_id,
+                            m.thread_id,
+                            m.seq,
+                            m.role.value,
+                            m.name,
+                            m.content,
+                            to_epoch(m.created_at),
+                            now,
+                            json.dumps(m.metadata),
                         ),
                     ).rowcount
                 except sqlite3.IntegrityError as exc:  # the position or the caller id is taken
@@ -239,7 +265,5 @@ class SqliteMessageLog:
 
 def _next_version(conn: sqlite3.Connection) -> int:
     """A thread version no thread had before (see migration 6): the counter only grows."""
-    (value,) = conn.execute(
-        "UPDATE thread_version_clock SET value = value + 1 WHERE id = 1 RETURNING value"
-    ).fetchone()
+    (value,) = conn.execute("UPDATE thread_version_clock SET value = value + 1 WHERE id = 1 RETURNING value").fetchone()
     return int(value)

@@ -6,11 +6,15 @@ import json
 import sqlite3
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope, as_utc
 
 
+@overload
+def to_epoch(value: datetime) -> float: ...
+@overload
+def to_epoch(value: None) -> None: ...
 def to_epoch(value: datetime | None) -> float | None:
     return None if value is None else as_utc(value).timestamp()
 

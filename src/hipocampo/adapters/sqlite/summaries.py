@@ -39,8 +39,16 @@ class SqliteSummaryStore:
                 " ON CONFLICT (tenant_id, user_id, thread_id) DO UPDATE SET content = excluded.content,"
                 " messages_summarized = excluded.messages_summarized, last_message_seq = excluded.last_message_seq,"
                 " token_count = excluded.token_count, updated_at = excluded.updated_at",
-                (s.scope.tenant_id, s.scope.user_id, s.thread_id, s.content, s.messages_summarized,
-                 s.last_message_seq, s.token_count, to_epoch(s.updated_at)),
+                (
+                    s.scope.tenant_id,
+                    s.scope.user_id,
+                    s.thread_id,
+                    s.content,
+                    s.messages_summarized,
+                    s.last_message_seq,
+                    s.token_count,
+                    to_epoch(s.updated_at),
+                ),
             )
         )
 

@@ -49,8 +49,15 @@ class SqliteTenantStore:
                 conn.execute(
                     "INSERT INTO tenants (id, name, plan, requests_per_minute, max_memories, disabled, created_at)"
                     " VALUES (?,?,?,?,?,?,?)",
-                    (t.id, t.name, t.plan, t.quotas.requests_per_minute, t.quotas.max_memories, int(t.disabled),
-                     to_epoch(t.created_at)),
+                    (
+                        t.id,
+                        t.name,
+                        t.plan,
+                        t.quotas.requests_per_minute,
+                        t.quotas.max_memories,
+                        int(t.disabled),
+                        to_epoch(t.created_at),
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 raise Conflict(f"tenant {t.id!r} already exists") from exc
@@ -68,11 +75,13 @@ class SqliteTenantStore:
     async def update_tenant(self, tenant: Tenant) -> None:
         t = tenant
         changed = await self._db.write(
-            lambda c: c.execute(
-                "UPDATE tenants SET name = ?, plan = ?, requests_per_minute = ?, max_memories = ?, disabled = ?"
-                " WHERE id = ?",
-                (t.name, t.plan, t.quotas.requests_per_minute, t.quotas.max_memories, int(t.disabled), t.id),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE tenants SET name = ?, plan = ?, requests_per_minute = ?, max_memories = ?, disabled = ?"
+                    " WHERE id = ?",
+                    (t.name, t.plan, t.quotas.requests_per_minute, t.quotas.max_memories, int(t.disabled), t.id),
+                ).rowcount
+            )
         )
         if not changed:
             raise NotFound(f"no tenant {t.id!r}")
@@ -85,8 +94,16 @@ class SqliteTenantStore:
                 conn.execute(
                     "INSERT INTO api_keys (id, tenant_id, role, secret_hash, name, created_at, revoked_at,"
                     " last_used_at) VALUES (?,?,?,?,?,?,?,?)",
-                    (k.id, k.tenant_id, k.role.value, k.secret_hash, k.name, to_epoch(k.created_at),
-                     to_epoch(k.revoked_at), to_epoch(k.last_used_at)),
+                    (
+                        k.id,
+                        k.tenant_id,
+                        k.role.value,
+                        k.secret_hash,
+                        k.name,
+                        to_epoch(k.created_at),
+                        to_epoch(k.revoked_at),
+                        to_epoch(k.last_used_at),
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 if conn.execute("SELECT 1 FROM api_keys WHERE id = ?", (k.id,)).fetchone():
@@ -110,9 +127,11 @@ class SqliteTenantStore:
 
     async def revoke_key(self, key_id: str, when: datetime) -> bool:
         changed = await self._db.write(
-            lambda c: c.execute(
-                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (to_epoch(when), key_id)
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (to_epoch(when), key_id)
+                ).rowcount
+            )
         )
         return bool(changed)
 

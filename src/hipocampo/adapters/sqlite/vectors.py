@@ -205,8 +205,12 @@ def _extend(base: _UserMatrix | None, rows: list[sqlite3.Row], epoch: int, rewri
         raise IndexUnavailable(f"a stored vector does not match its recorded dimension; {REINDEX_HINT}")
     if base is None:
         return _UserMatrix(
-            epoch, rewrites, rows[-1]["rid"] if rows else 0,
-            [r["memory_id"] for r in rows], [r["thread_id"] for r in rows], [r["agent_id"] for r in rows],
+            epoch,
+            rewrites,
+            rows[-1]["rid"] if rows else 0,
+            [r["memory_id"] for r in rows],
+            [r["thread_id"] for r in rows],
+            [r["agent_id"] for r in rows],
             new if new is not None else np.zeros((0, 0), dtype=np.float32),
         )
     if new is None:
@@ -215,9 +219,13 @@ def _extend(base: _UserMatrix | None, rows: list[sqlite3.Row], epoch: int, rewri
         raise IndexUnavailable(f"the vector index mixes dimensions; {REINDEX_HINT}")
     matrix = np.concatenate([base.matrix, new]) if base.matrix.size else new
     return _UserMatrix(
-        epoch, rewrites, rows[-1]["rid"],
-        base.ids + [r["memory_id"] for r in rows], base.threads + [r["thread_id"] for r in rows],
-        base.agents + [r["agent_id"] for r in rows], matrix,
+        epoch,
+        rewrites,
+        rows[-1]["rid"],
+        base.ids + [r["memory_id"] for r in rows],
+        base.threads + [r["thread_id"] for r in rows],
+        base.agents + [r["agent_id"] for r in rows],
+        matrix,
     )
 
 

@@ -33,8 +33,18 @@ if TYPE_CHECKING:
     from ...client import AsyncMemory, Memory
 
 __all__ = [
-    "CONVERSATION_KINDS", "FACT_KINDS", "SYSTEM_MESSAGE_ID", "MemoryFlags", "MemoryState", "load_context",
-    "load_memory_node", "memory_node", "persist_memory_node", "persist_turns", "system_update", "turns_to_persist",
+    "CONVERSATION_KINDS",
+    "FACT_KINDS",
+    "SYSTEM_MESSAGE_ID",
+    "MemoryFlags",
+    "MemoryState",
+    "load_context",
+    "load_memory_node",
+    "memory_node",
+    "persist_memory_node",
+    "persist_turns",
+    "system_update",
+    "turns_to_persist",
 ]
 
 log = logging.getLogger(__name__)
@@ -60,7 +70,7 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str | None:
 
 
 def system_update(session: SessionConfig, messages: Sequence[BaseMessage], context: str | None) -> list[Any]:
-    """Messages update that puts the system prompt (with ``context``) first, replacing an older one."""
+    """Messages update that puts the system prompt (with ``retrieval.context``) first, replacing an older one."""
     system = SystemMessage(content=session.render_system_prompt(context), id=SYSTEM_MESSAGE_ID)
     rest = [m for m in messages if m.id != SYSTEM_MESSAGE_ID]
     return [RemoveMessage(id=REMOVE_ALL_MESSAGES), system, *rest]
@@ -83,8 +93,9 @@ def turns_to_persist(messages: list[BaseMessage], persisted: set[str]) -> list[d
     return out
 
 
-async def persist_turns(memory: AgentMemory, session: SessionConfig, messages: list[BaseMessage],
-                        persisted: set[str] | None = None) -> list[str]:
+async def persist_turns(
+    memory: AgentMemory, session: SessionConfig, messages: list[BaseMessage], persisted: set[str] | None = None
+) -> list[str]:
     """Write the new turns of ``messages`` to the session's thread; returns the ids written. The
     message ids are the log's idempotency keys, so writing a turn twice stores it once."""
     turns = turns_to_persist(messages, persisted or set())
@@ -95,8 +106,11 @@ async def persist_turns(memory: AgentMemory, session: SessionConfig, messages: l
 
 
 def load_memory_node(
-    memory: AsyncMemory | Memory | AgentMemory, session: SessionConfig, flags: MemoryFlags | None = None,
-    *, recall: bool = True,
+    memory: AsyncMemory | Memory | AgentMemory,
+    session: SessionConfig,
+    flags: MemoryFlags | None = None,
+    *,
+    recall: bool = True,
 ) -> RunnableLambda:
     """A node that injects the system prompt and the recalled memory as one system message.
 

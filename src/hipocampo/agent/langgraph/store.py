@@ -151,8 +151,9 @@ class HipocampoStore(BaseStore):
     # -- operations ------------------------------------------------------------------------------
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._scope(op.namespace)
-        found = [m for m in await keyed.get_keyed(self.deps, scope, [self._id(scope, op.namespace, op.key)])
-                 if self._live(m)]
+        found = [
+            m for m in await keyed.get_keyed(self.deps, scope, [self._id(scope, op.namespace, op.key)]) if self._live(m)
+        ]
         if op.refresh_ttl:
             await self._refresh(found)
         return _item(found[0]) if found else None
@@ -183,8 +184,14 @@ class HipocampoStore(BaseStore):
             kind=MemoryKind.FACT,
             content=("\n".join(texts) if indexed else as_json)[:MAX_CONTENT_CHARS],
             created_at=now,
-            metadata={"source": SOURCE, "namespace": list(namespace), "key": op.key, "value": value,
-                      "indexed": indexed, "ttl_minutes": op.ttl},
+            metadata={
+                "source": SOURCE,
+                "namespace": list(namespace),
+                "key": op.key,
+                "value": value,
+                "indexed": indexed,
+                "ttl_minutes": op.ttl,
+            },
             key=f"{SOURCE}:{memory_id}",  # its own fact slot: fact reconciliation leaves it alone
             expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
         )
@@ -315,8 +322,9 @@ def _item(m: MemoryItem, score: float | None = None, *, search: bool = False) ->
     meta = m.metadata
     updated = m.updated_at or m.created_at
     if score is None and not search:
-        return Item(value=meta["value"], key=meta["key"], namespace=_namespace(m), created_at=m.created_at,
-                    updated_at=updated)
+        return Item(
+            value=meta["value"], key=meta["key"], namespace=_namespace(m), created_at=m.created_at, updated_at=updated
+        )
     return SearchItem(_namespace(m), meta["key"], meta["value"], m.created_at, updated, score)
 
 

@@ -103,7 +103,10 @@ def create_app(
             await opened.close()
 
     app = FastAPI(
-        title="hipocampo", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+        title="hipocampo",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
         openapi_tags=[
             {"name": "threads", "description": "Write and read conversation turns."},
             {"name": "recall", "description": "What an agent reads before it answers."},
@@ -128,7 +131,10 @@ def create_app(
     public = s.metrics_public if metrics_public is None else metrics_public
     app.include_router(health.router)
     app.add_api_route(
-        "/metrics", health.metrics, methods=["GET"], tags=["operations"],
+        "/metrics",
+        health.metrics,
+        methods=["GET"],
+        tags=["operations"],
         dependencies=[] if public else [Depends(admin_principal)],
         responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format."}},
     )

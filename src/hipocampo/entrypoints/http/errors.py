@@ -34,9 +34,7 @@ log = logging.getLogger("hipocampo.http")
 _HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
-def error_response(
-    status: int, code: str, detail: str, headers: Mapping[str, str] | None = None
-) -> JSONResponse:
+def error_response(status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": code, "detail": detail}, status_code=status, headers=headers)
 
 

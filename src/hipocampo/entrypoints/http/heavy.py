@@ -88,8 +88,12 @@ class SlotStream(StreamingResponse):
         try:
             await super().__call__(scope, receive, patient_send)
         except _Stalled:
-            log.warning("%s %s: the client read nothing for %.0f s; stream cut", scope.get("method"),
-                        scope.get("path"), self.stalled_after)
+            log.warning(
+                "%s %s: the client read nothing for %.0f s; stream cut",
+                scope.get("method"),
+                scope.get("path"),
+                self.stalled_after,
+            )
         except ClientDisconnect:  # the client went away midway: nothing to answer
             log.info("%s %s: the client left before the end of the stream", scope.get("method"), scope.get("path"))
         finally:

@@ -69,8 +69,10 @@ def mcp_mount(state: ServiceState) -> McpMount | None:
 
     def build() -> Any:
         return mcp_asgi_app(
-            memory, template=configured_session(memory(), "template", DEFAULT_THREAD),
-            auth=state.auth, tenant_id=state.local_tenant,
+            memory,
+            template=configured_session(memory(), "template", DEFAULT_THREAD),
+            auth=state.auth,
+            tenant_id=state.local_tenant,
         )
 
     return McpMount(build)

@@ -26,12 +26,18 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         self.requests = Histogram(
-            "hipocampo_http_request_duration_seconds", "HTTP request latency by method, route template and status.",
-            ["method", "route", "status"], buckets=_LATENCY_BUCKETS, registry=self.registry,
+            "hipocampo_http_request_duration_seconds",
+            "HTTP request latency by method, route template and status.",
+            ["method", "route", "status"],
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.recall = Histogram(
-            "hipocampo_recall_duration_seconds", "Latency of recall and search inside the service.",
-            ["operation"], buckets=_LATENCY_BUCKETS, registry=self.registry,
+            "hipocampo_recall_duration_seconds",
+            "Latency of recall and search inside the service.",
+            ["operation"],
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.outbox = Gauge(
             "hipocampo_outbox_depth", "Jobs waiting or running in the durable queue.", registry=self.registry
@@ -39,18 +45,22 @@ class Metrics:
         self.dead = Gauge("hipocampo_jobs_dead", "Jobs that failed for good (dead letters).", registry=self.registry)
         self.jobs = Gauge("hipocampo_jobs", "Jobs in the queue by status.", ["status"], registry=self.registry)
         self.retrying = Gauge(
-            "hipocampo_jobs_retrying", "Pending jobs that failed at least once and wait for a retry.",
+            "hipocampo_jobs_retrying",
+            "Pending jobs that failed at least once and wait for a retry.",
             registry=self.registry,
         )
         self.rejected = Counter(
-            "hipocampo_http_rejected", "Requests refused by authentication or quotas.", ["reason"],
+            "hipocampo_http_rejected",
+            "Requests refused by authentication or quotas.",
+            ["reason"],
             registry=self.registry,
         )
         self.fallbacks = Counter(
             "hipocampo_cache_fallbacks",
             "Calls answered without Redis because it was unreachable: cache reads served from the log, "
             "writes skipped (component=cache), requests let through unlimited (component=rate_limit).",
-            ["component"], registry=self.registry,
+            ["component"],
+            registry=self.registry,
         )
         self._fallbacks_seen: dict[str, int] = {}
 

@@ -15,7 +15,7 @@ from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, Role
-from ...domain.recall import RecencyMode
+from ...domain.retrieval.recall import RecencyMode
 from ...services.ingest import MAX_MESSAGES_PER_CALL
 from ...services.retrieval import MAX_QUERY_CHARS
 from ..ids import valid_id
@@ -37,7 +37,10 @@ def _id_field(description: str, **kw: Any) -> Any:
 
 def _id_path(description: str, example: str) -> Any:
     return Path(
-        min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN, description=f"{description} ({ID_RULE}).",
+        min_length=1,
+        max_length=MAX_ID_CHARS,
+        pattern=ID_PATTERN,
+        description=f"{description} ({ID_RULE}).",
         examples=[example],
     )
 
@@ -137,9 +140,7 @@ class RememberIn(Strict):
 
 
 class UpdateMemoryIn(Strict):
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"content": "Ana lives in Porto now"}]}
-    )
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"content": "Ana lives in Porto now"}]})
 
     content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="New text.")
     memory_type: TypeName | None = Field(None, description=f"New type: {TYPE_RULE}.")
@@ -229,7 +230,8 @@ class ToolSession(Strict):
     memory_limit: int = Field(20, strict=True, ge=1, le=200, description="Most memories get_memory returns.")
     memory_min_relevance: float = Field(0.6, strict=True, ge=0, le=1, description="Weaker hits are dropped.")
     memory_types: list[TypeName] | dict[TypeName, Annotated[str, Field(max_length=2000)]] | None = Field(
-        None, max_length=64,
+        None,
+        max_length=64,
         description=f"Types save_memory accepts (a list, or a map to descriptions), each {TYPE_RULE}; default: "
         "the agent's types from HIPOCAMPO_MEMORY_TYPES, else the six built-in ones.",
     )

@@ -1,4 +1,4 @@
-"""The MCP server: the four memory tools, a ``recall`` tool and the session's system prompt.
+"""The MCP server: the four memory tools, a ``retrieval.recall`` tool and the session's system prompt.
 
 Whose memory a call touches is never an argument the model can set: :func:`build_server` takes a
 ``caller_for`` function that finds the request's :class:`Caller` (stdio: the one session the
@@ -51,7 +51,7 @@ SYSTEM_PROMPT_URI = "hipocampo://system-prompt"
 
 
 class RecallToolResult(BaseModel):
-    """What the ``recall`` tool returns: the rendered context and the memories in it."""
+    """What the ``retrieval.recall`` tool returns: the rendered context and the memories in it."""
 
     success: bool = True
     query: str
@@ -129,9 +129,7 @@ def _add_memory_tools(server: MCPServer, caller_for: CallerFor, template: Sessio
     async def save_memory(
         ctx: Context,
         content: Annotated[str, Field(description="One self-contained fact about the user, in a full sentence.")],
-        memory_type: Annotated[
-            str, Field(description="What kind of fact it is.", json_schema_extra={"enum": types})
-        ],
+        memory_type: Annotated[str, Field(description="What kind of fact it is.", json_schema_extra={"enum": types})],
     ) -> Annotated[CallToolResult, WriteResult]:
         return _result(await caller_for(ctx).save_memory(content, memory_type))
 
@@ -182,9 +180,7 @@ def _add_memory_tools(server: MCPServer, caller_for: CallerFor, template: Sessio
 async def _recall(tools: MemoryTools, query: str) -> RecallToolResult:
     s = tools.session
     try:
-        found = await tools.memory.recall(
-            s.user_id, s.thread_id, query, tenant_id=s.tenant_id, agent_id=s.agent_id
-        )
+        found = await tools.memory.recall(s.user_id, s.thread_id, query, tenant_id=s.tenant_id, agent_id=s.agent_id)
     except HipocampoError as exc:
         return RecallToolResult(success=False, query=query, error_message=str(exc))
     return RecallToolResult(

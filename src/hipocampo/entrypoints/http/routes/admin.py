@@ -14,7 +14,8 @@ from ..schemas import UserIdPath
 from ..security import AdminCaller, Mem, scope_of, service
 
 router = APIRouter(
-    prefix="/v1/admin", tags=["admin"],
+    prefix="/v1/admin",
+    tags=["admin"],
     responses={**ERROR_RESPONSES, 403: {**ERROR_RESPONSES[401], "description": "A user key on an admin route."}},
 )
 
@@ -27,7 +28,10 @@ async def tenant_metrics(principal: AdminCaller, mem: Mem) -> JSONResponse:
 
 @router.get("/users/{user_id}/metrics", response_model=dict[str, Any])
 async def user_metrics(
-    request: Request, user_id: UserIdPath, principal: AdminCaller, mem: Mem,
+    request: Request,
+    user_id: UserIdPath,
+    principal: AdminCaller,
+    mem: Mem,
     gap_days: Annotated[int, Query(ge=1, le=3650, description="Days of silence that end a session.")] = 7,
 ) -> JSONResponse:
     """One user's engagement and memory: conversations, activity, facts by type, access. Heavy:

@@ -28,7 +28,9 @@ router = APIRouter(prefix="/api/v1/memory", tags=["conversation memory"], respon
 
 @router.get("/search", response_model=SearchOut)
 async def search_memories(
-    user_id: UserIdQuery, principal: Caller, mem: Mem,
+    user_id: UserIdQuery,
+    principal: Caller,
+    mem: Mem,
     query: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for.")],
     k: Annotated[int | None, Query(ge=1, le=200, description="How many; default adaptive.")] = None,
     conversation_id: ThreadIdQuery = None,
@@ -50,7 +52,10 @@ async def search_memories_post(body: MemorySearchIn, principal: Caller, mem: Mem
 
 @router.get("/{conversation_id}", response_model=ConversationOut)
 async def get_conversation(
-    conversation_id: ConversationIdPath, user_id: UserIdQuery, principal: Caller, mem: Mem,
+    conversation_id: ConversationIdPath,
+    user_id: UserIdQuery,
+    principal: Caller,
+    mem: Mem,
     after_seq: Annotated[int, Query(ge=-1, le=MAX_SEQ, description="Messages after this position.")] = -1,
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
 ) -> JSONResponse:
@@ -60,18 +65,24 @@ async def get_conversation(
         mem.deps, scope, conversation_id, after_seq=after_seq, limit=limit, what="conversation"
     )
     summary = await browse.thread_summary(mem.deps, scope, conversation_id)
-    return JSONResponse({
-        "conversation_id": conversation_id,
-        "user_id": user_id,
-        "summary": summary.content if summary else None,
-        "messages": [message_to_dict(m) for m in page],
-        "next_after_seq": next_after,
-    })
+    return JSONResponse(
+        {
+            "conversation_id": conversation_id,
+            "user_id": user_id,
+            "summary": summary.content if summary else None,
+            "messages": [message_to_dict(m) for m in page],
+            "next_after_seq": next_after,
+        }
+    )
 
 
 @router.delete("/{conversation_id}", response_model=ForgetOut, responses=CONFLICT)
 async def delete_conversation(
-    request: Request, conversation_id: ConversationIdPath, user_id: UserIdQuery, principal: Caller, mem: Mem,
+    request: Request,
+    conversation_id: ConversationIdPath,
+    user_id: UserIdQuery,
+    principal: Caller,
+    mem: Mem,
     idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     """Delete the conversation: its messages, summary, memories and vectors."""

@@ -42,7 +42,8 @@ async def readyz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "unavailable", "detail": type(exc).__name__}, status_code=503)
     if problem is not None:
         return JSONResponse(
-            {"status": "unavailable", "detail": str(problem), "jobs": jobs}, status_code=503,
+            {"status": "unavailable", "detail": str(problem), "jobs": jobs},
+            status_code=503,
             headers={"Retry-After": retry_after(problem.retry_after_seconds)},
         )
     return JSONResponse({"status": "ready", "jobs": jobs, **await health.shared_components(mem.deps)})

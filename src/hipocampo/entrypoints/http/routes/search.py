@@ -20,9 +20,19 @@ async def search(request: Request, user_id: UserIdPath, body: SearchIn, principa
     """Ranked, explained memories for ``query`` across the user's threads."""
     start = time.perf_counter()
     result = await mem.search(
-        user_id, body.query, tenant_id=principal.tenant_id, agent_id=body.agent_id, agent_only=body.agent_only,
-        k=body.k, thread_id=body.thread_id, exclude_thread=body.exclude_thread, recency=body.recency,
-        min_relevance=body.min_relevance, kinds=body.kinds, since=body.since, until=body.until,
+        user_id,
+        body.query,
+        tenant_id=principal.tenant_id,
+        agent_id=body.agent_id,
+        agent_only=body.agent_only,
+        k=body.k,
+        thread_id=body.thread_id,
+        exclude_thread=body.exclude_thread,
+        recency=body.recency,
+        min_relevance=body.min_relevance,
+        kinds=body.kinds,
+        since=body.since,
+        until=body.until,
     )
     service(request).metrics.recall.labels("search").observe(time.perf_counter() - start)
     return JSONResponse(result.to_dict())
@@ -31,13 +41,22 @@ async def search(request: Request, user_id: UserIdPath, body: SearchIn, principa
 @router.post("/recall", response_model=RecallOut)
 async def recall(request: Request, user_id: UserIdPath, body: RecallIn, principal: Caller, mem: Mem) -> JSONResponse:
     """What an agent needs before it answers: the thread's recent turns and summary, and the
-    relevant memories of every thread, rendered into ``context`` within ``token_budget``."""
+    relevant memories of every thread, rendered into ``retrieval.context`` within ``token_budget``."""
     start = time.perf_counter()
     result = await mem.recall(
-        user_id, body.thread_id, body.query, tenant_id=principal.tenant_id, agent_id=body.agent_id,
-        agent_only=body.agent_only, k=body.k, token_budget=body.token_budget, recency=body.recency,
-        exclude_current_thread=body.exclude_current_thread, min_relevance=body.min_relevance,
-        since=body.since, until=body.until,
+        user_id,
+        body.thread_id,
+        body.query,
+        tenant_id=principal.tenant_id,
+        agent_id=body.agent_id,
+        agent_only=body.agent_only,
+        k=body.k,
+        token_budget=body.token_budget,
+        recency=body.recency,
+        exclude_current_thread=body.exclude_current_thread,
+        min_relevance=body.min_relevance,
+        since=body.since,
+        until=body.until,
     )
     service(request).metrics.recall.labels("recall").observe(time.perf_counter() - start)
     return JSONResponse(result.to_dict())

@@ -21,12 +21,19 @@ router = APIRouter(prefix="/v1/users/{user_id}/threads", tags=["threads"], respo
 
 
 @router.post(
-    "/{thread_id}/messages", status_code=201, response_model=MessagesOut,
+    "/{thread_id}/messages",
+    status_code=201,
+    response_model=MessagesOut,
     responses=CONFLICT,
 )
 async def add_messages(
-    request: Request, user_id: UserIdPath, thread_id: ThreadIdPath, body: AddMessagesIn,
-    principal: Caller, mem: Mem, idempotency_key: IdempotencyKey = None,
+    request: Request,
+    user_id: UserIdPath,
+    thread_id: ThreadIdPath,
+    body: AddMessagesIn,
+    principal: Caller,
+    mem: Mem,
+    idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     """Write turns durably; embedding, fact extraction and summaries follow in the background.
 
@@ -37,8 +44,12 @@ async def add_messages(
 
     async def work() -> tuple[int, Any]:
         stored = await mem.add(
-            user_id, thread_id, [m.model_dump(exclude_none=True) for m in body.messages],
-            tenant_id=scope.tenant_id, agent_id=scope.agent_id, metadata=body.metadata,
+            user_id,
+            thread_id,
+            [m.model_dump(exclude_none=True) for m in body.messages],
+            tenant_id=scope.tenant_id,
+            agent_id=scope.agent_id,
+            metadata=body.metadata,
         )
         return 201, {"messages": [message_to_dict(m) for m in stored]}
 
@@ -47,7 +58,10 @@ async def add_messages(
 
 @router.get("/{thread_id}/messages", response_model=MessagePage)
 async def list_messages(
-    user_id: UserIdPath, thread_id: ThreadIdPath, principal: Caller, mem: Mem,
+    user_id: UserIdPath,
+    thread_id: ThreadIdPath,
+    principal: Caller,
+    mem: Mem,
     after_seq: Annotated[int, Query(ge=-1, le=MAX_SEQ, description="Messages after this position; -1: all.")] = -1,
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
 ) -> JSONResponse:
@@ -67,7 +81,11 @@ async def list_threads(user_id: UserIdPath, principal: Caller, mem: Mem) -> JSON
 
 @router.delete("/{thread_id}", response_model=ForgetOut, responses=CONFLICT)
 async def forget_thread(
-    request: Request, user_id: UserIdPath, thread_id: ThreadIdPath, principal: Caller, mem: Mem,
+    request: Request,
+    user_id: UserIdPath,
+    thread_id: ThreadIdPath,
+    principal: Caller,
+    mem: Mem,
     idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     """Delete the thread with its messages, summary, memories and vectors."""

@@ -38,9 +38,7 @@ def session_fields(session: ToolSession, deps: Deps, tenant_id: str) -> dict[str
     return fields
 
 
-def session_memory_types(
-    deps: Deps, scope: Scope, named: list[str] | dict[str, str] | None
-) -> dict[str, str]:
+def session_memory_types(deps: Deps, scope: Scope, named: list[str] | dict[str, str] | None) -> dict[str, str]:
     """The memory types of a session: those it names, each a built-in type or a custom one
     ``HIPOCAMPO_MEMORY_TYPES`` configures (anything else: :class:`InvalidInput`, a 422 naming the
     types accepted), else the agent's configured ones. A description left empty is the configured

@@ -49,7 +49,9 @@ _JSON_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.get(
-    "/{user_id}/export", response_class=ExportStream, status_code=200,
+    "/{user_id}/export",
+    response_class=ExportStream,
+    status_code=200,
     responses={200: {"description": "JSON Lines: one record per line, of the types listed above."}, **_JSON_ERRORS},
 )
 async def export_user(request: Request, user_id: UserIdPath, principal: Caller, mem: Mem) -> ExportStream:

@@ -28,8 +28,9 @@ async def login_page(request: Request) -> Response:
     if session is None:
         session = ui.sessions.new()
     response = ui.templates.TemplateResponse(
-        request, "login.html", {"viewer": None, "csrf": session.csrf, "notices": [], "error": None,
-                                "auth": ui.service.auth, "user_id": ""},
+        request,
+        "login.html",
+        {"viewer": None, "csrf": session.csrf, "notices": [], "error": None, "auth": ui.service.auth, "user_id": ""},
     )
     set_cookie(request, response, session)
     return response
@@ -58,8 +59,16 @@ async def sign_in(request: Request) -> Response:
     except (Unauthorized, InvalidInput) as exc:
         status = 401 if isinstance(exc, Unauthorized) else 422
         return ui.templates.TemplateResponse(
-            request, "login.html", {"viewer": None, "csrf": pending.csrf, "notices": [], "error": str(exc),
-                                    "auth": ui.service.auth, "user_id": user_id or ""},
+            request,
+            "login.html",
+            {
+                "viewer": None,
+                "csrf": pending.csrf,
+                "notices": [],
+                "error": str(exc),
+                "auth": ui.service.auth,
+                "user_id": user_id or "",
+            },
             status_code=status,
         )
     ui.sessions.end(pending)
@@ -95,7 +104,11 @@ async def edit_memory(
     except ValueError:
         raise InvalidInput("importance must be a number between 0 and 1") from None
     await viewer.mem.update(
-        user_id, memory_id, content, tenant_id=scope.tenant_id, memory_type=memory_type,
+        user_id,
+        memory_id,
+        content,
+        tenant_id=scope.tenant_id,
+        memory_type=memory_type,
         importance=None if importance != importance else importance,  # NaN: left as it is
     )
     viewer.session.flash("Saved. The old text is in the history below.")
@@ -121,8 +134,13 @@ async def confirm_forget_thread(
     await browse.thread_page(viewer.mem.deps, scope, thread_id, limit=1)  # 404 for a thread not there
     action = link(request, "forget_thread", user_id=user_id, thread_id=thread_id)
     return ui_of(request).page(
-        request, "confirm.html", user_id=user_id, action=action, back=link(request, "user", user_id=user_id),
-        what=f"thread “{thread_id}”", detail="its messages, summary, memories and vectors",
+        request,
+        "confirm.html",
+        user_id=user_id,
+        action=action,
+        back=link(request, "user", user_id=user_id),
+        what=f"thread “{thread_id}”",
+        detail="its messages, summary, memories and vectors",
     )
 
 
@@ -147,8 +165,12 @@ async def confirm_forget_user(request: Request, user_id: UserIdPath, viewer: Loo
     if not await browse.user_exists(viewer.mem.deps, scope):
         raise NotFound(f"no user {user_id!r}")
     return ui_of(request).page(
-        request, "confirm.html", user_id=user_id, action=link(request, "forget_user", user_id=user_id),
-        back=link(request, "user", user_id=user_id), what=f"user “{user_id}”",
+        request,
+        "confirm.html",
+        user_id=user_id,
+        action=link(request, "forget_user", user_id=user_id),
+        back=link(request, "user", user_id=user_id),
+        what=f"user “{user_id}”",
         detail="every thread, message, summary, memory and vector of this user",
     )
 
@@ -175,4 +197,3 @@ def _confirmed(form: FormData) -> None:
 
 def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
-

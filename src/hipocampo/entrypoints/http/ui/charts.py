@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....domain.recall import ScoredMemory
+from ....domain.retrieval.recall import ScoredMemory
 
 KINDS = ("turn", "fact", "summary", "episode", "consolidated")
 
@@ -145,8 +145,16 @@ def latency_chart(points: list[dict[str, Any]], width: int = 720, height: int = 
     for i, p in enumerate(points):
         x = left + i * slot + (slot - bar) / 2
         h = plot_h * p["p95_ms"] / peak
-        chart.rects.append(Rect(x, top + plot_h - h, bar, h, "b-p95", f"{p['at']}: p95 ≤ {p['p95_ms']:g} ms, "
-                                f"mean {p['mean_ms']:.1f} ms, {p['count']} calls"))
+        chart.rects.append(
+            Rect(
+                x,
+                top + plot_h - h,
+                bar,
+                h,
+                "b-p95",
+                f"{p['at']}: p95 ≤ {p['p95_ms']:g} ms, mean {p['mean_ms']:.1f} ms, {p['count']} calls",
+            )
+        )
         mean_y = top + plot_h - plot_h * p["mean_ms"] / peak
         line.append(f"{x + bar / 2:.1f},{mean_y:.1f}")
         chart.dots.append((x + bar / 2, mean_y))

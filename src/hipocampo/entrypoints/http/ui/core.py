@@ -63,7 +63,7 @@ def link(request: Request, name: str, **params: str) -> str:
     ``url_for`` inserts values as they are, so an id with ``#`` or ``?`` would cut the link).
     A path, not a whole URL: behind a proxy the host the server sees may not be the browser's.
     Names are looked up in the inspector's own routes (``request.url_for`` would search the
-    service's first, where ``recall`` is an API route)."""
+    service's first, where ``retrieval.recall`` is an API route)."""
     path = request.app.router.url_path_for(name, **{k: _seg(str(v)) for k, v in params.items()})
     return str(request.scope.get("root_path", "")).rstrip("/") + path  # root_path: the mount's, "/ui"
 
@@ -75,8 +75,11 @@ def _link(context: Any, name: str, **params: str) -> str:
 
 def make_templates() -> Jinja2Templates:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True,
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     env.filters["when"] = _when
     env.filters["seg"] = _seg
@@ -126,10 +129,13 @@ class UI:
         session = self.sessions.get(request)
         viewer = getattr(request.state, "viewer", None)
         return self.templates.TemplateResponse(
-            request, name,
+            request,
+            name,
             {
-                "viewer": viewer, "csrf": session.csrf if session else "",
-                "notices": session.take_notices() if session else [], **context,
+                "viewer": viewer,
+                "csrf": session.csrf if session else "",
+                "notices": session.take_notices() if session else [],
+                **context,
             },
             status_code=status,
         )

@@ -74,12 +74,14 @@ class LatencySampler:
                 continue
             before = dict(a.buckets)  # a label never observed before has no buckets yet
             deltas = [(le, n - before.get(le, 0.0)) for le, n in b.buckets]
-            out.append({
-                "at": datetime.fromtimestamp(b.at, timezone.utc).strftime("%H:%M:%S"),
-                "count": int(calls),
-                "mean_ms": 1000 * (b.total - a.total) / calls,
-                "p95_ms": round(1000 * _quantile(0.95, deltas, (b.total - a.total) / calls), 3),
-            })
+            out.append(
+                {
+                    "at": datetime.fromtimestamp(b.at, timezone.utc).strftime("%H:%M:%S"),
+                    "count": int(calls),
+                    "mean_ms": 1000 * (b.total - a.total) / calls,
+                    "p95_ms": round(1000 * _quantile(0.95, deltas, (b.total - a.total) / calls), 3),
+                }
+            )
         return out
 
     async def run(self) -> None:
@@ -127,9 +129,15 @@ async def operations(request: Request, viewer: Looker) -> Response:
     points = sampler.points()
     jobs = metrics["jobs"]
     return ui_of(request).page(
-        request, "operations.html", m=metrics, dead=dead, tenant=viewer.principal.tenant,
-        outbox=jobs.get("pending", 0) + jobs.get("running", 0), chart=latency_chart(points),
-        calls=sum(p["count"] for p in points), interval=sampler.interval,
+        request,
+        "operations.html",
+        m=metrics,
+        dead=dead,
+        tenant=viewer.principal.tenant,
+        outbox=jobs.get("pending", 0) + jobs.get("running", 0),
+        chart=latency_chart(points),
+        calls=sum(p["count"] for p in points),
+        interval=sampler.interval,
     )
 
 

@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from ....domain.errors import InvalidInput, NotFound
 from ....domain.model import MemoryKind, MemoryType, Scope
-from ....domain.recall import RecencyMode
+from ....domain.retrieval.recall import RecencyMode
 from ....services import browse, inspector
 from ..schemas import MemoryIdPath, ThreadIdPath, UserIdPath
 from .charts import neutral_boosts, score_bars, stacked_bars
@@ -30,9 +30,7 @@ async def home(request: Request, viewer: Looker) -> Response:
 
 
 @router.get("/users", name="users")
-async def users(
-    request: Request, viewer: Looker, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1
-) -> Response:
+async def users(request: Request, viewer: Looker, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
     """The tenant's users with their counts and last activity (admin keys)."""
     viewer.require_admin()
     rows, total = await inspector.user_rows(
@@ -54,7 +52,11 @@ async def user(request: Request, user_id: UserIdPath, viewer: Looker) -> Respons
     scope = await _existing(viewer, user_id)
     data = await inspector.user_memory(viewer.mem.deps, scope)
     return ui_of(request).page(
-        request, "user.html", user_id=user_id, data=data, chart=stacked_bars(data.by_period),
+        request,
+        "user.html",
+        user_id=user_id,
+        data=data,
+        chart=stacked_bars(data.by_period),
     )
 
 
@@ -73,8 +75,14 @@ async def memory(request: Request, user_id: UserIdPath, memory_id: MemoryIdPath,
     now = viewer.mem.deps.clock.now()
     types = [t.value for t in MemoryType] + sorted(inspector.custom_types(viewer.mem.deps))
     return ui_of(request).page(
-        request, "memory.html", user_id=user_id, item=item, history=history, current=item.is_current(now),
-        editable=item.kind is not MemoryKind.TURN, types=types,
+        request,
+        "memory.html",
+        user_id=user_id,
+        item=item,
+        history=history,
+        current=item.is_current(now),
+        editable=item.kind is not MemoryKind.TURN,
+        types=types,
     )
 
 
@@ -83,7 +91,13 @@ async def playground(request: Request, user_id: UserIdPath, viewer: Looker) -> R
     scope = await _existing(viewer, user_id)
     threads = await browse.list_threads(viewer.mem.deps, scope)
     return ui_of(request).page(
-        request, "playground.html", user_id=user_id, threads=threads, result=None, asked={}, modes=list(RecencyMode),
+        request,
+        "playground.html",
+        user_id=user_id,
+        threads=threads,
+        result=None,
+        asked={},
+        modes=list(RecencyMode),
     )
 
 
@@ -104,7 +118,11 @@ async def recall(request: Request, user_id: UserIdPath, viewer: Looker, form: Fo
         raise NotFound(f"no thread {thread_id!r} for user {user_id!r}")
     start = time.perf_counter()
     result = await viewer.mem.recall(
-        user_id, thread_id, query, tenant_id=scope.tenant_id, recency=recency,
+        user_id,
+        thread_id,
+        query,
+        tenant_id=scope.tenant_id,
+        recency=recency,
     )
     elapsed = time.perf_counter() - start
     ui_of(request).service.metrics.recall.labels("recall").observe(elapsed)
@@ -112,6 +130,13 @@ async def recall(request: Request, user_id: UserIdPath, viewer: Looker, form: Fo
     max_score = max((h.score for h in result.memories), default=0.0)
     hits = [(h, score_bars(h, max_keyword, max_score), neutral_boosts(h)) for h in result.memories]
     return ui_of(request).page(
-        request, "playground.html", user_id=user_id, threads=threads, result=result, hits=hits, ms=1000 * elapsed,
-        asked={"query": query, "thread_id": thread_id or "", "recency": recency or ""}, modes=list(RecencyMode),
+        request,
+        "playground.html",
+        user_id=user_id,
+        threads=threads,
+        result=result,
+        hits=hits,
+        ms=1000 * elapsed,
+        asked={"query": query, "thread_id": thread_id or "", "recency": recency or ""},
+        modes=list(RecencyMode),
     )

@@ -115,7 +115,12 @@ class SessionStore:
 
 def set_cookie(request: Request, response: Response, session: Session) -> None:
     response.set_cookie(
-        COOKIE, session.id, path=PATH, httponly=True, samesite="strict", secure=request.url.scheme == "https",
+        COOKIE,
+        session.id,
+        path=PATH,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
         max_age=int(MAX_SECONDS),
     )
 

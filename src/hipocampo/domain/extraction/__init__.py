@@ -1,0 +1,407 @@
+"""Offline, rule-based extraction of typed facts from one user turn, in Portuguese and English.
+
+The service calls ``extract_facts`` on every new user message (assistant turns are not mined) and
+gets atomic, third-person facts: a memory type, a stable slot (``key``), a normalised
+value, a sentence to store and embed (``content``), a confidence, and, for corrections, whether the
+turn retracts a fact (``negated``) or replaces one (``previous_value``).
+
+Why rules. hipocampo must work offline with nothing but pip packages, and no small packaged model
+was good enough for this: small NER models tag names and places but not "allergic to peanuts" or
+"my budget is R$ 5.000", and models that can read such facts are large, slow on a CPU and weaker in
+Portuguese. Rules are fast (under a tenth of a millisecond for a typical turn), deterministic,
+explainable and easy to test. They aim for precision over recall, because a wrong memory hurts more
+than a missed one, and a missed fact stays findable in the raw turn. When an LLM is configured, it
+replaces this module through the same schema (``ExtractedFact``).
+
+How it works. A turn is split into sentences and clauses ("I'm Ana, I live in Porto and I'm allergic
+to shrimp" has three). Questions, hypotheticals ("if I lived in Paris") and reported speech are
+skipped. Each clause loses its discourse openers ("actually", "na verdade") and hedges ("I think",
+which lower the confidence), then meets the first-person rules of its language (patterns anchored at
+the start of the clause, so "He thinks I live in Paris" yields nothing). A clause that matches only
+once its negation is removed ("I don't live in Paris anymore") yields a retraction; a clause about
+someone else ("my sister lives in Rome", then "she loves jazz") is rewritten in the first person,
+read, and stored as an entity fact about that person.
+
+Modules: ``extraction.en`` / ``extraction.pt`` (rule order, rewrites, wording), their ``_profile``
+and ``_needs`` rule modules, ``extraction.roles`` (fact builders both languages share),
+``extraction.context`` and ``extraction.answers`` (what the memory and the question asked add),
+``extraction.settling`` (merging and wording), ``extraction.base`` (types and value parsing) and
+``extraction.lexicon`` (word lists).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from ..dates import resolve_dates
+from ..errors import InvalidInput
+from ..model import MemoryType
+from ..text import detect_language, fold
+from . import lexicon as lex
+from .answers import answer_length, answered
+from .base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
+from .context import resolve
+from .en import ENGLISH
+from .pt import PORTUGUESE, speaker_gender
+from .roles import relation
+from .settling import render, settle
+from .validate import keep_valid
+
+__all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "speaker_gender"]
+
+LANGUAGES = {"en": ENGLISH, "pt": PORTUGUESE}
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    """One atomic fact about the user (or, for ``entity`` facts, about someone they mention)."""
+
+    memory_type: MemoryType
+    key: str  # a stable slot: "name", "home_city", "allergy:peanuts", "person:sister:home_city"
+    value: str  # normalised: "Lisbon", "peanuts", "5000 EUR"
+    content: str  # a third-person sentence in the turn's language: "The user lives in Lisbon."
+    confidence: float  # 0.9 explicit, 0.8 looser shapes and other people, 0.6 hedged
+    negated: bool = False  # the turn retracts this fact ("I don't live in Paris anymore")
+    previous_value: str | None = None  # the value it replaces ("moved from São Paulo to Lisbon")
+    span: tuple[int, int] = (0, 0)  # the clause of the turn it comes from
+    people: tuple[str, ...] = ()  # people (and named pets) the fact is about
+
+
+def extract_facts(
+    text: str,
+    *,
+    speaker: str | None = None,
+    language: str | None = None,
+    feminine: bool | None = None,
+    known: Sequence[tuple[str, str]] = (),
+    asked: str | None = None,
+) -> list[ExtractedFact]:
+    """Facts stated in one user turn, in the order they appear.
+
+    ``speaker`` names the user in the sentences ("Ana lives in Lisbon."), otherwise "The user" /
+    "O usuário". ``language`` ('en' or 'pt') skips detection and reads only that language.
+    ``feminine`` is the user's grammatical gender as known from earlier turns (see
+    :func:`speaker_gender`), so every Portuguese sentence about one user agrees the same way;
+    when None, this turn's own self-references decide, and the masculine is the default.
+    ``known``: the user's current facts as (key, value), for what the turn alone cannot tell (a
+    pet retracted by name, "I moved to Globex": :mod:`~hipocampo.domain.extraction.context`). ``asked``: the
+    assistant turn this one answers, for a bare "not anymore" (:mod:`~hipocampo.domain.extraction.answers`).
+    """
+    if not isinstance(text, str):
+        raise InvalidInput("text must be a string")
+    langs = _languages(text, language)
+    masked = _blank_leading_dates(_mask(text))
+
+    def read(statement: str, code: str) -> list[tuple[Draft, Language, tuple[int, int]]]:
+        return _sentence_facts(statement, 0, len(statement), [LANGUAGES[code]], speaker)
+
+    found = answered(asked, text, read) if asked else []
+    for start, end in _segments(masked):
+        found += _sentence_facts(masked, start, end, langs, speaker)
+    settled = settle(resolve(found, masked, known))
+    keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled])
+    fem = feminine if feminine is not None else bool(speaker_gender(text))
+    return [_fact(d, lang, span, speaker, fem) for (d, lang, span), ok in zip(settled, keep, strict=True) if ok]
+
+
+def extract_people(text: str) -> list[tuple[str, str | None]]:
+    """People (and named pets) a turn mentions, with how they relate to the user when it says so:
+    "minha irmã Maria e o João" -> [("Maria", "sister"), ("João", None)]."""
+    facts = extract_facts(text)
+    found: dict[str, tuple[int, str, str | None]] = {}
+
+    def add(name: str, rel: str | None, at: int) -> None:
+        known = found.get(fold(name))
+        if known is None or (known[2] is None and rel is not None):
+            found[fold(name)] = (known[0] if known else at, name, rel)
+
+    for f in facts:
+        kind, _, rest = f.key.partition(":")
+        if f.memory_type is MemoryType.ENTITY and kind in ("person", "pet"):
+            rel = rest.split(":")[0]
+            names = f.people if kind == "pet" or ":" in rest else (f.value,)
+            for name in names:
+                if name[:1].isupper():
+                    add(name, rel if rel in lex.RELATIONS.values() or kind == "pet" else None, f.span[0])
+    own = [f for f in facts if f.memory_type is not MemoryType.ENTITY]
+    blocked = {fold(v) for f in own for v in (f.value, f.previous_value or "")}
+    for m in _NAME_TOKEN.finditer(text):
+        name = re.sub(r"['’]s$", "", m.group(0))
+        if fold(name) not in blocked and _looks_like_a_person(text, m.start(), m.end(), name):
+            add(name, None, m.start())
+    return [(name, rel) for _, name, rel in sorted(found.values(), key=lambda t: t[0])]
+
+
+def _looks_like_a_person(text: str, start: int, end: int, name: str) -> bool:
+    """A capitalised name that is no place, no sentence opener and not after "in", "em", "at"."""
+    before = re.search(r"(\S*)\s*$", text[max(0, start - 30) : start])
+    after_ = re.match(r"\s*(\S*)", text[end : end + 30])
+    previous_word = fold(before.group(1)) if before else ""
+    next_word = fold(after_.group(1)) if after_ else ""
+    at_start = not previous_word or previous_word[-1] in ".!?:"
+    return (
+        all(name_word_ok(w) for w in name.split() if w[0].isupper())
+        and previous_word not in _PLACE_PREPOSITIONS
+        and (not at_start or next_word in _PERSON_VERBS)
+    )
+
+
+# --- reading a turn -----------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+")
+_ABBREVIATION = re.compile(r"\b(?:dr|dra|mr|mrs|ms|sr|sra|st|prof|profa)\.$", re.IGNORECASE)
+_SPEECH = r"\b(?:said|says|told(?:\s+\w+)?|asked|wrote|replied|disse|diz|falou|perguntou|escreveu|respondeu|contou)"
+_SPEECH_END = re.compile(rf"{_SPEECH}\s*:$", re.IGNORECASE)
+_QUOTE = re.compile(r"[\"“]([^\"”]{1,400})[\"”]")
+_SPEECH_BEFORE = re.compile(rf"{_SPEECH}(?:\s+that)?\s*[:,]?\s*$", re.IGNORECASE)
+
+_STARTER = (
+    r"(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|call\s+me|you\s+can\s+call\s+me|eu|meu|minha|meus|minhas|nós|"
+    r"a\s+gente|n[ãa]o(?!\s+(?:em|no|na|nos|nas|de|do|da|para|pra|a|o|as|os)\b)|já|moro|vivo|"
+    r"sou|estou|tô|tenho|trabalho|gosto|adoro|amo|curto|odeio|detesto|prefiro|quero|queria|gostaria|pretendo|"
+    r"planejo|tomo|me\s+chamo|me\s+mudei|mudei|nasci|estudo|sofro|posso|só|evito|parei|moramos|temos|sigo|"
+    r"faço|comecei|saí|acabei|uso|entrei|deixei|virei|voltei|passei|namoro|chamo-me|reformei-me|pode\s+me\s+chamar|acho\s+que|talvez|na\s+verdade|actually|also|maybe|probably|"
+    r"he|she|he's|she's|ele|ela|agora|now)\b"
+)
+_QUESTION = (
+    r"(?:can\s+you|could\s+you|would\s+you|do\s+you|did\s+you|will\s+you|what|where|how|which|who|why|"
+    r"any\s+(?:ideas?|tips?|suggestions?)|você|voce|vc|pode(?:ria)?\s+(?:me\s+)?(?:ajudar|indicar|sugerir|"
+    r"recomendar|dizer)|qual|quais|onde|como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia))\b"
+)
+_BOUNDARY = re.compile(
+    rf"\s*[,;]\s*(?:(?:and|but|so|also|plus|e|mas|também|porém|então|aliás)\s+)?(?={_STARTER}|{_QUESTION})"
+    rf"|\s+(?:and|but|so|because|since|while|although|though|e|mas|porque|pois|enquanto|embora|porém)\s+(?={_STARTER})"
+    rf"|\s+[-–—]\s+(?={_STARTER})"
+    r"|\s+(?:and|e)\s+(?=(?:lives|works|loves|likes|has|mora|trabalha|tem|gosta|adora|ama|estuda)\b)",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"^(?:if|unless|suppose|supposing|imagine|what\s+if|in\s+case|assuming|let'?s\s+say|hypothetically|"
+    r"i\s+wish|if\s+only|i'?m\s+not\s+sure\s+(?:if|whether)|i\s+don'?t\s+know\s+(?:if|whether)|se|caso|supondo|"
+    r"imagina|e\s+se|a\s+menos\s+que|digamos\s+que|hipoteticamente|quem\s+dera|não\s+sei\s+se)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b", re.IGNORECASE)
+_TAG_QUESTION = re.compile(  # "Sou vegana, tá?": a statement asking for a nod, not a question
+    r"[,\s]+(?:tá|ta|tá\s+bom|ok|okay|né|ne|right|sabe|viu|certo|remember|entendeu|percebes|percebeste|yeah|eh)"
+    r"\s*\?+\s*$",
+    re.IGNORECASE,
+)
+_HEDGE_WORDS = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|i\s+think|i\s+guess|kind\s+of|sort\s+of|might|talvez|"
+    r"provavelmente|possivelmente|acho\s+que|meio\s+que)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_facts(
+    text: str, start: int, end: int, langs: list[Language], speaker: str | None
+) -> list[tuple[Draft, Language, tuple[int, int]]]:
+    """Read one sentence clause by clause. A closing question, a hypothetical ("if I ...") and the
+    clause that answers it are skipped; "she ..." after a clause about someone stays about them."""
+    found: list[tuple[Draft, Language, tuple[int, int]]] = []
+    clauses = _clauses(text, start, end)
+    question = text[start:end].rstrip().endswith("?") and not _TAG_QUESTION.search(text[start:end])
+    skip_next, person = False, None
+    for i, (cs, ce) in enumerate(clauses):
+        if skip_next or (question and i == len(clauses) - 1):
+            skip_next = False
+            continue
+        body, offset, hedged = _strip(text[cs:ce], langs)
+        if not body.strip(" .,;:!?…-"):
+            continue
+        if _CONDITIONAL.match(body):
+            skip_next = bool(_FIRST_PERSON.search(body))
+            continue
+        hedged = hedged or bool(_HEDGE_WORDS.search(body))
+        span = (cs + offset, cs + offset + len(body))
+        subject = None
+        for lang in langs:
+            drafts, who = _read(lang, body, speaker, person)
+            subject = subject or who
+            if drafts:
+                for d in drafts:
+                    d.confidence = min(d.confidence, HEDGED) if hedged else d.confidence
+                    found.append((d, lang, span))
+                break
+        person = subject
+        for lang in langs:
+            for rule in lang.phrases:
+                for m in rule.pattern.finditer(text, cs, ce):
+                    for d in rule.handler(m) or []:
+                        at = text.find(d.value, m.start(), ce)
+                        found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
+    return found
+
+
+def _languages(text: str, language: str | None) -> list[Language]:
+    if language is not None:
+        code = language.lower()[:2]
+        if code not in LANGUAGES:
+            raise InvalidInput(f"language must be 'en' or 'pt', got {language!r}")
+        return [LANGUAGES[code]]
+    first = detect_language(text)
+    return [LANGUAGES[first], LANGUAGES["pt" if first == "en" else "en"]]
+
+
+def _mask(text: str) -> str:
+    """Same length as ``text``: curly apostrophes made straight, quoted speech blanked out."""
+    text = text.replace("’", "'")
+    pieces, at = [], 0
+    for m in _QUOTE.finditer(text):
+        if _SPEECH_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+            pieces += [text[at : m.start()], " " * (m.end() - m.start())]
+            at = m.end()
+    return "".join(pieces) + text[at:]
+
+
+_DATE_REFERENCE = date(2000, 1, 3)  # any day: only where the date words are matters here
+
+
+def _blank_leading_dates(text: str) -> str:
+    """Blank out a date that opens a sentence ("Yesterday I adopted a dog", "Ontem, adotei..."),
+    keeping the length so spans still point into the turn: the rules read the statement after it,
+    and the fact's date is resolved from the turn itself."""
+    starts = {s + len(text[s:e]) - len(text[s:e].lstrip()) for s, e in _segments(text)}
+    chars = list(text)
+    for m in resolve_dates(text, _DATE_REFERENCE):
+        if m.span[0] in starts:
+            end = m.span[1]
+            while end < len(text) and text[end] in " ,":
+                end += 1
+            chars[m.span[0] : end] = " " * (end - m.span[0])
+    return "".join(chars)
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Sentences, as spans; a sentence that follows "she said:" is left out."""
+    pieces, start = [], 0
+    for m in _SENTENCE.finditer(text):
+        if not _ABBREVIATION.search(text[start : m.start()]):
+            pieces.append((start, m.start()))
+            start = m.end()
+    pieces.append((start, len(text)))
+    out, reported = [], False
+    for s, e in pieces:
+        if text[s:e].strip() and not reported:
+            out.append((s, e))
+        reported = bool(_SPEECH_END.search(text[s:e].rstrip()))
+    return out
+
+
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out, at = [], start
+    for m in _BOUNDARY.finditer(text, start, end):
+        out.append((at, m.start()))
+        at = m.end()
+    out.append((at, end))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def _strip(clause: str, langs: list[Language]) -> tuple[str, int, bool]:
+    """Drop openers and hedges: (what is left, how many characters went, whether it was hedged)."""
+    offset, hedged = len(clause) - len(clause.lstrip()), False
+    body = clause.strip()
+    changed = True
+    while changed:
+        changed = False
+        for lang in langs:
+            for pattern, hedge in ((lang.fillers, False), (lang.hedges, True)):
+                m = pattern.match(body)
+                if m and 0 < m.end() < len(body):
+                    offset, body, changed = offset + m.end(), body[m.end() :], True
+                    hedged = hedged or hedge
+    return body.rstrip(" .!?…;:,"), offset, hedged
+
+
+def _match(lang: Language, clause: str) -> list[Draft]:
+    for rule in lang.rules:
+        m = rule.pattern.match(clause)
+        if m:
+            found = rule.handler(m)
+            if found:
+                return found
+    return []
+
+
+def _first_person(lang: Language, clause: str) -> list[Draft]:
+    found = _match(lang, clause)
+    if found:
+        return found
+    positive = lang.positive(clause)
+    if positive is None:
+        return []
+    found = [d for d in _match(lang, positive) if not d.negated]  # "I don't hate jazz" says too little
+    for d in found:
+        d.negated = True
+    return found
+
+
+_HOME_PETS_FAMILY = ("home_city", "home_country", "pet:", "family:")
+
+
+def _read(
+    lang: Language, clause: str, speaker: str | None, previous: Person | None
+) -> tuple[list[Draft], Person | None]:
+    """The facts of one clause, and the person it was about (for "she ..." in the next clause)."""
+    clause = lang.normalize(clause)
+    found = _first_person(lang, clause)
+    if found:
+        return found, None
+    other = lang.about_other(clause, previous)
+    if other:
+        person, rewritten = other
+        if speaker and not person.relation and person.name and fold(person.name) == fold(speaker):
+            return _first_person(lang, rewritten), None
+        return [d for d in (_about(person, d) for d in _first_person(lang, rewritten)) if d], person
+    us = lang.about_us(clause)
+    if us:
+        found = [d for d in _first_person(lang, us) if d.key.startswith(_HOME_PETS_FAMILY)]
+        for d in found:
+            d.confidence = min(d.confidence, MEDIUM)
+    return found, None
+
+
+def _about(person: Person, d: Draft) -> Draft | None:
+    """A fact read from "my sister lives in Rome", moved from the user to the sister."""
+    if d.key == "name":
+        if not person.relation or not person.word:
+            return None
+        named = relation(person.relation, person.word, d.value, person.feminine)
+        named.negated, named.confidence = d.negated, MEDIUM
+        return named
+    if d.memory_type is MemoryType.ENTITY and d.key.startswith("person:"):
+        return None
+    d.memory_type = MemoryType.ENTITY
+    d.key = f"person:{person.slot}:{d.key}"
+    d.person = person
+    d.people = (person.label, *d.people)
+    d.confidence = min(d.confidence, MEDIUM)
+    return d
+
+
+def _fact(d: Draft, lang: Language, span: tuple[int, int], speaker: str | None, fem: bool) -> ExtractedFact:
+    return ExtractedFact(
+        memory_type=d.memory_type,
+        key=d.key,
+        value=d.value,
+        content=render(d, lang, speaker, fem),
+        confidence=d.confidence,
+        negated=d.negated,
+        previous_value=d.previous_value,
+        span=span,
+        people=d.people,
+    )
+
+
+_NAME_TOKEN = re.compile(r"[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+(?:(?:de|da|do|dos|das)\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+)*")
+_PLACE_PREPOSITIONS = frozenset(
+    "in at from to for into near em no na nos nas de do da dos das para pra pro perto".split()
+)
+_PERSON_VERBS = frozenset(
+    """lives works is was has had said says told called loves likes wants and will can mora trabalha e
+    foi tem tinha disse falou ligou vai adora gosta quer pode""".split()
+)

@@ -1,0 +1,355 @@
+"""Shared pieces of the rule-based fact extractor: drafts, rules, languages and value parsing.
+
+A language module (``extraction.en``, ``extraction.pt``) registers clause rules with ``on``; each
+rule is a regex anchored at the start of a clause and a handler that turns the match into drafts.
+The engine (``extraction``) splits turns into clauses, runs the rules and renders drafts into
+``ExtractedFact`` sentences with the language's templates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..model import MemoryType
+from ..text import EN_STOPWORDS, PT_STOPWORDS, fold
+from .lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES
+
+HIGH = 0.9  # an explicit first-person statement
+MEDIUM = 0.8  # a looser shape ("I'm Ana", a bare age) or a fact about someone else
+HEDGED = 0.6  # "I think", "acho que", "maybe"
+
+
+@dataclass(frozen=True)
+class Person:
+    """The subject of a clause about someone else: "my sister Maria", "Maria", "minha mãe"."""
+
+    relation: str | None  # canonical English, "sister"
+    word: str | None  # as written, "irmã"
+    name: str | None
+    feminine: bool = False
+
+    @property
+    def slot(self) -> str:
+        """The key prefix of facts about this person. Relations a user can have several of (two
+        sisters, many friends) carry the name too, so one sister's city is no mention of the other's."""
+        if self.relation and self.name and self.relation in MULTIPLE_RELATIONS:
+            return f"{self.relation}:{slug(self.name)}"
+        return self.relation or slug(self.name or "someone")
+
+    @property
+    def label(self) -> str:
+        return self.name or self.relation or "someone"
+
+
+@dataclass
+class Draft:
+    """A fact before rendering: its slot, value and the template that words it."""
+
+    memory_type: MemoryType
+    key: str
+    value: str
+    template: str
+    args: dict[str, str] = field(default_factory=dict)
+    negated: bool = False
+    previous_value: str | None = None
+    people: tuple[str, ...] = ()
+    confidence: float = HIGH
+    person: Person | None = None  # who the sentence is about, when not the user
+
+
+Handler = Callable[[re.Match[str]], "list[Draft] | None"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    pattern: re.Pattern[str]
+    handler: Handler
+
+
+def on(rules: list[Rule], pattern: str) -> Callable[[Handler], Handler]:
+    """Register a handler for clauses that start with ``pattern`` (case-insensitive)."""
+
+    def register(handler: Handler) -> Handler:
+        rules.append(Rule(re.compile(pattern, re.IGNORECASE), handler))
+        return handler
+
+    return register
+
+
+Templates = dict[str, tuple[str, str, "str | None"]]  # id -> (positive, negated, with previous value)
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything the engine needs to read one language."""
+
+    code: str
+    rules: list[Rule]  # first-person statements, anchored at the clause start
+    phrases: list[Rule]  # noun phrases found anywhere ("my sister Maria")
+    templates: Templates
+    fillers: re.Pattern[str]  # discourse openers to drop ("actually", "na verdade")
+    hedges: re.Pattern[str]  # openers that lower confidence ("I think", "acho que")
+    positive: Callable[[str], str | None]  # the clause without its negation, if it had one
+    about_other: Callable[[str, Person | None], tuple[Person, str] | None]  # "my sister lives" -> "I live"
+    about_us: Callable[[str], str | None]  # "we live" -> "I live"
+    subject: Callable[[Person | None, str | None, bool], tuple[str, str]]  # (S, possessive)
+    agree: Callable[[str, bool], str]  # an adjective for a feminine or masculine subject
+    normalize: Callable[[str], str]  # shapes worth reading as plain statements ("I might be")
+
+
+def draft(memory_type: MemoryType, key: str, value: str, template: str | None = None, **args: str) -> Draft:
+    return Draft(memory_type, key, value, template or key.split(":")[0], dict(args))
+
+
+# --- values -------------------------------------------------------------------------------------
+
+_STOP = frozenset(fold(w) for w in EN_STOPWORDS | PT_STOPWORDS)
+_TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthesis, a dash
+    r"\s+(?:if|unless|because|since|when|but|although|though|while|so that|whenever|se|caso|porque|"
+    r"pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|"
+    r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)|"
+    r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$"
+    r"|\s*[(\[].*$|\s+[-–—]\s.*$"
+    r"|\s*[,;]\s*(?:so|then|and\s+then|which|that'?s|that\s+is|ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois)\b.*$"
+    # a remark to the listener after the statement: "peanuts, keep that in mind", "amendoim, lembra disso"
+    r"|\s*[,;]?\s*(?:please\s+|por\s+favor\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
+    r"remember\s+(?:that|this|it)|don'?t\s+forget|just\s+so\s+you\s+know|fyi|for\s+the\s+record|"
+    r"(?:take|make\s+a)\s+note|note\s+(?:that|it)|lembr(?:a|e|a-te|e-se)\s+(?:disso|isso|dessa?|desse)|"
+    r"n[ãa]o\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e|es)|s[óo]\s+para\s+(?:saber(?:es)?|voc[êe]\s+saber)|"
+    r"anot[ae](?:\s+(?:a[íi]|isso))?|guard[ae]\s+isso|toma\s+nota)\b.*$",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(
+    r"(?:[\s,]+(?:now|anymore|any more|too|as well|a lot|so much|very much|really|right now|currently|"
+    r"these days|nowadays|lately|though|haha|lol|the most|more than anything|again|agora|mais|também|"
+    r"tambem|muito|demais|bastante|atualmente|hoje em dia|ultimamente|de novo|por enquanto|haha|né|"
+    r"viu|mesmo|kkk+|rs|hoje|actually|for now|por agora|by the way|btw|lol|aliás|alias|já agora|ja agora|tá|"
+    r"ok|okay|pois|remember|sabe|entende|hahaha+|kkkk+|either|neither))+$",
+    re.IGNORECASE,
+)
+_EDGE = " \t,;:.!?…\"'“”‘’*_"
+_ARTICLE = re.compile(r"^(?:the|a|an|o|a|os|as|um|uma|uns|umas)\s+", re.IGNORECASE)
+_LIST = re.compile(r"\s*,\s*(?:(?:and|or|e|ou)\s+)?|\s+(?:and|or|e|ou|nor|nem|as well as|&)\s+|\s*/\s*", re.IGNORECASE)
+_KEEP_TOGETHER = {"rock and roll", "rhythm and blues", "fish and chips", "arroz e feijao", "salt and pepper"}
+
+
+def clean(value: str) -> str:
+    """Cut a captured value at the end of its clause and drop fillers around it."""
+    value = _TAIL.sub("", value).strip(_EDGE)
+    previous = None
+    while previous != value:
+        previous = value
+        value = _TRAILING.sub("", value).strip(_EDGE)
+    return " ".join(value.split())
+
+
+def items(value: str) -> list[str]:
+    """'peanuts, shrimp and eggs' -> ['peanuts', 'shrimp', 'eggs']."""
+    value = clean(value)
+    if fold(value) in _KEEP_TOGETHER:
+        return [value]
+    return [v for v in (clean(part) for part in _LIST.split(value)) if v]
+
+
+def without_article(value: str) -> str:
+    return _ARTICLE.sub("", value.strip())
+
+
+def slug(value: str, max_words: int = 6) -> str:
+    ws = re.sub(r"[^a-z0-9]+", " ", fold(value)).split()
+    return "_".join(ws[:max_words])
+
+
+def purpose_key(value: str, max_words: int = 3) -> str:
+    """A slot name for what a budget or plan is for, the same however the words are ordered:
+    "the Peru trip" and "trip to Peru" -> "peru_trip", "a viagem ao Chile" -> "chile_viagem"."""
+    words = [w for w in re.sub(r"[^a-z0-9]+", " ", fold(value)).split() if w not in _STOP and w not in ("my", "meu")]
+    return "_".join(sorted(words)[:max_words]) or slug(value, max_words)
+
+
+def canon(value: str, table: dict[str, str]) -> str:
+    """The slot name for a value: its table entry, or its own slug."""
+    f = " ".join(re.sub(r"[^\w' -]", " ", fold(without_article(value))).split())
+    hit = table.get(f) or (table.get(f[:-1]) if f.endswith("s") else None)
+    return slug(hit or f)
+
+
+def word_count(value: str) -> int:
+    return len(value.split())
+
+
+def is_stopword(word: str) -> bool:
+    return fold(word) in _STOP
+
+
+_LEADING_NON_NAMES = frozenset("the a an o os as um uma my meu minha this that these i eu it".split())
+
+
+def _not_a_name(candidate: str) -> bool:
+    """ "The", "My", "Is": a capitalised word that starts no proper name ("São Paulo" is fine)."""
+    words = candidate.split()
+    return fold(words[0]) in _LEADING_NON_NAMES or (len(words) == 1 and is_stopword(words[0]))
+
+
+def name_word_ok(word: str) -> bool:
+    f = fold(word)
+    return not (
+        f in _STOP or f in NOT_NAMES or f in PLACES or f in NATIONALITIES or (len(f) > 5 and f.endswith(("ing", "ly")))
+    )
+
+
+_CAP = r"[A-ZÀ-Ý][a-zà-ÿ'’-]+"
+_NAME = re.compile(rf"{_CAP}(?:\s+(?:(?:de|da|do|dos|das|van|von|del|di)\s+)?{_CAP}){{0,3}}")
+_LOWER_WORD = re.compile(r"[a-zà-ÿ]{2,}\b")
+
+
+def name_at(text: str, *, lower_ok: bool = False) -> str | None:
+    """A person's name at the start of ``text``: capitalised words, or one lowercase word when the
+    shape leaves no doubt ("my name is ana")."""
+    text = text.strip()
+    m = _NAME.match(text)
+    if m:
+        name = m.group(0).rstrip("'’-")
+        words = name.split()
+        while words and not name_word_ok(words[-1]):
+            words.pop()
+        if words and name_word_ok(words[0]):
+            return " ".join(words)
+        return None
+    if lower_ok:
+        w = _LOWER_WORD.match(text)
+        if w and name_word_ok(w.group(0)) and fold(w.group(0)) not in _STOP:
+            return w.group(0).capitalize()
+    return None
+
+
+def leading_name(text: str) -> str | None:
+    """The name ``text`` starts with, if any ("Maria lives in Rome" -> "Maria")."""
+    name = name_at(text)
+    return name if name and text.startswith(name) else None
+
+
+_PCAP = r"(?:[A-ZÀ-Ý][\w'’-]*)"
+_PLACE = re.compile(rf"{_PCAP}(?:(?:\s+|-)(?:(?:de|do|da|dos|das|del|of|upon|on|la|le|los|las)\s+)?{_PCAP})*")
+_PLACE_ARTICLE = re.compile(r"^(?:the|o|a|os|as)\s+", re.IGNORECASE)
+
+
+def place_at(text: str) -> str | None:
+    """A place name at the start of ``text``: capitalised words ("Rio de Janeiro", "the US"), or a
+    known place written in lowercase ("lisbon")."""
+    text = _PLACE_ARTICLE.sub("", text.strip())
+    m = _PLACE.match(text)
+    if m and not _not_a_name(m.group(0)):
+        return m.group(0).strip(_EDGE)
+    ws = text.split()
+    for n in (3, 2, 1):
+        cand = " ".join(ws[:n]).strip(_EDGE)
+        if len(ws) >= n and fold(cand) in PLACES:
+            return " ".join(w.capitalize() if w not in ("de", "do", "da") else w for w in cand.split())
+    return None
+
+
+_OCAP = r"(?:[A-Z0-9À-Ý][\w&'’.+-]*)"
+_ORG = re.compile(rf"{_OCAP}(?:\s+(?:(?:de|do|da|dos|das|of|and|e|&|the|for)\s+)*{_OCAP})*")
+
+
+def org_at(text: str) -> str | None:
+    """An organisation name at the start of ``text`` ("Google", "Banco do Brasil", "AT&T")."""
+    text = text.strip()
+    m = _ORG.match(text)
+    if not m or _not_a_name(m.group(0)):
+        return None
+    return m.group(0).strip(_EDGE)
+
+
+# --- money --------------------------------------------------------------------------------------
+
+_CURRENCY = {
+    "r$": "BRL", "brl": "BRL", "reais": "BRL", "real": "BRL",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
+    "$": "USD", "us$": "USD", "u$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
+    "dolares": "USD", "dólares": "USD", "bucks": "USD",
+    "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "libra": "GBP", "libras": "GBP",
+}  # fmt: skip
+_MULTIPLIER = {"k": 1_000, "mil": 1_000, "thousand": 1_000, "grand": 1_000, "million": 1_000_000,
+               "milhao": 1_000_000, "milhoes": 1_000_000}  # folded  # fmt: skip
+_AMOUNT = re.compile(
+    r"(?:(?:about|around|roughly|approximately|approx\.?|up to|at most|max(?:imum)?|under|less than|"
+    r"no more than|~|cerca de|uns|umas|aproximadamente|até|ate|no máximo|menos de|mais ou menos|de)\s+)*"
+    r"(?P<pre>R\$|US\$|U\$|€|\$|£|(?:EUR|USD|BRL|GBP)\b)?\s*"
+    r"(?P<num>\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?)\s*"
+    r"(?P<mult>k\b|mil\b|thousand\b|grand\b|million\b|milh[ãa]o\b|milh[õo]es\b)?\s*"
+    r"(?:de\s+)?(?P<post>€|R\$|(?:EUR|USD|BRL|GBP|euros?|dollars?|d[óo]lares|bucks|reais|real|pounds?|libras?)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _number(text: str) -> float:
+    """'5.000' and '5,000' are thousands, '5.5' and '5,5' decimals, '5.000,50' both."""
+    text = text.replace(" ", "")
+    seps = [i for i, c in enumerate(text) if c in ".,"]
+    if not seps:
+        return float(text)
+    last = seps[-1]
+    if len(text) - last - 1 == 3 and (len(seps) == 1 or text[seps[0]] == text[last]):
+        return float(re.sub(r"[.,]", "", text))
+    return float(re.sub(r"[.,]", "", text[:last]) + "." + text[last + 1 :])
+
+
+def money_at(text: str) -> tuple[str, str] | None:
+    """Parse an amount at the start of ``text``: ('5000 EUR', rest of the text), or None."""
+    m = _AMOUNT.match(text.strip())
+    if not m:
+        return None
+    amount = _number(m.group("num")) * _MULTIPLIER.get(fold(m.group("mult") or ""), 1)
+    currency = _CURRENCY.get((m.group("pre") or m.group("post") or "").lower(), "")
+    shown = str(int(amount)) if amount == int(amount) else f"{amount:.2f}"
+    return (f"{shown} {currency}".strip(), text.strip()[m.end() :])
+
+
+# --- clause helpers -----------------------------------------------------------------------------
+
+_INSTEAD = re.compile(
+    r"^[\s,;]*(?:(?:now|agora|anymore|today|hoje|actually)[\s,;]+)?(?:and\s+|e\s+)?"
+    r"(?:not|rather than|instead of|não|nao|em vez de|ao invés de|ao inves de)\s+"
+    r"(?:in\s+|at\s+|for\s+|em\s+|n[oa]s?\s+|d[oa]s?\s+|de\s+|para\s+[oa]\s+|para\s+)?(?P<v>.+)",
+    re.IGNORECASE,
+)
+
+
+def after(text: str, value: str) -> str:
+    """What follows ``value`` in ``text`` ('' when it cannot be found)."""
+    i = fold(text).find(fold(value))
+    return text[i + len(value) :] if i >= 0 else ""
+
+
+def instead(rest: str, parse: Callable[[str], str | None]) -> str | None:
+    """The value a correction replaces: "Porto, not Lisbon" -> "Lisbon"."""
+    m = _INSTEAD.match(rest)
+    return parse(m.group("v")) if m else None
+
+
+def is_deictic(value: str) -> bool:
+    """ "it", "that", "your idea", "isso": words that point at the conversation, not at a thing."""
+    ws = fold(value).split()
+    return not ws or ws[0] in DEICTIC or " ".join(ws[:2]) in DEICTIC or ws[0] in ("anything", "nothing", "nada")
+
+
+def times(value: str, table: dict[str, str]) -> str:
+    """Canonical time words in ``value``: "on Mondays and Fridays" -> "monday_friday"."""
+    ws = re.findall(r"[a-z]+", fold(value))
+    found: list[str] = []
+    i = 0
+    while i < len(ws):
+        for n in (3, 2, 1):
+            hit = table.get(" ".join(ws[i : i + n]))
+            if hit:
+                if hit not in found:
+                    found.append(hit)
+                i += n
+                break
+        else:
+            i += 1
+    return "_".join(found) or slug(value)

@@ -1,0 +1,180 @@
+"""What one turn means given what the user's memory already holds: pets retracted by name, and
+"I moved to Globex" read as a new job or a new home.
+
+Two shapes cannot be read from the turn alone:
+
+- "Já não tenho a Mimi", "I don't have Miso anymore" name a pet, not its species, so the slot
+  (``pet:cat``) is only known from the stored fact that named it; a name that no stored pet has
+  makes no fact at all (a car, a show, a person: nothing to retract).
+- "I moved to Globex", "mudei para a Globex", "I left Acme for Globex" say a move without saying
+  whether the place is a city or an employer. A name in the bundled place lexicon is a home; for
+  any other name the turn's evidence decides (words about work or about a home, a job title after
+  the name, a company suffix, the Portuguese article: "para a Globex" like a company, "para
+  Sorocaba" like a city, what was left: the known employer or the known home), then the memory's
+  (a known employer and no known home reads as a job change, and the other way round; not when
+  the turn names what was left and the memory does not know it). When nothing decides, or both
+  sides do, no fact is made: precision over recall, and the turn stays searchable.
+
+The rules build a ``destination`` draft or a ``pet`` draft (key without species); :func:`resolve`
+turns each into a fact or drops it, so neither ever leaves the extractor unresolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..model import MemoryType as T
+from ..text import fold
+from . import lexicon as lex
+from .base import Draft, Language, draft
+
+Found = tuple[Draft, Language, tuple[int, int]]
+Known = Sequence[tuple[str, str]]  # the user's current facts, as (key, value)
+
+DESTINATION = "destination"
+NEAR = 200
+"""Characters either side of a move where its evidence is looked for: the sentences around it,
+not a whole pasted document."""
+PET_BY_NAME = "pet"
+
+
+def destination(place: str, lang: str, *, article: str = "", previous: str | None = None, tail: str = "") -> Draft:
+    """A move to ``place`` that may be a new home or a new employer (see the module docstring).
+
+    ``article``: the Portuguese article written before the name ("a" in "para a Globex"),
+    ``previous``: what was left ("Acme" in "I left Acme for Globex"), ``tail``: what follows the
+    name in the clause ("as a data analyst")."""
+    return draft(
+        T.USER_PROFILE,
+        DESTINATION,
+        place,
+        DESTINATION,
+        lang=lang,
+        article=article.lower(),
+        previous=previous or "",
+        tail=tail,
+    )
+
+
+def pet_by_name(name: str, phrase: str) -> Draft:
+    """A pet retracted by its name ("I don't have Miso anymore"): the species comes from memory."""
+    d = draft(T.ENTITY, PET_BY_NAME, name, "pet", phrase=phrase)
+    d.negated = True
+    d.people = (name,)
+    return d
+
+
+def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
+    """Each ``destination`` draft as a home or an employer fact, each pet named as the stored pet
+    it retracts; a draft neither can be is dropped."""
+    out: list[Found] = []
+    for first, lang, span in found:
+        d: Draft | None = first
+        if first.template == DESTINATION:  # someone else's move or pet: the user's memory cannot say
+            near = text[max(0, span[0] - NEAR) : span[1] + NEAR]
+            d = _destination(first, near, known) if first.person is None else None
+        elif first.template == "pet" and first.key.rpartition(":")[2] == PET_BY_NAME:
+            d = _pet(first, known) if first.person is None else None
+        if d is not None:
+            out.append((d, lang, span))
+    return out
+
+
+# --- pets named ---------------------------------------------------------------------------------
+
+_NAMES = re.compile(r"\s*(?:,|\band\b|\be\b|&)\s*", re.IGNORECASE)
+
+
+def _pet(d: Draft, known: Known) -> Draft | None:
+    name = fold(d.value)
+    for key, value in known:
+        if key.startswith("pet:") and name in {fold(n) for n in _NAMES.split(value) if n}:
+            d.key = key
+            return d
+    return None
+
+
+# --- new home or new job ------------------------------------------------------------------------
+
+_WORK = re.compile(
+    r"\b(?:jobs?|work(?:ing)?|company|companies|employer|firm|startup|office|role|position|promotion|offer|hired|"
+    r"salary|pay|colleagues?|coworkers?|boss|manager|team|career|contract|interview|recruiter|"
+    r"emprego|trabalho|trabalhar|empresa|firma|cargo|vaga|função|funcao|promoção|promocao|proposta|contratad[oa]|"
+    r"salário|salario|colegas?|chefe|equipa|equipe|carreira|contrato|entrevista|patrão|patrao)\b",
+    re.IGNORECASE,
+)
+_RELOCATING_FOR_WORK = re.compile(  # why a city move happened, not where the job is
+    r"\b(?:for|because\s+of)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+|our\s+)?(?:new\s+)?(?:job|work|position|role|"
+    r"contract|career)\b|\b(?:por\s+causa\s+d[oa]|pelo|pela|para|a)\s+(?:(?:meu|minha|novo|nova|um|uma)\s+)*"
+    r"(?:trabalho|emprego|trabalhar|contrato|carreira)\b",
+    re.IGNORECASE,
+)
+_HOME = re.compile(
+    r"\b(?:apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|moving\s+boxes|landlord|"
+    r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio)\b",
+    re.IGNORECASE,
+)
+_JOB_AFTER = re.compile(r"^\s*,?\s*(?:as|como)\s+(?:an?\s+|um\s+|uma\s+)?[a-zà-ÿ]", re.IGNORECASE)
+_COMPANY = re.compile(
+    r"\b(?:inc|corp|corporation|ltd|llc|plc|gmbh|s\.?a|lda|ltda|group|grupo|bank|banco|labs|technologies|tech|"
+    r"software|systems|consulting|partners|holdings|industries|solutions|studios|ventures)\.?$",
+    re.IGNORECASE,
+)
+_WORK_NOUNS = frozenset("job work company employer firm emprego empresa trabalho firma".split())
+
+
+def _values(known: Known, *keys: str) -> set[str]:
+    return {fold(v) for k, v in known if k in keys}
+
+
+def _destination(d: Draft, text: str, known: Known) -> Draft | None:
+    place, previous = d.value, d.args.get("previous") or None
+    if fold(place) in lex.PLACES or (previous and fold(previous) in lex.PLACES):
+        return _as_home(d, place, previous)
+    employers, homes = _values(known, "employer"), _values(known, "home_city", "home_country")
+    for_job, for_home = _evidence(d, text, previous, employers, homes)
+    if for_job == for_home and not previous:  # no evidence, or both ways: the memory may break the tie
+        for_job, for_home = bool(employers) and not homes, bool(homes) and not employers
+    if for_job and not for_home:
+        return _as_employer(d, place, previous)
+    if for_home and not for_job:
+        return _as_home(d, place, previous)
+    return None
+
+
+def _evidence(d: Draft, text: str, previous: str | None, employers: set[str], homes: set[str]) -> tuple[bool, bool]:
+    """(a new job, a new home) as the turn itself says, not counting the memory's tie-break; the
+    cheap signs first, the word lists only when those did not decide."""
+    article, lang = d.args.get("article", ""), d.args.get("lang", "en")
+    prev = fold(previous or "")
+    for_job = (
+        (lang == "pt" and article == "a")  # "para a Globex": a feminine article before a name is a company's
+        or prev in _WORK_NOUNS
+        or prev in employers
+        or bool(_JOB_AFTER.match(d.args.get("tail", "")))
+        or bool(_COMPANY.search(d.value))
+        or bool(_WORK.search(_RELOCATING_FOR_WORK.sub(" ", text)))
+    )
+    for_home = (
+        (lang == "pt" and not article and not previous)  # "para Sorocaba": most cities take no article
+        or (bool(prev) and prev in homes)
+        or bool(_HOME.search(text))
+    )
+    return for_job, for_home
+
+
+def _as_home(d: Draft, place: str, previous: str | None) -> Draft:
+    key = "home_country" if fold(place) in lex.COUNTRIES else "home_city"
+    home = draft(T.USER_PROFILE, key, place, "home", prep="em")
+    home.previous_value = previous if previous and fold(previous) not in _WORK_NOUNS else None
+    home.confidence = d.confidence
+    return home
+
+
+def _as_employer(d: Draft, place: str, previous: str | None) -> Draft:
+    prep = {"a": "na", "o": "no"}.get(d.args.get("article", ""), "em")
+    job = draft(T.USER_PROFILE, "employer", place, prep=prep)
+    job.previous_value = previous if previous and fold(previous) not in _WORK_NOUNS else None
+    job.confidence = d.confidence
+    return job

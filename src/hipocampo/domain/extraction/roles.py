@@ -1,0 +1,366 @@
+"""Fact builders both languages share: tastes, goals, medications, jobs, family, pets, relatives.
+
+The language modules find the words; these functions decide what counts and build the drafts,
+so "I have a cat named Miso" and "tenho um gato chamado Miso" fill the same slot the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import MemoryType as T
+from ..text import fold
+from . import lexicon as lex
+from .base import (
+    Draft,
+    Handler,
+    canon,
+    clean,
+    draft,
+    is_deictic,
+    items,
+    name_at,
+    slug,
+    times,
+    without_article,
+    word_count,
+)
+from .context import pet_by_name
+
+# --- Portuguese gender --------------------------------------------------------------------------
+
+_TO_MASCULINE = (("esa", "ês"), ("ã", "ão"), ("ora", "or"), ("eia", "eu"), ("a", "o"), ("as", "os"))
+_TO_FEMININE = (("ês", "esa"), ("ão", "ã"), ("or", "ora"), ("eu", "eia"), ("o", "a"), ("os", "as"))
+
+
+def pt_masculine(word: str, known: frozenset[str] | dict[str, str]) -> str | None:
+    """The masculine form of a Portuguese word when it (or its masculine) is in ``known``:
+    "brasileira" -> "brasileiro", "portuguesa" -> "português", "dentista" -> "dentista"."""
+    if fold(word) in known:
+        return word
+    head, _, tail = word.rpartition(" ")
+    for fem, masc in _TO_MASCULINE:
+        if tail.endswith(fem):
+            cand = (f"{head} " if head else "") + tail[: -len(fem)] + masc
+            if fold(cand) in known:
+                return cand
+    return None
+
+
+def pt_feminine(word: str) -> str:
+    for masc, fem in _TO_FEMININE:
+        if word.endswith(masc):
+            return word[: -len(masc)] + fem
+    return word
+
+
+# --- people and animals -------------------------------------------------------------------------
+
+
+def relation(rel: str, word: str, name: str, feminine: bool = False) -> Draft:
+    """ "my sister Maria" -> person:sister = Maria."""
+    d = draft(T.ENTITY, f"person:{rel}", name, "relation", rel=word, art="A" if feminine else "O")
+    d.people = (name,)
+    return d
+
+
+_NAMES_LEAD = re.compile(
+    r"^\s*(?:[,:(—-]\s*)?(?:(?:who\s+are\s+|who's\s+|named|called|chamad[oa]s?|que\s+se\s+chamam?|de\s+nome)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def names_after(rest: str) -> list[str]:
+    """ "named Leo and Mia" / ", Leo and Mia" / "chamado Miso" -> the names."""
+    lead = _NAMES_LEAD.match(rest)
+    tail = rest[lead.end() :] if lead else rest
+    if not lead or not lead.group(0).strip():
+        return []
+    names = [name_at(re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE)) for part in items(tail)]
+    return [n for n in names if n] if all(names) else []
+
+
+def count(word: str) -> int | None:
+    word = fold(word)
+    return int(word) if word.isdigit() else int(lex.NUMBERS[word]) if word in lex.NUMBERS else None
+
+
+_SINGULAR = {
+    "children": ("child", "filho"), "sons": ("son", "filho"), "daughters": ("daughter", "filha"),
+    "brothers": ("brother", "irmão"), "sisters": ("sister", "irmã"), "siblings": ("sibling", "irmão"),
+    "grandchildren": ("grandchild", "neto"),
+}  # fmt: skip
+
+
+def family(number: str, noun: str, rest: str, lang: str) -> list[Draft] | None:
+    """ "I have two kids, Leo and Mia" -> family:children = 2, person:child = Leo, person:child = Mia."""
+    n = count(number)
+    group = lex.FAMILY.get(fold(noun))
+    if not n or not group:
+        return None
+    names = names_after(rest)
+    d = draft(T.ENTITY, f"family:{group}", str(n), "family", phrase=f"{number} {noun}".lower())
+    d.people = tuple(names)
+    out = [d]
+    one, word = _SINGULAR[group]
+    if lang == "en":
+        word = one
+    feminine = fold(word) in lex.PT_FEMININE_RELATIONS
+    out += [relation(one, word, name, feminine) for name in names]
+    return out
+
+
+def _species(species: str) -> str | None:
+    f = fold(species)
+    return lex.PETS.get(f) or lex.PETS.get(f[:-1]) or lex.PETS.get(f.removesuffix("ies") + "y")
+
+
+def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
+    """ "I have a cat named Miso" -> pet:cat = Miso; "two dogs" -> pet:dog = 2 dogs."""
+    n = count(number)
+    f = fold(species)
+    kind = _species(species)
+    if not n or not kind:
+        return None
+    names = names_after(rest)
+    feminine = f in lex.PT_FEMININE_PETS
+    if names:
+        joiner = " e " if lang == "pt" else " and "
+        called = ("chamada" if feminine else "chamado") + ("s" if len(names) > 1 else "")
+        d = draft(
+            T.ENTITY,
+            f"pet:{slug(kind)}",
+            joiner.join(names),
+            "pet_named",
+            art=number.lower(),
+            sp=species,
+            called=called,
+        )
+        d.people = tuple(names)
+        return [d]
+    value = species if n == 1 else f"{n} {species}"
+    return [draft(T.ENTITY, f"pet:{slug(kind)}", value.lower(), "pet", phrase=f"{number} {species}".lower())]
+
+
+_GONE_TAIL = re.compile(r"\s*(?:$|[,;.!]|(?:anymore|any\s+more|any\s+longer|now|mais|agora|já)\b)", re.IGNORECASE)
+_CAPITAL = re.compile(r"[A-ZÀ-Ý]")
+
+
+def pet_gone(text: str, det: str, species_pattern: str, lang: str) -> list[Draft] | None:
+    """What follows "I don't have" / "já não tenho": a species ("the cat", "o gato": that slot is
+    retracted, whatever the pet's name) or a name ("Miso", "a Mimi": the stored pet with that
+    name, found by :mod:`~hipocampo.domain.extraction.context`). Anything else ("time", "a car") is not a pet."""
+    sp = re.match(rf"(?P<sp>{species_pattern})\b\s*(?:[A-ZÀ-Ý][\w'-]+)?", text, re.IGNORECASE)
+    kind = _species(sp["sp"]) if sp else None
+    if sp and kind and _GONE_TAIL.match(text[sp.end() :]):
+        word = sp["sp"].lower()
+        art = "the" if lang == "en" else "a" if fold(word).rstrip("s") in lex.PT_FEMININE_PETS else "o"
+        art += "s" if lang == "pt" and word.endswith("s") else ""
+        d = draft(T.ENTITY, f"pet:{slug(kind)}", word, "pet", phrase=f"{art} {word}")
+        d.negated = True
+        return [d]
+    name = name_at(text) if _CAPITAL.match(text) else None
+    if not name or not _GONE_TAIL.match(text[len(name) :]):
+        return None
+    return [pet_by_name(name, f"{det.lower()} {name}".strip() if lang == "pt" else name)]
+
+
+_AFTER_PARTNER = re.compile(
+    r"\s*(?:$|[,;.!(]|(?:for|since|now|again|anymore|already|há|ha|desde|faz|agora|já|mais|de\s+novo)\b)", re.I
+)
+
+
+def dating(text: str, lang: str) -> list[Draft] | None:
+    """ "I'm dating Tom", "namoro com o Pedro": the partner, by name (no gender is guessed)."""
+    name = name_at(text) if _CAPITAL.match(text.strip()) else None
+    if not name or not _AFTER_PARTNER.match(text.strip()[len(name) :]):
+        return None
+    d = draft(T.ENTITY, "person:partner", name, "dating")
+    d.people = (name,)
+    return [d]
+
+
+# --- tastes, plans, health, work ----------------------------------------------------------------
+
+
+def likes(
+    value: str, verb: str, lang: str, *, negated_verb: str | None = None, key: str = "likes", other: str = ""
+) -> list[Draft]:
+    """One preference per listed item; deictic objects ("I love it") are not tastes."""
+    to = ""
+    if lang == "en" and re.match(r"to\s+", value, re.IGNORECASE):
+        to, value = "to ", value.strip()[3:]
+    out = []
+    for item in items(value):
+        if lang == "pt":
+            item = re.sub(r"^(?:de|do|da|dos|das)\s+", "", item, flags=re.IGNORECASE)
+        if is_deictic(item) or word_count(item) > 6:
+            continue
+        if to and fold(item.split()[0]) in ("think", "say", "know", "see", "hear", "be"):
+            continue
+        if negated_verb is not None:  # "I hate", "odeio", "não suporto": a dislike of its own, not a negated like
+            out.append(
+                draft(T.PREFERENCE, f"dislikes:{canon(item, lex.FOODS)}", item, "dislikes", verb=negated_verb, to=to)
+            )
+            continue
+        slot = canon(preference_head(item, lang) if key == "prefers" else item, lex.FOODS)
+        nverb = "não gosta de" if lang == "pt" else "does not like"
+        out.append(draft(T.PREFERENCE, f"{key}:{slot}", item, key, verb=verb, nverb=nverb, to=to, other=other))
+    return out
+
+
+_NEW_STANCE = re.compile(
+    r"\b(?:like|love|enjoy|adore|prefer|hate|dislike|want|gosto|adoro|amo|curto|prefiro|odeio|detesto|quero)\b",
+    re.IGNORECASE,
+)
+
+
+def changed_mind(about: str, rest: str, lang: str) -> list[Draft] | None:
+    """ "I changed my mind about sushi", "mudei de ideia sobre as reuniões", with no new stance in
+    what follows (``rest``, the next sentence or so): whatever the user said about it (a like, a dislike, a preference) is
+    retracted as a whole (no value), and nothing is stored when there was none. A new stance
+    ("... I love it now") is left to its own rule: the retraction would contradict it."""
+    item = without_article(clean(about))
+    if lang == "pt":
+        item = re.sub(r"^(?:de|do|da|dos|das|a|à|ao|aos|às)\s+", "", item, flags=re.IGNORECASE)
+        item = without_article(item)
+    if not item or is_deictic(item) or word_count(item) > 5 or _NEW_STANCE.search(rest):
+        return None
+    heads = {preference_head(item, lang)}
+    if lang == "en" and heads == {item}:
+        heads.add(item.split()[-1])  # "morning meetings": an English compound is about its last noun
+    slots = {
+        f"likes:{canon(item, lex.FOODS)}",
+        f"dislikes:{canon(item, lex.FOODS)}",
+        *(f"prefers:{canon(head, lex.FOODS)}" for head in heads),
+    }
+    out = []
+    for key in sorted(slots):
+        d = draft(T.PREFERENCE, key, "", "changed_mind", about=item)
+        d.negated = True
+        out.append(d)
+    return out
+
+
+_QUALIFIER = {
+    "en": re.compile(r"\s+(?:in|at|on|during|before|after|with|without|by|from|for|over)\s+", re.IGNORECASE),
+    "pt": re.compile(
+        r"\s+(?:de|do|da|dos|das|à|às|a|ao|aos|em|no|na|nos|nas|com|sem|pela|pelo|por|durante|antes|"
+        r"depois)\s+",
+        re.IGNORECASE,
+    ),
+}
+
+
+def preference_head(item: str, lang: str) -> str:
+    """What a preference is about, without how: "meetings in the afternoon" -> "meetings",
+    "reuniões de manhã cedo" -> "reuniões". Two preferences about the same thing share a slot,
+    so saying the new one supersedes the old one."""
+    head = _QUALIFIER[lang].split(item, maxsplit=1)[0]
+    return head if head != item and 0 < word_count(head) <= 2 else item
+
+
+_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
+_RESUMED = re.compile(  # folded
+    r"(?:voltar|continuar|tornar)\s+a\s+\w+(?:ar|er|ir|or)\b|(?:go\s+back|get\s+back|continue)\s+(?:to\s+)?\w+ing\b"
+)
+"""An activity taken up again ("voltar a nadar", "go back to running", "continue learning"): a plan,
+although "voltar" and "continue" alone ask the assistant to go back or go on ("quero voltar ao
+assunto", "I want to continue")."""
+
+
+def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
+    """A plan in the user's words, unless it is a request to the assistant ("I want to know...")."""
+    v = clean(value)
+    if not v or word_count(v) > 15:
+        return None
+    ws = fold(v).split()
+    asks = ws[0] in lex.REQUEST_VERBS or " ".join(ws[:2]) in lex.REQUEST_VERBS
+    if asks and not _RESUMED.match(fold(v)):
+        return None
+    if lang == "pt" and not _INFINITIVE.match(ws[0]):
+        return None
+    return [draft(T.GOAL, f"goal:{slug(v)}", v, "goal", verb=verb)]
+
+
+_DOSE = re.compile(r"^\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ml|g|units?|unidades?)\s+(?:of\s+|de\s+)?", re.IGNORECASE)
+_FOR = re.compile(
+    r"(?:medication|medicine|meds|pills|tablets|rem[ée]dio|medicamento|medica[çc][ãa]o|comprimidos?)\s+"
+    r"(?:for|para|pra|contra)\s+\S",
+    re.IGNORECASE,
+)
+
+
+_FOR_CONDITION = re.compile(
+    r"\s+(?:for|para|pra|contra)\s+(?:my\s+|a\s+minha\s+|minha\s+|o\s+meu\s+|meu\s+|a\s+|o\s+)?(?P<v>.+)", re.I
+)
+
+
+def _is_drug(words: str, *, single_word: bool) -> bool:
+    f = fold(words)
+    return (
+        f in lex.MEDICATIONS
+        or fold(without_article(words)) in lex.MEDICATIONS
+        or (single_word and f.endswith(lex.DRUG_SUFFIXES))
+    )
+
+
+def medication(text: str, verb: str) -> list[Draft] | None:
+    """Known drug names, drug-like suffixes or "medication for X"; "I take the bus" is no drug.
+    "metformin for my diabetes" and "remédio para pressão alta" also say the condition."""
+    drugs = []
+    for v in items(_DOSE.sub("", text.strip())):
+        value = clean(v) if _FOR.match(v) and word_count(v) <= 6 else None
+        ws = v.split()
+        for n in (3, 2, 1):
+            cand = " ".join(ws[:n])
+            if not value and len(ws) >= n and _is_drug(cand, single_word=n == 1):
+                value = without_article(cand) if fold(without_article(cand)) in lex.MEDICATIONS else cand
+        if value:
+            key = f"medication:{canon(value, lex.MEDICATIONS)}"
+            drugs.append(draft(T.CRITICAL_INFO, key, value, "medication", verb=verb))
+    cause = _FOR_CONDITION.search(text)
+    if drugs and cause and fold(clean(cause["v"])) in lex.CONDITIONS:
+        condition = clean(cause["v"])
+        drugs.append(draft(T.CRITICAL_INFO, f"condition:{canon(condition, lex.CONDITIONS)}", condition, "condition"))
+    return drugs or None
+
+
+_TITLE_EN = re.compile(
+    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
+    re.IGNORECASE,
+)
+_COMPLEMENT_PT = re.compile(  # "engenheira [de software]", "professora [de matemática]"
+    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)"
+)
+
+
+def job_title(text: str, lang: str) -> str | None:
+    """The job at the start of ``text`` ("software engineer at Google" -> "software engineer")."""
+    text = text.strip()
+    if lang == "en":
+        m = _TITLE_EN.match(text)
+        if not m:
+            return None
+        head = fold(m.group(0).split()[-1])
+        known = head in lex.OCCUPATIONS_EN or head in lex.STATUSES or head.endswith(lex.OCCUPATION_SUFFIXES_EN)
+        return m.group(0) if known and head not in lex.NOT_OCCUPATIONS else None
+    ws = text.split()
+    for n in (3, 2, 1):
+        cand = " ".join(ws[:n]).strip(",.;!")
+        if len(ws) >= n and pt_masculine(cand, lex.OCCUPATIONS_PT):
+            comp = _COMPLEMENT_PT.match(text[len(cand) :])
+            return cand + (comp.group(0) if comp else "")
+    return None
+
+
+def schedule(prefix: str, template: str) -> Handler:
+    """A rule handler for times the user is (un)available: "I can't on Mondays" -> unavailable:monday."""
+
+    def handler(m: re.Match[str]) -> list[Draft] | None:
+        v = clean(m["v"])
+        if not v or word_count(v) > 8:
+            return None
+        return [draft(T.CONSTRAINT, f"{prefix}:{times(v, lex.TIMES)}", v, template)]
+
+    return handler

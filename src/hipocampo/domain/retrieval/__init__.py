@@ -1,0 +1,1 @@
+"""Recall: keyword scoring, fusion and boosts, calibrated relevance, and the budgeted context."""

@@ -1,0 +1,595 @@
+"""Extractive thread summaries: keep the sentences an agent must not lose, within a token budget.
+
+The offline default of the rolling thread summary. It copies sentences (trimmed of the
+interjections that open them); it never writes new ones, except one line per fact update that
+the caller hands in. That choice is deliberate:
+
+* it needs no model, no network and no GPU, and two runs over the same turns give the same text;
+* it cannot invent a fact: every line is something a speaker said, shown under the day it was
+  said and with who said it, which is also what temporal questions ("when did Caroline...?") need::
+
+      [2023-05-08]
+      - Caroline: I went to a LGBTQ support group.
+      - Melanie: I'm taking the kids camping next month.
+
+* it is incremental: the lines of the previous summary compete with the sentences of the newly
+  folded turns, with a small bonus, so a stable summary stays stable and its lines keep their
+  own text.
+
+A summary must be much shorter than what it folds: the caller's budget (see
+:func:`fold_budget`) is a fraction of the folded turns' tokens, so only the best sentences fit.
+
+An abstractive summary reads better; when an LLM is configured, ``services.summaries`` asks it
+instead, through the same service, and falls back to this one if the call fails.
+
+How sentences are chosen: each is scored by how central it is to the folded conversation (cosine
+to the centroid of every candidate's embedding, or, without vectors, a TF-IDF term weight; a
+turn's sentences share the vector the index already holds for the turn when there is one, so
+folding re-embeds only what was never indexed),
+plus bonuses for what an agent must not lose (names, numbers and dates, decisions and
+commitments, preferences and constraints, changes, what speakers say about themselves) and
+penalties for filler ("haha", "ok", "obrigado"), questions, praise addressed to the other
+speaker ("You'll be an awesome mom!") and the assistant's own suggestions. Fact updates come
+first. The best are taken greedily while the rendered text fits the budget, then shown in the
+order they were said.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from ..text import analyze, content_words, detect_language, fold, names_in
+from .salience import FILLER, phrases, strip_leading_filler
+
+SHORT_TURN_CHARS = 200
+"""By default, texts up to this long are kept whole by :func:`split_sentences`."""
+WHOLE_TURN_CHARS = 40
+"""Turns up to this long stay one candidate: splitting "Yes! Saturday, at 3." loses its sense.
+Longer ones are split, so a turn's pleasantries ("Hey Mel! Good to see you!") are not kept with
+its news."""
+
+MAX_SENTENCE_CHARS = 320
+"""Longer sentences (pasted text, run-ons) are clipped, so one cannot eat the whole budget."""
+
+CENTRALITY_WEIGHT = 0.4
+"""Centrality ranges over [0, 1] (min-max scaled). It ranks sentences that carry none of the
+signals below, but must not outweigh them: in a chat, small talk is what repeats most."""
+PREVIOUS_BONUS = 0.15  # a line of the previous summary: stability across updates
+NAME_BONUS = 0.15  # per name, up to two
+NUMBER_BONUS = 0.25  # numbers, money, dates
+DECISION_BONUS = 0.3  # decisions, plans, commitments
+PREFERENCE_BONUS = 0.4  # preferences and constraints (an allergy must never be dropped)
+CHANGE_BONUS = 0.3  # "I moved to Denver", "não sou mais vegetariana": what makes older lines wrong
+SELF_BONUS = 0.1  # a speaker saying something about themselves: the memory is about people
+FILLER_PENALTY = 0.15  # filler words around some content
+QUESTION_PENALTY = 0.3  # a question says less than its answer, even one that names a preference
+ADDRESS_PENALTY = 0.3  # "You'll be an awesome mom!": about the listener, usually praise
+ASSISTANT_PENALTY = 0.2  # the assistant's suggestions matter less than what the user said
+UPDATE_BONUS = 2.0  # a fact update handed in by the caller: always first in
+DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) adds nothing
+MIN_FOLD_BUDGET = 60
+""":func:`fold_budget` never goes below this: a few lines, so that a short thread keeps its one
+decision even where a fraction of its tokens would be too small for any line."""
+
+
+@dataclass(frozen=True)
+class SummaryTurn:
+    """One folded turn: who said what, and when; ``vector``: the turn's stored embedding, if any;
+    ``role``: "user", "assistant"..."""
+
+    speaker: str
+    text: str
+    when: datetime
+    vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+    role: str = "user"
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    date: str | None  # YYYY-MM-DD: the day it was said (None: an undated line of an older summary)
+    speaker: str
+    text: str  # what is scored: the sentence, without date and speaker
+    order: tuple[int, int]  # chronological position: (turn, sentence); previous lines come first
+    previous: bool
+    assistant: bool = False
+    update: bool = False
+
+    @property
+    def line(self) -> str:
+        return f"- {self.speaker}: {self.text}" if self.speaker else f"- {self.text}"
+
+
+def fold_budget(max_tokens: int, ratio: float, folded_tokens: int) -> int:
+    """The token budget of a summary of turns that count ``folded_tokens`` in all (every fold so
+    far, not just the last): ``ratio`` of them, at least :data:`MIN_FOLD_BUDGET`, at most
+    ``max_tokens``."""
+    return max(1, min(max_tokens, max(MIN_FOLD_BUDGET, math.ceil(ratio * folded_tokens))))
+
+
+_phrases = phrases
+_DECISION = _phrases(
+    r"decid\w*",
+    "decision",
+    "will",
+    "won't",
+    r"(?:i|we|she|he|they)'ll",
+    r"agreed? (?:to|on)",
+    "we agreed",
+    r"plan(?:s|ned|ning)?",
+    "going to",
+    "gonna",
+    r"promis\w*",
+    "let's",
+    r"schedul\w*",
+    "booked",
+    "signed up",
+    r"commit\w*",
+    "vamos",
+    "vou",
+    "vai",
+    "combinamos",
+    r"combinad[oa]",
+    "combinei",
+    "plano",
+    r"planej\w*",
+    "pretendo",
+    r"prometo",
+    "prometi",
+    "marcamos",
+    "marquei",
+    "agendei",
+    "agendamos",
+)
+_PREFERENCE = _phrases(
+    r"allerg\w*",
+    r"prefer\w*",
+    "can't",
+    "cannot",
+    "can not",
+    "don't like",
+    "doesn't like",
+    "do not like",
+    "hate",
+    r"loves?",
+    r"favou?rites?",
+    r"vegetarian\w*",
+    r"vegan\w*",
+    "intolerant",
+    "must not",
+    "never",
+    "avoid",
+    r"alergi\w*",
+    "prefiro",
+    "prefere",
+    "preferimos",
+    r"preferenc\w*",
+    "nao posso",
+    "nao pode",
+    "nao gosto",
+    "nao como",
+    "nao bebo",
+    "nao consigo",
+    "odeio",
+    "adoro",
+    r"favorit\w*",
+    "intolerante",
+    "evito",
+    "nunca",
+)
+_NUMBER = re.compile(r"\d|[$€£¥]")
+_DIGITS = re.compile(r"\d+")  # part of a sentence's identity: "meet at 3" is not "meet at 4"
+_DATE_WORDS = _phrases(
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "janeiro",
+    "fevereiro",
+    "marco",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "segunda-feira",
+    "terca-feira",
+    "quarta-feira",
+    "quinta-feira",
+    "sexta-feira",
+    "sabado",
+    "domingo",
+    "today",
+    "tonight",
+    "tomorrow",
+    "yesterday",
+    "weekend",
+    r"(?:next|last) (?:week|month|year)",
+    "hoje",
+    "amanha",
+    "ontem",
+    "fim de semana",
+    r"(?:semana|mes|ano) que vem",
+    r"(?:proxima|semana) passada",
+    "proxima semana",
+    "dollars?",
+    "bucks",
+    "euros?",
+    "reais",
+)
+_FILLER = FILLER
+_CHANGE = _phrases(
+    r"moved (?:from|to|out|back|in)",
+    r"(?:changed|switched) (?:jobs?|from|to|careers?)",
+    "no longer",
+    "anymore",
+    "used to",
+    "new job",
+    r"started (?:working|at|a new)",
+    r"quit\w*",
+    "left my job",
+    r"(?:me )?mude[ia]",
+    "mudou",
+    "mudamos",
+    r"troque[ia]",
+    "trocou",
+    r"nao \w+(?: \w+)? mais",
+    r"agora (?:moro|trabalho|sou|estou)",
+    "deixei",
+    "larguei",
+    r"comecei (?:a trabalhar|na|no|em)",
+    "not anymore",
+)
+_FIRST_PERSON = _phrases(
+    "i",
+    "i'm",
+    "i've",
+    "i'd",
+    "i'll",
+    "my",
+    "me",
+    "mine",
+    "we",
+    "we're",
+    "we've",
+    "our",
+    "us",
+    "eu",
+    "meu",
+    "minha",
+    "meus",
+    "minhas",
+    "nos",
+    "nosso",
+    "nossa",
+    "comigo",
+)
+_SECOND_PERSON = _phrases(
+    "you", "you're", "you've", "you'll", "you'd", "your", "yours", "voce", "voces", "te", "contigo", "teu", "tua"
+)
+_BOUNDARY = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)]))\s+(?=[\"'“‘(¿¡]?[A-ZÀ-Ý0-9])")
+_ABBREVIATION = re.compile(
+    r"\b(?:[Dd]ra?|[Ss]ra?|[Ss]rta|M[rs]|Mrs|[Pp]rof|St|vs|etc|nº|[Jj]r|[Aa]v|e\.g|i\.e|[A-Z])\.$"
+)
+_HEADER = re.compile(r"^\[(\d{4}-\d{2}-\d{2})\]$")
+_DATED_LINE = re.compile(r"^-\s*\[(\d{4}-\d{2}-\d{2})\]\s*")  # older summaries, and the LLM's lines
+_UNDATED_LINE = re.compile(r"^-\s*(?:\[[^\]]*\]\s*)?")
+_WHO = re.compile(r"^([^:\s]+(?: [^:\s]+){0,2}):\s+")
+_SPACES = re.compile(r"\s+")
+
+
+def split_sentences(text: str, *, whole_up_to: int = SHORT_TURN_CHARS) -> list[str]:
+    """Sentences of a turn, in Portuguese or English; texts of up to ``whole_up_to`` characters
+    are kept whole.
+
+    Splits after ``. ! ? …`` (and a closing quote) before a capital or digit, at blank lines and
+    before list items; not after common abbreviations ("Dr.", "Sra.", "e.g.") or initials
+    ("J. K. Rowling"). Line breaks inside a sentence become spaces.
+    """
+    text = text.strip()
+    if len(text) <= whole_up_to:
+        flat = _flatten(text)
+        return [flat] if flat else []
+    sentences: list[str] = []
+    for paragraph in re.split(r"\n\s*\n|\n(?=\s*[-*•])", text):
+        merged: list[str] = []
+        for piece in _BOUNDARY.split(paragraph.strip()):
+            if merged and _ABBREVIATION.search(merged[-1]):
+                merged[-1] = f"{merged[-1]} {piece}"
+            else:
+                merged.append(piece)
+        sentences += [s for s in (_flatten(p) for p in merged) if s]
+    return sentences
+
+
+def _flatten(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def _clip(text: str, limit: int = MAX_SENTENCE_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def _names(text: str) -> set[str]:
+    """Capitalised words that do not start a sentence (a sentence's first word is capitalised
+    anyway), nor name a day or month (those count as dates)."""
+    found: set[str] = set()
+    for sentence in _BOUNDARY.split(text):
+        rest = sentence.split(maxsplit=1)
+        if len(rest) == 2:
+            found |= names_in(rest[1])
+    return {n for n in found if not _DATE_WORDS.fullmatch(fold(n))}
+
+
+@dataclass(frozen=True)
+class _Signals:
+    names: int
+    number: bool
+    decision: bool
+    preference: bool
+    filler: bool
+    content: int  # content words, filler and names left out
+    change: bool
+    first_person: bool
+    second_person: bool
+
+    @classmethod
+    def of(cls, text: str) -> _Signals:
+        folded = fold(text.replace("’", "'"))
+        names = _names(text)
+        rest = _FILLER.sub(" ", folded)
+        folded_names = {fold(n) for n in names}
+        return cls(
+            names=len(names),
+            number=bool(_NUMBER.search(text) or _DATE_WORDS.search(folded)),
+            decision=bool(_DECISION.search(folded)),
+            preference=bool(_PREFERENCE.search(folded)),
+            filler=rest != folded,
+            content=sum(fold(w) not in folded_names for w in content_words(rest)),
+            change=bool(_CHANGE.search(folded)),
+            first_person=bool(_FIRST_PERSON.search(folded)),
+            second_person=bool(_SECOND_PERSON.search(folded)),
+        )
+
+    @property
+    def worth_a_line(self) -> bool:
+        """Two content words, or a number, decision or preference: "Hey Mel! How are you?" and
+        "Hi! Good, thanks." are not; "I'm vegan." and "Saturday at 3." are. Words addressed to the
+        listener alone ("You'll be an awesome mom!") are not, unless they carry more."""
+        return (self.content >= 2 and not self.addressed) or self.number or self.decision or self.preference
+
+    @property
+    def addressed(self) -> bool:
+        return self.second_person and not self.first_person and not self.number and not self.names
+
+    @property
+    def bonus(self) -> float:
+        addressed = self.addressed
+        return (
+            NAME_BONUS * min(self.names, 2)
+            + NUMBER_BONUS * self.number
+            + DECISION_BONUS * self.decision
+            + PREFERENCE_BONUS * self.preference
+            + CHANGE_BONUS * self.change
+            + SELF_BONUS * self.first_person
+            - FILLER_PENALTY * self.filler
+            - ADDRESS_PENALTY * addressed
+        )
+
+
+def _previous_candidates(previous: str | None) -> list[_Candidate]:
+    """The lines of an older summary, with their day and speaker: ours (a day header, then
+    ``- Speaker: text`` lines), older ones and the LLM's (``- [day] Speaker: text``), or prose,
+    whose sentences become lines."""
+    found: list[_Candidate] = []
+    day: str | None = None
+    for i, raw in enumerate((previous or "").splitlines()):
+        line = raw.strip()
+        header = _HEADER.match(line)
+        if header:
+            day = header.group(1)
+            continue
+        if not line:
+            continue
+        if line.startswith("-"):  # one of our lines: it keeps its own text
+            dated = _DATED_LINE.match(line)
+            when = dated.group(1) if dated else day
+            rest = line[dated.end() :] if dated else _UNDATED_LINE.sub("", line, count=1)
+            who = _WHO.match(rest)
+            speaker, text = (who.group(1), rest[who.end() :]) if who else ("", rest)
+            found.append(_Candidate(when, speaker, text, (-1, i * 1000), True))
+        else:  # prose (an LLM's summary): its sentences become lines
+            found += [
+                _Candidate(day, "", s, (-1, i * 1000 + j), True)
+                for j, s in enumerate(split_sentences(line, whole_up_to=0))
+            ]
+    return found
+
+
+def _candidates(
+    previous: str | None, turns: Sequence[SummaryTurn], updates: Sequence[tuple[datetime, str]]
+) -> list[_Candidate]:
+    found = _previous_candidates(previous)
+    for t, turn in enumerate(turns):
+        speaker = _flatten(turn.speaker)
+        for s, sentence in enumerate(split_sentences(turn.text, whole_up_to=WHOLE_TURN_CHARS)):
+            trimmed = strip_leading_filler(sentence)
+            if trimmed:
+                found.append(
+                    _Candidate(
+                        f"{turn.when:%Y-%m-%d}", speaker, _clip(trimmed), (t, s), False, turn.role == "assistant"
+                    )
+                )
+    last = len(turns)
+    for u, (when, sentence) in enumerate(updates):
+        # placed on its day, after that day's turns
+        position = next((t for t, turn in enumerate(turns) if turn.when.date() > when.date()), last)
+        found.append(
+            _Candidate(f"{when:%Y-%m-%d}", "", _flatten(sentence), (position - 1, 10_000 + u), False, update=True)
+        )
+    return found
+
+
+def render_lines(lines: Sequence[tuple[str | None, str]]) -> str:
+    """``(day, line)`` pairs, in order, as summary text: each day's lines under a ``[day]`` header."""
+    out: list[str] = []
+    current: str | None = None
+    for day, line in lines:
+        if day is not None and day != current:
+            out.append(f"[{day}]")
+            current = day
+        out.append(line)
+    return "\n".join(out)
+
+
+def _minmax(values: np.ndarray) -> np.ndarray:
+    if values.size == 0:
+        return values
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-9:
+        return np.full(values.shape, 0.5)
+    return (values - lo) / (hi - lo)
+
+
+def _candidate_vectors(
+    candidates: Sequence[_Candidate], turns: Sequence[SummaryTurn], embed: Callable[[list[str]], np.ndarray] | None
+) -> np.ndarray | None:
+    """One vector per candidate: its turn's stored vector, else embedded (None: no way to get all)."""
+    known = [turns[c.order[0]].vector if c.order[0] >= 0 and not (c.previous or c.update) else None for c in candidates]
+    missing = [i for i, v in enumerate(known) if v is None]
+    if missing and embed is None:
+        return None
+    fresh = np.asarray(embed([candidates[i].text for i in missing]), dtype=np.float64) if missing and embed else None
+    rows = [np.asarray(v, dtype=np.float64) if v is not None else None for v in known]
+    for row, i in enumerate(missing):
+        rows[i] = fresh[row]  # type: ignore[index]
+    return np.stack(rows)  # type: ignore[arg-type]
+
+
+def _embedding_centrality(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.where(norms > 0, norms, 1.0)
+    centroid = vectors.mean(axis=0)
+    size = float(np.linalg.norm(centroid))
+    if size == 0.0:
+        return np.zeros(len(vectors))
+    return np.asarray(vectors @ (centroid / size))
+
+
+def _term_centrality(terms: list[list[str]]) -> np.ndarray:
+    """TF-IDF-like: a term weighs its frequency in the whole conversation times its rarity among
+    candidates; a sentence weighs the sum of its distinct terms, damped by their number."""
+    n = len(terms)
+    df = Counter(t for ts in terms for t in set(ts))
+    tf = Counter(t for ts in terms for t in ts)
+    weight = {t: tf[t] * math.log(1 + n / df[t]) for t in df}
+    return np.array([sum(weight[t] for t in set(ts)) / math.sqrt(len(set(ts))) if ts else 0.0 for ts in terms])
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def extractive_summary(
+    previous: str | None,
+    turns: Sequence[SummaryTurn],
+    *,
+    max_tokens: int,
+    count: Callable[[str], int],
+    embed: Callable[[list[str]], np.ndarray] | None = None,
+    updates: Sequence[tuple[datetime, str]] = (),
+) -> str:
+    """The summary of ``previous`` (an older summary, or None) plus ``turns``, in at most
+    ``max_tokens`` tokens as ``count`` measures them; the kept sentences under their day, oldest
+    first. ``updates``: ``(when, sentence)`` of facts that changed in these turns ("Ana moved
+    from São Paulo to Lisbon in March."), kept before anything else.
+
+    ``embed`` maps texts to vectors (one row each); it is asked only for what has no stored
+    vector (a turn's ``vector`` stands for each of its sentences). Without vectors for every
+    candidate, centrality is a term score. Deterministic. Returns "" when nothing is worth
+    keeping or nothing fits.
+    """
+    if max_tokens <= 0:
+        return ""
+    candidates: list[_Candidate] = []
+    bonuses: list[float] = []
+    for c in _candidates(previous, turns, updates):
+        signals = _Signals.of(c.text)
+        if c.update or signals.worth_a_line:
+            candidates.append(c)
+            question = QUESTION_PENALTY if c.text.endswith("?") else 0.0
+            bonuses.append(
+                signals.bonus
+                - question
+                + (PREVIOUS_BONUS if c.previous else 0.0)
+                - (ASSISTANT_PENALTY if c.assistant else 0.0)
+                + (UPDATE_BONUS if c.update else 0.0)
+            )
+    if not candidates:
+        return ""
+    texts = [c.text for c in candidates]
+    language = detect_language(" ".join(texts))
+    terms = [analyze(t, language) for t in texts]
+    vectors = _candidate_vectors(candidates, turns, embed)
+    centrality = _embedding_centrality(vectors) if vectors is not None else _term_centrality(terms)
+    scores = CENTRALITY_WEIGHT * _minmax(centrality) + np.array(bonuses)
+    ranked = sorted(range(len(candidates)), key=lambda i: (-round(float(scores[i]), 9), candidates[i].order))
+    chosen: list[int] = []
+    chosen_terms: list[frozenset[str]] = []
+    chosen_texts: set[str] = set()
+    days: set[str | None] = {None}
+    used = 0
+    for i in ranked:
+        c = candidates[i]
+        mine = frozenset(terms[i]) | frozenset(_DIGITS.findall(c.text))
+        key = fold(c.text)
+        if key in chosen_texts or any(_jaccard(mine, t) >= DUPLICATE_JACCARD for t in chosen_terms):
+            continue
+        cost = count(c.line) + (1 if chosen else 0)  # the newline joining it
+        if c.date not in days:
+            cost += count(f"[{c.date}]") + 1
+        if used + cost > max_tokens:
+            continue
+        chosen.append(i)
+        chosen_terms.append(mine)
+        chosen_texts.add(key)
+        days.add(c.date)
+        used += cost
+    # The sum of line counts is an estimate (a tokenizer may merge across the newline): check
+    # the real text, and drop the weakest lines until it fits.
+    while chosen:
+        ordered = sorted(chosen, key=lambda i: candidates[i].order)
+        text = render_lines([(candidates[i].date, candidates[i].line) for i in ordered])
+        if count(text) <= max_tokens:
+            return text
+        chosen.pop()
+    return ""

@@ -1,0 +1,132 @@
+"""``hipocampo bench``: quality (LoCoMo) and latency benchmarks, run by :mod:`hipocampo.bench`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ...domain.errors import InvalidInput
+from .support import JsonOpt, out, print_json
+
+bench_app = typer.Typer(
+    help="Benchmarks: recall quality on LoCoMo, and latency at scale.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
+
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option("--embedder", help="Embedder to measure (default: HIPOCAMPO_EMBEDDER)."),
+]
+
+
+@bench_app.command()
+def locomo(
+    data: Annotated[
+        Path,
+        typer.Option("--data", exists=True, file_okay=False, help="Folder holding the LoCoMo conversations."),
+    ],
+    json_out: JsonOpt = False,
+    limit_conversations: Annotated[
+        int | None,
+        typer.Option("--limit-conversations", min=1, help="Only the first N conversations."),
+    ] = None,
+    embedder: EmbedderOpt = None,
+    layers: Annotated[
+        str,
+        typer.Option(
+            "--layers",
+            metavar="LAYER,LAYER",
+            help="Memory layers to compare, each in its own store: turns (turns only), "
+            "full (facts, summaries and consolidation).",
+        ),
+    ] = "turns,full",
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="Run the stores on this Postgres server (postgresql://...): a fresh database per "
+            "conversation and layer, dropped after. Default: temporary SQLite files.",
+        ),
+    ] = None,
+    budgets: Annotated[
+        str,
+        typer.Option(
+            "--budgets",
+            metavar="N,N...",
+            help="Token budgets (ceilings) to render the lean context within: context recall and tokens used at each.",
+        ),
+    ] = "500,1000,2000",
+    embed_cache: Annotated[
+        str | None,
+        typer.Option(
+            "--embed-cache",
+            metavar="FILE",
+            help="A SQLite file of vectors kept across runs (or HIPOCAMPO_BENCH_EMBED_CACHE): for ranking "
+            "experiments; timings with embedding then mean nothing.",
+        ),
+    ] = None,
+) -> None:
+    """Measure recall quality on the LoCoMo long-conversation benchmark."""
+    from ...bench.locomo import parse_budgets, render_locomo, run_locomo
+    from ...bench.locomo_layers import parse_layers
+
+    try:
+        names = parse_layers(layers)
+    except ValueError as exc:
+        raise InvalidInput(f"--layers: {exc}") from None
+    try:
+        ceilings = parse_budgets(budgets)
+    except ValueError as exc:
+        raise InvalidInput(f"--budgets: {exc}") from None
+    if db is not None:
+        from ...bench.pgdb import is_postgres
+
+        if not is_postgres(db):
+            raise InvalidInput(f"--db expects a postgresql:// URL, got {db!r}")
+    result = run_locomo(
+        str(data),
+        embedder=embedder,
+        limit=limit_conversations,
+        progress=not json_out,
+        layers=names,
+        db_url=db,
+        embed_cache=embed_cache,
+        budgets=ceilings,
+    )
+    if json_out:
+        print_json(result)
+    else:
+        render_locomo(result, out())
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidInput(f"--sizes expects comma-separated whole numbers, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise InvalidInput(f"--sizes expects positive numbers, got {text!r}")
+    return sizes
+
+
+@bench_app.command()
+def latency(
+    json_out: JsonOpt = False,
+    sizes: Annotated[
+        str, typer.Option("--sizes", metavar="N,N...", help="Store sizes (memories) to measure at.")
+    ] = "1000,10000",
+    queries: Annotated[int, typer.Option("--queries", min=1, help="Recall queries timed at each size.")] = 200,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Measure write acknowledgement, indexing throughput and recall latency as the store grows."""
+    from ...bench.latency import render_latency, run_latency
+
+    result = run_latency(sizes=_sizes(sizes), queries=queries, embedder=embedder, progress=not json_out)
+    if json_out:
+        print_json(result)
+    else:
+        render_latency(result, out())
