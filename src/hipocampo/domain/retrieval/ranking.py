@@ -63,7 +63,7 @@ def neighbour_support(fused: dict[str, float], positions: dict[str, tuple[str, i
 
 
 def recency_boost(created_at: datetime, now: datetime, mode: RecencyMode) -> float:
-    """Multiplier in [0.7, 1.5] by age (seed 003's tiers)."""
+    """Multiplier in [0.7, 1.5] by age."""
     days = max((now - created_at).total_seconds() / 86400, 0.0)
     if mode is RecencyMode.RECENT_FOCUSED:
         return 1.5 if days <= 7 else 1.2 if days <= 30 else 1.0 if days <= 90 else 0.7
@@ -75,7 +75,7 @@ def recency_boost(created_at: datetime, now: datetime, mode: RecencyMode) -> flo
 def person_boost(
     query_names: set[str], speaker: str | None, content: str, people: Sequence[str] = ()
 ) -> tuple[float, list[str]]:
-    """1.5 when a name in the query is the speaker (seed 003's person boost), 1.05 when the name is
+    """1.5 when a name in the query is the speaker, 1.05 when the name is
     only mentioned: in dialogue a mention is mostly the other speaker addressing that person."""
     if not query_names:
         return 1.0, []
@@ -102,7 +102,7 @@ def topic_boost(matched_terms: Sequence[str], query_terms: Sequence[str]) -> flo
 
 
 KIND_BOOSTS = {"consolidated": 1.2, "fact": 1.1}
-"""Distilled memories first when relevant (seed 003: consolidated memories shown first)."""
+"""Distilled memories first when relevant."""
 
 
 def kind_boost(kind: str) -> float:
