@@ -191,9 +191,18 @@ class AsyncMemory:
         tenant_id: str = "default",
         memory_type: MemoryType | str | None = None,
         importance: float | None = None,
+        actor: str = "api",
     ) -> MemoryItem:
+        """Edit a fact's text, type or importance. The old text goes into its history, with
+        ``actor`` as who changed it (the inspector records itself and the key used)."""
         item = await curation.update_memory(
-            self._deps, _scope(tenant_id, user_id), memory_id, content, memory_type=memory_type, importance=importance
+            self._deps,
+            _scope(tenant_id, user_id),
+            memory_id,
+            content,
+            memory_type=memory_type,
+            importance=importance,
+            actor=actor,
         )
         if self._worker is not None:
             self._worker.wake()

@@ -136,10 +136,19 @@ class Memory:
         tenant_id: str = "default",
         memory_type: MemoryType | str | None = None,
         importance: float | None = None,
+        actor: str = "api",
     ) -> MemoryItem:
+        """Edit a fact's text, type or importance. The old text goes into its history, with
+        ``actor`` as who changed it (the inspector records itself and the key used)."""
         return self._runner.run(
             self._inner.update(
-                user_id, memory_id, content, tenant_id=tenant_id, memory_type=memory_type, importance=importance
+                user_id,
+                memory_id,
+                content,
+                tenant_id=tenant_id,
+                memory_type=memory_type,
+                importance=importance,
+                actor=actor,
             )
         )
 

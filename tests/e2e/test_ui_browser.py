@@ -330,7 +330,9 @@ def test_edit_a_fact_and_see_its_history(site: Site, browser, shots: Path | None
     submit(d, "#save")
     assert "Saved" in one(d, ".notice").text
     history = one(d, "#history").text
-    assert "changed" in history.lower() and "by api" in history
+    _, key_id, secret = site.tokens["alpha-admin"].split("_", 2)
+    assert "changed" in history.lower() and f"by inspector, key {key_id}" in history  # who, by the key's public id
+    assert secret not in d.page_source
     assert [e.text for e in css(d, "#history del")][-1].startswith("The user is allergic to peanuts")
     assert "cashews" in [e.text for e in css(d, "#history ins")][-1]
     shoot(d, shots, "memory")

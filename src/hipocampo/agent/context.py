@@ -90,24 +90,25 @@ async def _memory_context(memory: AsyncMemory, session: SessionConfig, query: st
     thread = session.thread_id
     kinds = flags.kinds()
     query = query[:MAX_QUERY_CHARS]  # a pasted document still gets an answer, recalled from its start
+    pieces: list[ContextPiece]
     if kinds != ():
         result = await recall_service.recall(deps, scope, query, thread_id=thread, options=SearchOptions(kinds=kinds))
         if flags.summaries and flags.recent and flags.cross_thread:
             return result.context
-        summary, recent, hits, validity = result.summary, result.recent, result.memories, result.validity
+        summary, recent, pieces, validity = result.summary, result.recent, result.pieces, result.validity
     else:
         summary = await browse.thread_summary(deps, scope, thread) if flags.summaries else None
         recent = await recall_service.recent_messages(deps, scope, thread) if flags.recent else []
-        hits = []
+        pieces = []
         # No search ran, but the summary and the window may still state a value since replaced.
         validity = await browse.validity(deps, scope) if summary or recent else None
     if not flags.cross_thread:
-        hits = [h for h in hits if h.memory.thread_id == thread]
-    # Re-rendered from the sections kept: neighbouring turns of the hits are not brought along.
+        pieces = [p for p in pieces if p.memory.thread_id == thread]
+    # Re-rendered from the sections kept; the hits keep the neighbouring turns they brought in.
     text, _, _ = render_context(
         summary=summary if flags.summaries else None,
         recent=recent if flags.recent else [],
-        pieces=[ContextPiece(h.memory, rank) for rank, h in enumerate(hits)],
+        pieces=pieces,
         budget=deps.settings.context_token_budget,
         count=deps.tokenizer.count,
         truncate=deps.tokenizer.truncate,

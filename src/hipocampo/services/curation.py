@@ -125,7 +125,9 @@ async def update_memory(
     *,
     memory_type: MemoryType | str | None = None,
     importance: float | None = None,
+    actor: str = "api",
 ) -> MemoryItem:
+    """Edit a fact; the old text goes into its history, recorded as changed by ``actor``."""
     item = await get_memory(deps, scope, memory_id)
     if item.kind is MemoryKind.TURN:
         raise InvalidInput(
@@ -142,7 +144,7 @@ async def update_memory(
             raise InvalidInput("importance must be between 0 and 1")
         item.importance = importance
     item.updated_at = deps.clock.now()
-    edit = HistoryEntry(item.id, HistoryEvent.UPDATE, item.updated_at, old_content, item.content, "api", "edited")
+    edit = HistoryEntry(item.id, HistoryEvent.UPDATE, item.updated_at, old_content, item.content, actor, "edited")
     async with deps.uow.transaction():
         await deps.memories.upsert([item])
         await deps.memories.add_history(scope, [edit])

@@ -110,6 +110,7 @@ async def edit_memory(
         tenant_id=scope.tenant_id,
         memory_type=memory_type,
         importance=None if importance != importance else importance,  # NaN: left as it is
+        actor=viewer.actor,
     )
     viewer.session.flash("Saved. The old text is in the history below.")
     return redirect(link(request, "memory", user_id=user_id, memory_id=memory_id) + "#history")

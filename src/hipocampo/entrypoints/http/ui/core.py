@@ -172,6 +172,13 @@ class Viewer:
             raise NotFound(f"no user {user_id!r}")
         return MemoryScope(self.tenant_id, user_id)
 
+    @property
+    def actor(self) -> str:
+        """Who a change made here is recorded as, in a memory's history: the inspector and the
+        key's public id (never its secret), so an admin can tell whose session edited a fact."""
+        key = self.principal.key_id
+        return f"inspector, key {key}" if key else "inspector"
+
     def require_admin(self) -> None:
         if not self.is_admin:
             raise Forbidden("this page needs an admin key of the tenant")
