@@ -165,9 +165,11 @@ class AsyncMemory:
         thread_id: str | None = None,
         metadata: dict[str, Any] | None = None,
         expires_at: datetime | str | None = None,
+        actor: str = "api",
     ) -> MemoryItem:
         """Save a fact directly (what an agent's ``save_memory`` tool does); ``expires_at`` takes it
-        out of recall after that time (it stays in history)."""
+        out of recall after that time (it stays in history). ``actor``: who added it, as its
+        history records (the HTTP API records the key's public id, the agent tools ``agent``)."""
         item = await curation.remember(
             self._deps,
             _scope(tenant_id, user_id, agent_id),
@@ -177,6 +179,7 @@ class AsyncMemory:
             thread_id=thread_id,
             metadata=metadata,
             expires_at=expires_at,
+            actor=actor,
         )
         if self._worker is not None:
             self._worker.wake()

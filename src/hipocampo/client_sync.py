@@ -110,9 +110,11 @@ class Memory:
         thread_id: str | None = None,
         metadata: dict[str, Any] | None = None,
         expires_at: datetime | str | None = None,
+        actor: str = "api",
     ) -> MemoryItem:
         """Save a fact directly (what an agent's ``save_memory`` tool does); ``expires_at`` takes it
-        out of recall after that time (it stays in history)."""
+        out of recall after that time (it stays in history). ``actor``: who added it, as its
+        history records (the HTTP API records the key's public id, the agent tools ``agent``)."""
         return self._runner.run(
             self._inner.remember(
                 user_id,
@@ -124,6 +126,7 @@ class Memory:
                 thread_id=thread_id,
                 metadata=metadata,
                 expires_at=expires_at,
+                actor=actor,
             )
         )
 

@@ -1,5 +1,5 @@
 """What users say stays out of the access log: `hipocampo serve` logs paths without their query
-strings, and the seed-001 search also takes its query in a POST body."""
+strings, and the conversation-memory search also takes its query in a POST body."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The HTTP service end to end: a real uvicorn server on a loopback port, spoken to with httpx.
 
 Every route is exercised: writing and paging turns, recall and search, curating memories,
-forgetting, the seed-001 and agent-tool routes, metrics; and every refusal the API promises
+forgetting, the conversation-memory and agent-tool routes, metrics; and every refusal the API promises
 (401/403/404/409/413/422/429 with Retry-After), plus idempotent replays.
 """
 
@@ -152,6 +152,8 @@ def test_memory_curation(server: LiveServer) -> None:
     assert patched.status_code == 200 and patched.json()["content"] == "Ana lives in Porto"
     history = c.get(f"/v1/users/ana/memories/{mid}/history").json()["history"]
     assert [h["event"] for h in history] == ["ADD", "UPDATE"] and history[1]["old_content"] == "Ana lives in Lisbon"
+    key_id = server.tokens["acme"].split("_", 2)[1]  # who changed it: the key's public id, never its secret
+    assert [h["actor"] for h in history] == [f"api, key {key_id}"] * 2
     listed = c.get("/v1/users/ana/memories", params={"memory_type": "user_profile"}).json()
     assert [m["id"] for m in listed["memories"]] == [mid] and listed["next_offset"] is None
 

@@ -1,4 +1,4 @@
-"""The seed-002 memory tools over a real store (each backend): structured results, ownership, access times."""
+"""The agent memory tools over a real store (each backend): structured results, ownership, access times."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def test_save_get_update_delete_round_trip(db_path):
         assert updated.success and "cashews" in updated.memory.content
         history = await mem.history("ana", saved.memory_id, tenant_id="acme")
         assert [e.event.value for e in history] == ["ADD", "UPDATE"]
+        assert [e.actor for e in history] == ["agent", "agent"]  # the agent changed it, not the user or an operator
 
         deleted = await ana.delete_memory(saved.memory_id)
         assert deleted.success

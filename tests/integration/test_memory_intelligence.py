@@ -1,4 +1,4 @@
-"""Issue 3's "done": offline, a user states, corrects and retracts facts across threads, and the
+"""The truthful-memory walkthrough, offline: a user states, corrects and retracts facts across threads, and the
 memory ends with the right current facts, full history, dated events and a summary."""
 
 from __future__ import annotations

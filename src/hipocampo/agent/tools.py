@@ -117,6 +117,12 @@ class MemoryTools:
         s = self.session
         return Scope(s.tenant_id, s.user_id, s.agent_id)
 
+    @property
+    def actor(self) -> str:
+        """Who the agent's writes are recorded as in a memory's history: an agent, not the user
+        or an operator (and which agent, when the session names one)."""
+        return f"agent {self.session.agent_id}" if self.session.agent_id else "agent"
+
     async def get_memory(
         self,
         mode: Literal["semantic", "chronological"] = "semantic",
@@ -178,6 +184,7 @@ class MemoryTools:
                 agent_id=s.agent_id,
                 thread_id=s.thread_id,
                 metadata=metadata,
+                actor=self.actor,
             )
         except HipocampoError as exc:
             return WriteResult(success=False, error_message=str(exc))
@@ -189,7 +196,7 @@ class MemoryTools:
         s = self.session
         try:
             old = await self.memory.get(s.user_id, memory_id, tenant_id=s.tenant_id)
-            item = await self.memory.update(s.user_id, memory_id, new_content, tenant_id=s.tenant_id)
+            item = await self.memory.update(s.user_id, memory_id, new_content, tenant_id=s.tenant_id, actor=self.actor)
         except HipocampoError as exc:
             return WriteResult(success=False, memory_id=memory_id, error_message=str(exc))
         await self._index_now(item)

@@ -76,8 +76,10 @@ async def remember(
     thread_id: str | None = None,
     metadata: dict[str, Any] | None = None,
     expires_at: datetime | str | None = None,
+    actor: str = "api",
 ) -> MemoryItem:
-    """Store a fact directly (not derived from a turn); it is indexed in the background.
+    """Store a fact directly (not derived from a turn); it is indexed in the background. Its
+    history records ``actor`` as who added it.
 
     ``expires_at``: after it the memory leaves recall (e.g. "in hospital until Friday"); it stays
     stored, with its history.
@@ -103,7 +105,7 @@ async def remember(
         set_memory_type(item, typed)
     async with deps.uow.transaction():
         await deps.memories.upsert([item])
-        added = HistoryEntry(item.id, HistoryEvent.ADD, now, None, item.content, "api")
+        added = HistoryEntry(item.id, HistoryEvent.ADD, now, None, item.content, actor)
         await deps.memories.add_history(scope, [added])
         await deps.jobs.enqueue([Job(INDEX_MEMORIES_JOB, {"memory_ids": [item.id]}, scope.tenant_id, scope.user_id)])
         await enforce_memory_quota(deps, scope.tenant_id)

@@ -232,6 +232,7 @@ async def write_plan(mem: AsyncMemory, plan: ImportPlan, tenant: str, advance: C
                 tenant_id=tenant,
                 thread_id=fact.thread_id,
                 metadata=fact.metadata,
+                actor="import",
             )
             known[fact.user_id].add(fact.content.strip())
             new_facts += 1

@@ -91,3 +91,9 @@ Mem = Annotated[AsyncMemory, Depends(memory)]
 def scope_of(principal: Principal, user_id: str, agent_id: str | None = None, agent_only: bool = False) -> Scope:
     """The caller's user: always inside the key's tenant."""
     return Scope(principal.tenant_id, user_id, agent_id, agent_only)
+
+
+def actor_of(principal: Principal, via: str = "api") -> str:
+    """Who a change is recorded as in a memory's history: the entry point and the key's public
+    id (never its secret), so a tenant can tell which key edited a fact."""
+    return f"{via}, key {principal.key_id}" if principal.key_id else via

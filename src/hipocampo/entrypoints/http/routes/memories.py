@@ -15,7 +15,7 @@ from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import HistoryOut, MemoryOut, MemoryPage
 from ..schemas import TYPE_RULE, IsoTime, MemoryIdPath, RememberIn, ThreadIdQuery, UpdateMemoryIn, UserIdPath
-from ..security import Caller, Mem, scope_of
+from ..security import Caller, Mem, actor_of, scope_of
 
 router = APIRouter(prefix="/v1/users/{user_id}/memories", tags=["memories"], responses=ERROR_RESPONSES)
 
@@ -44,6 +44,7 @@ async def remember(
             thread_id=body.thread_id,
             metadata=body.metadata,
             expires_at=body.expires_at,
+            actor=actor_of(principal),
         )
         return 201, memory_to_dict(item)
 
@@ -112,6 +113,7 @@ async def update_memory(
             tenant_id=principal.tenant_id,
             memory_type=body.memory_type,
             importance=body.importance,
+            actor=actor_of(principal),
         )
         return 200, memory_to_dict(item)
 

@@ -31,7 +31,7 @@ from ....domain.errors import WIRE_ERRORS, Forbidden, HipocampoError, NotFound, 
 from ....domain.model import Scope as MemoryScope
 from ....domain.tenancy import Principal
 from ....services import tenancy
-from ..security import ServiceState
+from ..security import ServiceState, actor_of
 from .sessions import Session, SessionStore
 
 log = logging.getLogger("hipocampo.http")
@@ -176,8 +176,7 @@ class Viewer:
     def actor(self) -> str:
         """Who a change made here is recorded as, in a memory's history: the inspector and the
         key's public id (never its secret), so an admin can tell whose session edited a fact."""
-        key = self.principal.key_id
-        return f"inspector, key {key}" if key else "inspector"
+        return actor_of(self.principal, "inspector")
 
     def require_admin(self) -> None:
         if not self.is_admin:
