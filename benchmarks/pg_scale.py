@@ -93,6 +93,9 @@ from hipocampo.adapters.postgres.vectors import PostgresVectorIndex  # noqa: E40
 from hipocampo.domain.model import Scope  # noqa: E402
 from hipocampo.settings import Settings  # noqa: E402
 
+PARTS = ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "hop_ms", "neighbours_ms", "render_ms")
+"""The recall stages reported (``RecallResult.timings_ms``); ``hop_ms`` is the second dense search."""
+
 # -- measuring ---------------------------------------------------------------------------------
 
 
@@ -263,7 +266,7 @@ async def recall_round(url: str, classes: dict[str, Any], threshold: int, redis:
                 total = (time.perf_counter() - t) * 1000
                 totals.append(total)
                 overhead.append(total - r.timings_ms.get("query_embed_ms", 0.0))
-                for key in ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "neighbours_ms", "render_ms"):
+                for key in PARTS:
                     parts.setdefault(key, []).append(r.timings_ms.get(key, 0.0))
             pooled.setdefault("total", []).extend(totals)
             pooled.setdefault("overhead", []).extend(overhead)
@@ -429,15 +432,13 @@ def render(r: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        "| user size | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank | neighbours | render |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| user size | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank | second search "
+        "| neighbours | render |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, v in r["recall"].items():
         parts = v.get("parts_ms", {})
-        cells = [
-            f"{parts[k]['p50']}" if k in parts else ""
-            for k in ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "neighbours_ms", "render_ms")
-        ]
+        cells = [f"{parts[k]['p50']}" if k in parts else "" for k in PARTS]
         lines.append(
             f"| {label} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | {v['overhead_ms']['p50']}/"
             f"{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |"
