@@ -237,8 +237,14 @@ class AsyncMemory:
         min_relevance: float | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        include_recent: bool = True,
     ) -> RecallResult:
-        """Recent turns, thread summary and relevant memories, rendered into a budgeted context."""
+        """Recent turns, thread summary and relevant memories, rendered into a budgeted context.
+
+        ``include_recent=False``: for an app that sends its model the conversation itself, the
+        thread's recent turns are left out of the context instead of being shown twice (they are
+        still kept out of the memories).
+        """
         if thread_id is not None:
             thread_id = check_id("thread_id", thread_id)
         opts = _options(
@@ -256,6 +262,7 @@ class AsyncMemory:
             thread_id=thread_id,
             options=opts,
             token_budget=token_budget,
+            include_recent=include_recent,
         )
 
     async def search(

@@ -178,8 +178,14 @@ class Memory:
         min_relevance: float | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        include_recent: bool = True,
     ) -> RecallResult:
-        """Recent turns, thread summary and relevant memories, rendered into a budgeted context."""
+        """Recent turns, thread summary and relevant memories, rendered into a budgeted context.
+
+        ``include_recent=False``: for an app that sends its model the conversation itself, the
+        thread's recent turns are left out of the context instead of being shown twice (they are
+        still kept out of the memories).
+        """
         return self._runner.run(
             self._inner.recall(
                 user_id,
@@ -195,6 +201,7 @@ class Memory:
                 min_relevance=min_relevance,
                 since=since,
                 until=until,
+                include_recent=include_recent,
             )
         )
 

@@ -126,6 +126,11 @@ def test_recall_and_search(server: LiveServer) -> None:
     body = recall.json()
     assert "peanuts" in body["context"] and body["thread_id"] == "t2"
     assert body["memories"] and body["memories"][0]["explanation"]["relevance"] >= 0
+    assert "Moro em Lisboa" in body["context"]  # t2's recent window
+    # A caller that sends its model the conversation itself: the window is not repeated.
+    lean = c.post("/v1/users/ana/recall", json={"thread_id": "t2", "query": "peanuts allergy", "include_recent": False})
+    assert "peanuts" in lean.json()["context"] and "Moro em Lisboa" not in lean.json()["context"]
+    assert lean.json()["recent"] == []
     hits = c.post("/v1/users/ana/search", json={"query": "peanuts", "kinds": ["turn"]}).json()["hits"]
     assert hits and "peanuts" in hits[0]["content"]
     other = c.post("/v1/users/ana/search", json={"query": "peanuts", "thread_id": "t1", "exclude_thread": True})

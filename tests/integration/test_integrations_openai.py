@@ -78,6 +78,25 @@ def test_turns_are_stored_once_and_a_new_thread_recalls_them(stub: ChatStub, mem
     assert stub.requests[-1]["messages"][1:] == [user(QUESTION)]  # the rest of the request is untouched
 
 
+def test_a_call_that_carries_its_history_is_not_shown_it_twice(stub: ChatStub, mem: Memory) -> None:
+    client = with_memory(llm(stub), user_id="ana", memory=mem)
+    first = [SYSTEM, user(ALLERGY)]
+    said = client.chat.completions.create(model="stub-1", messages=first, thread_id="t1").choices[0].message.content
+    mem.flush()
+
+    # Resending the conversation: its turns are before the model already, so the context shows
+    # them neither as the recent window nor among the memories (here it is left empty).
+    history = [*first, {"role": "assistant", "content": said}, user(QUESTION)]
+    client.chat.completions.create(model="stub-1", messages=history, thread_id="t1")
+    system = stub.system_prompt()
+    assert "## Recent messages" not in system and ALLERGY not in system and said not in system
+
+    # Sending only the new message: the thread's recent turns are the model's only view of them.
+    client.chat.completions.create(model="stub-1", messages=[SYSTEM, user(QUESTION)], thread_id="t1")
+    context = stub.system_prompt().split(MEMORY_HEADER)[1]
+    assert "## Recent messages" in context and ALLERGY in context
+
+
 def test_the_context_keeps_to_the_token_budget(stub: ChatStub, mem: Memory) -> None:
     mem.add("ana", "old", [ALLERGY, *[f"Note {i}: I keep {i} jars of peanut butter at home" for i in range(40)]])
     mem.flush()

@@ -84,6 +84,13 @@ def latest_user_text(turns: Sequence[Turn]) -> str | None:
     return None
 
 
+def sends_history(turns: Sequence[Turn]) -> bool:
+    """Whether the call carries its conversation (an earlier answer is in it), as chat apps over a
+    stateless API do: then the thread's recent turns are already before the model and recall
+    leaves them out of the context. A call that sends only its new message gets them."""
+    return any(t.role == "assistant" for t in turns)
+
+
 def new_turns(
     who: Who, turns: Sequence[Turn], reply: str | None, source: str, reply_metadata: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
@@ -135,7 +142,7 @@ class _Local:
     def __init__(self, memory: AsyncMemory, tenant_id: str, agent_id: str | None) -> None:
         self.memory, self.tenant_id, self.agent_id = memory, tenant_id, agent_id
 
-    async def context(self, who: Who, query: str, token_budget: int | None) -> str:
+    async def context(self, who: Who, query: str, token_budget: int | None, include_recent: bool) -> str:
         result = await self.memory.recall(
             who.user_id,
             who.thread_id,
@@ -143,6 +150,7 @@ class _Local:
             tenant_id=self.tenant_id,
             agent_id=self.agent_id,
             token_budget=token_budget,
+            include_recent=include_recent,
         )
         return result.context
 
@@ -157,8 +165,8 @@ class _Remote:
     def __init__(self, remote: RemoteAgentMemory, agent_id: str | None) -> None:
         self.remote, self.agent_id = remote, agent_id
 
-    async def context(self, who: Who, query: str, token_budget: int | None) -> str:
-        body: dict[str, Any] = {"thread_id": who.thread_id, "query": query}
+    async def context(self, who: Who, query: str, token_budget: int | None, include_recent: bool) -> str:
+        body: dict[str, Any] = {"thread_id": who.thread_id, "query": query, "include_recent": include_recent}
         if token_budget is not None:
             body["token_budget"] = token_budget
         if self.agent_id is not None:
@@ -245,15 +253,20 @@ class ChatMemory:
             log.warning("hipocampo: a chat call named no user (user_id=...), so it ran without memory")
 
     # -- recall and store, each bounded by the timeout and never raising ----------------------
-    def recall(self, who: Who, query: str | None) -> str | None:
+    def recall(self, who: Who, turns: Sequence[Turn]) -> str | None:
+        """The memory context for a call that sends ``turns``; ``None`` without a user message."""
+        query = latest_user_text(turns)
         if not query:
             return None
-        return self._guard("recall", lambda: self._run(self._backend.context, who, query, self.token_budget))
+        window = not sends_history(turns)
+        return self._guard("recall", lambda: self._run(self._backend.context, who, query, self.token_budget, window))
 
-    async def arecall(self, who: Who, query: str | None) -> str | None:
+    async def arecall(self, who: Who, turns: Sequence[Turn]) -> str | None:
+        query = latest_user_text(turns)
         if not query:
             return None
-        return await self._aguard("recall", self._arun(self._backend.context, who, query, self.token_budget))
+        window = not sends_history(turns)
+        return await self._aguard("recall", self._arun(self._backend.context, who, query, self.token_budget, window))
 
     def store(self, who: Who, turns: list[dict[str, Any]]) -> None:
         if turns:

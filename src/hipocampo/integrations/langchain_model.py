@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from ..domain.errors import ConfigurationError
-from ._core import ChatMemory, Turn, Who, latest_user_text, memory_block, new_turns, resolve_who
+from ._core import ChatMemory, Turn, Who, memory_block, new_turns, resolve_who
 
 try:
     from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -106,7 +106,7 @@ class MemoryChatModel(BaseChatModel):
     ) -> ChatResult:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
-            messages = with_system(messages, self.chat_memory.recall(plan.who, plan.query))
+            messages = with_system(messages, self.chat_memory.recall(plan.who, plan.turns))
         result = self.model._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         if plan is not None:
             self.chat_memory.store(plan.who, plan.turns_to_store(_first(result)))
@@ -121,7 +121,7 @@ class MemoryChatModel(BaseChatModel):
     ) -> ChatResult:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
-            messages = with_system(messages, await self.chat_memory.arecall(plan.who, plan.query))
+            messages = with_system(messages, await self.chat_memory.arecall(plan.who, plan.turns))
         result = await self.model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         if plan is not None:
             await self.chat_memory.astore(plan.who, plan.turns_to_store(_first(result)))
@@ -136,7 +136,7 @@ class MemoryChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
-            messages = with_system(messages, self.chat_memory.recall(plan.who, plan.query))
+            messages = with_system(messages, self.chat_memory.recall(plan.who, plan.turns))
         if type(self.model)._stream is BaseChatModel._stream:  # a model that cannot stream answers at once
             chunks: Iterator[ChatGenerationChunk] = iter(
                 [_as_chunk(self.model._generate(messages, stop=stop, run_manager=run_manager, **kwargs))]
@@ -164,7 +164,7 @@ class MemoryChatModel(BaseChatModel):
     ) -> AsyncIterator[ChatGenerationChunk]:
         plan = self._plan(messages, run_manager, kwargs)
         if plan is not None:
-            messages = with_system(messages, await self.chat_memory.arecall(plan.who, plan.query))
+            messages = with_system(messages, await self.chat_memory.arecall(plan.who, plan.turns))
         seen: list[AIMessageChunk] = []
         try:
             if _cannot_stream(self.model):
@@ -205,7 +205,6 @@ class MemoryChatModel(BaseChatModel):
 class _Plan:
     def __init__(self, who: Who, turns: list[Turn]) -> None:
         self.who, self.turns = who, turns
-        self.query = latest_user_text(turns)
 
     def turns_to_store(self, reply: AIMessage | None, incomplete: bool = False) -> list[dict[str, Any]]:
         meta: dict[str, Any] = {}

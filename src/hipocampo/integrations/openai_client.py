@@ -17,7 +17,7 @@ import inspect
 from typing import Any
 
 from ..domain.errors import ConfigurationError
-from ._core import ChatMemory, Turn, Who, latest_user_text, memory_block, new_turns, resolve_who
+from ._core import ChatMemory, Turn, Who, memory_block, new_turns, resolve_who
 
 SOURCE = "openai"
 _OWN_ARGS = ("user_id", "thread_id")
@@ -105,7 +105,6 @@ class _Plan:
 
     def __init__(self, who: Who, turns: list[Turn]) -> None:
         self.who, self.turns = who, turns
-        self.query = latest_user_text(turns)
 
     def inject(self, kwargs: dict[str, Any], context: str | None) -> None:
         if context:
@@ -134,7 +133,7 @@ class _Completions:
         if plan is None:
             return fn(**kwargs)
         mem = self._owner.memory
-        plan.inject(kwargs, mem.recall(plan.who, plan.query))
+        plan.inject(kwargs, mem.recall(plan.who, plan.turns))
         response = fn(**kwargs)  # a failure here propagates, and nothing is stored
         if kwargs.get("stream"):
             return _Stream(response, lambda reply, meta: mem.store(plan.who, plan.turns_to_store(reply, meta)))
@@ -154,7 +153,7 @@ class _AsyncCompletions(_Completions):
         if plan is None:
             return await fn(**kwargs)
         mem = self._owner.memory
-        plan.inject(kwargs, await mem.arecall(plan.who, plan.query))
+        plan.inject(kwargs, await mem.arecall(plan.who, plan.turns))
         response = await fn(**kwargs)
         if kwargs.get("stream"):
             return _AsyncStream(response, lambda reply, meta: mem.astore(plan.who, plan.turns_to_store(reply, meta)))

@@ -83,7 +83,12 @@ async def recall(
     thread_id: str | None = None,
     options: SearchOptions | None = None,
     token_budget: int | None = None,
+    include_recent: bool = True,
 ) -> RecallResult:
+    """The budgeted context for ``query``: the thread's summary and recent window, and the
+    memories chosen by relevance. ``include_recent=False`` leaves the window out of the context
+    (and of the result) for a caller that already sends those turns to its model; they are still
+    not repeated among the memories."""
     opts = options or SearchOptions()
     opts.thread_id = thread_id
     budget = token_budget or deps.settings.context_token_budget
@@ -114,6 +119,8 @@ async def recall(
     bar = max(floor, UNANCHORED_NEIGHBOUR_RELEVANCE)
     admit = None if anchored else (lambda m: relevance.get(m.id, 0.0) >= bar)
     pieces = await _pieces(deps, scope, hits, ranked.hits, in_window, admit)
+    if not include_recent:
+        recent = []
     t2 = time.perf_counter()
     text, _, tokens = render_context(
         summary=summary,

@@ -182,6 +182,12 @@ class RecallIn(_Filters):
     thread_id: Id | None = _id_field("The current thread: its recent turns and summary come first.", default=None)
     token_budget: int | None = Field(None, strict=True, ge=50, le=200_000, description="Size of the rendered context.")
     exclude_current_thread: bool = Field(False, strict=True, description="Memories from other threads only.")
+    include_recent: bool = Field(
+        True,
+        strict=True,
+        description="False when the caller sends its model the conversation itself: the thread's recent turns are "
+        "left out of the context, not shown twice (and not repeated among the memories either).",
+    )
 
 
 class MemorySearchIn(Strict):

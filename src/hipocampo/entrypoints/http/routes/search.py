@@ -57,6 +57,7 @@ async def recall(request: Request, user_id: UserIdPath, body: RecallIn, principa
         min_relevance=body.min_relevance,
         since=body.since,
         until=body.until,
+        include_recent=body.include_recent,
     )
     service(request).metrics.recall.labels("recall").observe(time.perf_counter() - start)
     return JSONResponse(result.to_dict())
