@@ -64,6 +64,13 @@ def test_memory_in_a_hipocampo_service(
     assert "peanut" in stub.system_prompt().split(MEMORY_HEADER)[1]
     assert later.choices[0].message.content.startswith("knows: peanuts")
 
+    # A call that resends its conversation: the service leaves the thread's recent turns out.
+    resent = [*first, {"role": "assistant", "content": reply.choices[0].message.content}, user(QUESTION)]
+    client.chat.completions.create(model="stub-1", messages=resent, thread_id="t1")
+    assert ALLERGY not in stub.system_prompt()
+    client.chat.completions.create(model="stub-1", messages=[user(QUESTION)], thread_id="t1")
+    assert ALLERGY in stub.system_prompt().split(MEMORY_HEADER)[1]  # only the new message: the window
+
     async def streamed() -> str:
         aclient = with_memory(
             openai.AsyncOpenAI(base_url=stub.url, api_key="test", max_retries=0),

@@ -166,7 +166,9 @@ class _Remote:
         self.remote, self.agent_id = remote, agent_id
 
     async def context(self, who: Who, query: str, token_budget: int | None, include_recent: bool) -> str:
-        body: dict[str, Any] = {"thread_id": who.thread_id, "query": query, "include_recent": include_recent}
+        body: dict[str, Any] = {"thread_id": who.thread_id, "query": query}
+        if not include_recent:  # sent only when it matters: a service older than the field refuses it
+            body["include_recent"] = False
         if token_budget is not None:
             body["token_budget"] = token_budget
         if self.agent_id is not None:
