@@ -269,7 +269,9 @@ class SlowEmbedder(FakeEmbedder):
 def test_two_workers_on_one_queue_never_index_a_message_twice(pg_store: str) -> None:
     """The lease (0.6 s) is shorter than a round (16 jobs of 4 texts, embedded 8 texts at a time,
     4 ms a text: ~0.26 s of embedding): a worker that did not renew its leases would see the other
-    claim the same jobs again. Every message must be written to the index exactly once."""
+    claim the same jobs again (and one that stalls past its lease writes nothing for the claims it
+    lost). Every message must be written to the index exactly once, and no indexing transaction
+    may be aborted as a deadlock and retried (its rolled-back write would count twice here)."""
 
     async def main() -> None:
         options = {

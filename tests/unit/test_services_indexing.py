@@ -17,8 +17,8 @@ from hipocampo.ports import Embedder, MessageLog
 from hipocampo.services.admin import forget
 from hipocampo.services.curation import remember
 from hipocampo.services.deps import Deps
-from hipocampo.services.indexing import embedding_texts, turn_memory
-from hipocampo.services.ingest import add_messages
+from hipocampo.services.indexing import embedding_texts, process_jobs, turn_memory
+from hipocampo.services.ingest import INDEX_JOB, add_messages
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
 from hipocampo.testing import build_memory_deps
@@ -272,5 +272,29 @@ def test_a_fact_deleted_before_its_job_runs_is_skipped() -> None:
         assert await deps.memories.count() == 0
         assert (await deps.vectors.info())["vectors"] == 0
         assert (await deps.jobs.stats())["pending"] == 0
+
+    run(scenario)
+
+
+def test_a_worker_that_lost_its_claim_writes_nothing() -> None:
+    """A worker stalled past its lease while another claimed the same job: the first must not
+    index it too (the second does), nor complete the other's claim."""
+
+    async def scenario(deps: Deps) -> None:
+        (message,) = await add_messages(deps, ALICE, "t1", ["Ana moved to Lisbon"])
+        lease = deps.settings.job_lease_seconds
+        (stalled,) = [j for j in await deps.jobs.claim(10, lease) if j.kind == INDEX_JOB]
+        advance(deps, lease + 1)  # its lease ran out unrenewed
+        (current,) = [j for j in await deps.jobs.claim(10, lease) if j.kind == INDEX_JOB]
+        assert current.id == stalled.id and current.attempts == stalled.attempts + 1
+
+        await process_jobs(deps, [stalled])
+        memory_id = turn_memory_id(message.id)
+        assert await deps.vectors.get(ALICE, [memory_id]) == {}  # not written by the stalled worker
+        assert (await deps.jobs.stats()).get("running") == 1  # the other's claim stands
+
+        await process_jobs(deps, [current])
+        assert memory_id in await deps.vectors.get(ALICE, [memory_id])
+        assert (await deps.jobs.stats()).get("running", 0) == 0
 
     run(scenario)

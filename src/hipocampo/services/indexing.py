@@ -10,6 +10,7 @@ committed slice by slice, the last slice completing it; a slice redone after a c
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ from ..domain.dates import resolve_dates
 from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, day_start, embedding_text, turn_memory_id
 from .deps import Deps
 from .ingest import INDEX_JOB
+
+log = logging.getLogger(__name__)
 
 
 def turn_memory(message: Message) -> MemoryItem:
@@ -105,10 +108,15 @@ async def index_items(deps: Deps, items: list[MemoryItem], vectors: np.ndarray) 
     by_scope: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, item in enumerate(items):
         by_scope[(item.scope.tenant_id, item.scope.user_id)].append(i)
-    for (tenant, user), idx in by_scope.items():
-        scope = Scope(tenant, user)
-        await deps.keywords.upsert(scope, [(items[i].id, items[i].index_text) for i in idx])
-        await deps.vectors.upsert(scope, [(items[i].id, vectors[i]) for i in idx], deps.embedder.name)
+    # Concurrent indexing transactions must take shared rows in one global order, or Postgres
+    # aborts one of them as a deadlock (seen with two workers on one queue): first the vectors,
+    # whose first write claims the index's one model row, then each user's keyword statistics,
+    # users in key order.
+    groups = sorted(by_scope.items())
+    for (tenant, user), idx in groups:
+        await deps.vectors.upsert(Scope(tenant, user), [(items[i].id, vectors[i]) for i in idx], deps.embedder.name)
+    for (tenant, user), idx in groups:
+        await deps.keywords.upsert(Scope(tenant, user), [(items[i].id, items[i].index_text) for i in idx])
 
 
 async def job_items(deps: Deps, job: Job) -> list[MemoryItem]:
@@ -136,17 +144,28 @@ async def process_jobs(
     """
     if loaded is None:
         loaded = [await job_items(deps, job) for job in jobs]
+    owners = [job for job, batch in zip(jobs, loaded, strict=True) for _ in batch]
     items = [item for batch in loaded for item in batch]
     texts = await embedding_texts(deps, items)
     vectors = await asyncio.to_thread(embed_in_batches, deps, texts, abandon)
     async with deps.uow.transaction():
+        # Only claims this worker still holds write. Renewal keeps a live worker's leases, but a
+        # worker stalled past its lease (a blocked event loop, a paused VM) may have lost jobs to
+        # another, which indexes them itself. Renewing inside this transaction both checks and
+        # locks the claims (Postgres row locks; SQLite's one writer), so they cannot change hands
+        # before the commit.
+        queued = [j for j in jobs if j.id is not None]
+        held = set(await deps.jobs.extend(queued, deps.settings.job_lease_seconds)) if queued else set()
+        lost = {j.id for j in queued if j.id not in held}
+        if lost:
+            log.info("%d jobs were claimed again by another worker: left to it", len(lost))
         # What was forgotten while we were embedding stays forgotten.
         alive = await _still_there(deps, items)
-        keep = [i for i, item in enumerate(items) if item.id in alive]
+        keep = [i for i, item in enumerate(items) if item.id in alive and owners[i].id not in lost]
         if keep:
             await index_items(deps, [items[i] for i in keep], vectors[keep])
         if complete:
-            await deps.jobs.complete([j.id for j in jobs if j.id is not None])
+            await deps.jobs.complete(sorted(held))
 
 
 async def _still_there(deps: Deps, items: list[MemoryItem]) -> set[str]:
