@@ -32,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import httpx  # noqa: E402
+from chat_texts import QUESTIONS, SUBJECTS, TEMPLATES  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
@@ -39,29 +40,6 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
 
-SUBJECTS = [
-    "Lisboa",
-    "Porto",
-    "the marathon",
-    "my sister Carla",
-    "o trabalho novo",
-    "peanuts",
-    "the dentist",
-    "a viagem ao Japão",
-    "my cat Mimi",
-    "guitar lessons",
-    "o aluguel",
-    "the Python course",
-]
-TEMPLATES = [
-    "I keep thinking about {s} lately.",
-    "Amanhã vou falar sobre {s} com a equipe.",
-    "Do you remember what I said about {s}?",
-    "Não gosto muito de {s}, para ser sincera.",
-    "Last week {s} took most of my time.",
-    "Preciso planejar {s} para o mês que vem.",
-]
-QUESTIONS = ["what do you know about {s}?", "o que eu disse sobre {s}?", "when did I mention {s}?"]
 MIX = [("write", 30), ("recall", 30), ("search", 15), ("remember", 10), ("get", 5), ("patch", 5), ("list", 5)]
 
 

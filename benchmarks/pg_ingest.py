@@ -43,34 +43,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import httpx  # noqa: E402
 import numpy as np  # noqa: E402
+from chat_texts import SUBJECTS, TEMPLATES  # noqa: E402
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
 
-SUBJECTS = [
-    "Lisboa",
-    "Porto",
-    "the marathon",
-    "my sister Carla",
-    "o trabalho novo",
-    "peanuts",
-    "the dentist",
-    "a viagem ao Japão",
-    "my cat Mimi",
-    "guitar lessons",
-    "o aluguel",
-    "the Python course",
-]
-TEMPLATES = [
-    "I keep thinking about {s} lately.",
-    "Amanhã vou falar sobre {s} com a equipe.",
-    "Do you remember what I said about {s}?",
-    "Não gosto muito de {s}, para ser sincera.",
-    "Last week {s} took most of my time.",
-    "Preciso planejar {s} para o mês que vem.",
-]
 USERS = 50
 
 

@@ -42,20 +42,8 @@ from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 
 USERS = 50
-SUBJECTS = [
-    "Lisboa",
-    "Porto",
-    "the marathon",
-    "my sister Carla",
-    "o trabalho novo",
-    "peanuts",
-    "the dentist",
-    "a viagem ao Japão",
-    "my cat Mimi",
-    "guitar lessons",
-    "o aluguel",
-    "the Python course",
-]
+from chat_texts import SUBJECTS  # noqa: E402
+
 TEMPLATES = [
     "I keep thinking about {s} lately, and I am not sure what to do next.",
     "Amanhã vou falar sobre {s} com a equipe, depois da reunião das dez.",
