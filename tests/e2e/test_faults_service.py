@@ -39,8 +39,10 @@ from serve_process import ServeProcess, serve_process
 
 from hipocampo import AsyncMemory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
+from hipocampo.adapters.postgres.db import PostgresDatabase
 from hipocampo.adapters.postgres.schema import migrate
 from hipocampo.adapters.redis.link import PAUSE_SECONDS
+from hipocampo.domain.errors import StorageUnavailable
 from hipocampo.domain.model import Scope
 from hipocampo.services import tenancy
 from hipocampo.services.ingest import recent_cache_key
@@ -123,6 +125,8 @@ DOWN_S = 2.0
 """How long Postgres stays down in the crash-like (immediate stop) fault."""
 RETRY_PAUSE_S = 0.1
 """A client retries a 503 after this (it would honour Retry-After; short here to time the recovery)."""
+OUTAGE_S = 4.0
+"""Postgres down for longer than the pool retries one connection (``RECONNECT_SECONDS``)."""
 RECOVERED_WITHIN_S = 5.0
 """Every client has a write acknowledged within this long after Postgres accepts connections again
 (measured: 0.2-1.1 s; before the pool's reconnection was driven, 6.4 s once after an 8 s outage)."""
@@ -192,6 +196,19 @@ class Writer:
                 c.close()
 
 
+def stalled(writers: list[Writer], began: float, back: float) -> str:
+    """Why the writes did not recover in time: each writer's attempts since the fault began."""
+    lines = [f"writes did not recover within {RECOVERED_WITHIN_S} s after postgres was back (at {back - began:.2f} s)"]
+    for w in writers:
+        tried = [
+            f"{a.began - began:.2f}-{a.ended - began:.2f}s:{a.status}{'/' + a.error[:60] if a.error else ''}@{a.server}"
+            for a in w.attempts
+            if a.ended >= began
+        ]
+        lines.append(f"  writer {w.n}: {', '.join(tried) or 'no attempt answered since'}")
+    return "\n".join(lines)
+
+
 def thread_messages(client: httpx.Client, user: str, thread: str) -> list[dict]:
     out: list[dict] = []
     after = -1
@@ -234,7 +251,7 @@ def test_postgres_restarts_under_writes_answer_503_then_recover_without_losing_a
                         # Writes must succeed again without restarting anything, within the bound.
                         deadline = back + RECOVERED_WITHIN_S
                         while not all(any(a.status == 201 and a.began > back for a in w.attempts) for w in writers):
-                            assert time.monotonic() < deadline, "writes did not recover after the restart"
+                            assert time.monotonic() < deadline, stalled(writers, began, back)
                             assert not any(f.done() for f in running), [f.result() for f in running if f.done()]
                             time.sleep(0.05)
                     time.sleep(LOAD_AFTER_S)
@@ -255,11 +272,16 @@ def test_postgres_restarts_under_writes_answer_503_then_recover_without_losing_a
             until = next((float(f["began"]) for f in faults if float(f["began"]) > began), float("inf"))
             window = [a for a in attempts if began <= a.ended < until]  # answered after it began
             first_ok = min(a.ended for a in window if a.status == 201 and a.began >= back)
+            every_ok = max(
+                min(a.ended for a in w.attempts if a.status == 201 and back <= a.began and a.ended < until)
+                for w in writers
+            )
             last_503 = max((a.ended for a in window if a.status == 503), default=began)
             report.append(
                 f"  {fault['kind']}: postgres back after {back - began:.2f} s; first write acknowledged "
                 f"{first_ok - began:.2f} s after the fault began ({first_ok - back:.2f} s after postgres was "
-                f"back); 503s: {sum(a.status == 503 for a in window)}, the last {last_503 - began:.2f} s in "
+                f"back, every writer's {every_ok - back:.2f} s after); 503s: {sum(a.status == 503 for a in window)}, "
+                f"the last {last_503 - began:.2f} s in "
                 f"(at {[(round(a.ended - began, 2), a.server) for a in window if a.status == 503]} s, server: "
                 f"{dict(Counter(a.error.split('(')[-1].split(')')[0] for a in window if a.status == 503))})"
             )
@@ -304,6 +326,51 @@ def test_postgres_restarts_under_writes_answer_503_then_recover_without_losing_a
             assert {r[0] for r in rows} == {f"turn_{mid}" for mid in acked}
             assert all(r[1:] == (1, 1) for r in rows)
             print(f"  {len(acked)} messages acknowledged, all stored and indexed once")
+
+
+@pytest.mark.slow
+def test_a_request_waiting_through_an_outage_is_served_once_postgres_is_back(pg_store: str, pg_url: str) -> None:
+    """The pool's own retries give up during a longer outage, with no new request to start more:
+    the requests already waiting for a connection must still be served soon after the server is
+    back, not when their wait times out (which a CI run once saw as writes stalled for 5 s)."""
+
+    async def scenario() -> tuple[float, float]:
+        db = await PostgresDatabase.open(pg_store, max_size=2, timeout_s=15.0)
+        try:
+            async with db.connection() as conn:
+                await conn.execute("SELECT 1")
+            stop_pg("immediate")
+            try:
+                # The pooled connection is broken: this call fails, and the pool starts recovering
+                # while nothing else waits.
+                with pytest.raises(StorageUnavailable):
+                    async with db.connection() as conn:
+                        await conn.execute("SELECT 1")
+                await asyncio.sleep(0.3)
+
+                async def waiting() -> float:
+                    async with db.connection() as conn:
+                        await conn.execute("SELECT 1")
+                    return time.monotonic()
+
+                request = asyncio.create_task(waiting())
+                await asyncio.sleep(OUTAGE_S)  # longer than the pool's retries of one connection
+                assert not request.done()
+            finally:
+                await asyncio.to_thread(start_pg)
+            back = time.monotonic()
+            served = await request
+            return back, served
+        finally:
+            await db.close()
+
+    try:
+        back, served = asyncio.run(scenario())
+    finally:
+        start_pg()
+        wait_for_pg(pg_url)
+    print(f"\nwaiting request served {served - back:.2f} s after postgres was back from a {OUTAGE_S} s outage")
+    assert served - back < 3.0
 
 
 # -- Redis stopped under reads -------------------------------------------------------------------

@@ -43,7 +43,8 @@ by :meth:`PostgresDatabase._recover` while requests wait. Measured (Postgres sto
 was back from a 20 s outage and 10-13 s after a 45 s one before; 0.3-1.0 s after either now."""
 
 RECOVER_POLL_SECONDS = 0.5
-"""While requests wait for a connection after a loss, how often the pool is asked to try again."""
+"""After a loss, how long a probe waits for a connection, and the pause before the pool is asked
+to try again."""
 
 _UNAVAILABLE = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction, PoolTimeout)
 """Conditions of the server, not of the request: down or restarting, a standby that took over
@@ -160,23 +161,29 @@ class PostgresDatabase:
         return _unavailable(exc)
 
     async def _recover(self) -> None:
-        """Check the idle connections, then, while requests wait for one, keep the pool trying.
+        """Check the idle connections, then keep the pool trying until it serves a working one.
 
         A server restart breaks every pooled connection at once, and the pool only notices a
         broken one when it is used: each would fail one more request. Measured after a restart
         with 10 pooled connections: 5-7 of the next 120 calls failed, 3 (those under way) with the
-        check. And while the server is down, the pool's retries of a lost connection back off
-        (then give up, see :data:`RECONNECT_SECONDS`) while requests queue for a connection:
-        nothing tried again until one timed out, up to ``timeout_s`` after the server was back.
-        ``check()`` starts a new attempt whenever none is under way."""
+        check. And while the server is down, the pool's retries of a lost connection back off,
+        then give up (see :data:`RECONNECT_SECONDS`); requests already queued for a connection
+        start nothing new, so they waited until their own timeout (``timeout_s``), up to 10 s after
+        the server was back. ``check()`` starts a new attempt whenever none is under way, so this
+        asks again until a probe is served a connection that answers. It used to stop as soon as
+        no request was waiting at that instant, which a request arriving just after could miss
+        (a CI run saw writes stall for over 5 s; ``test_a_request_waiting_through_an_outage...``
+        reproduces it)."""
         try:
             await self._pool.check()  # broken idle connections are replaced; an empty pool grows
             while not self._pool.closed:
-                stats = self._pool.get_stats()
-                if stats.get("pool_available", 0) or not stats.get("requests_waiting", 0):
+                try:
+                    async with self._pool.connection(timeout=RECOVER_POLL_SECONDS) as conn:
+                        await conn.execute("SELECT 1")
                     return
-                await asyncio.sleep(RECOVER_POLL_SECONDS)
-                await self._pool.check()
+                except _UNAVAILABLE:
+                    await self._pool.check()
+                    await asyncio.sleep(RECOVER_POLL_SECONDS)
         except Exception:  # the pool retries on its own; the next failure starts this again
             log.debug("recovering the connection pool failed", exc_info=True)
 
