@@ -104,6 +104,28 @@ def held_by(conn: psycopg.Connection, since: datetime) -> int:
     return int(row[0]) if row else 0
 
 
+def activity(conn: psycopg.Connection) -> str:
+    """What every other session of this database is doing: why a worker does not move on."""
+    rows = conn.execute(
+        "SELECT pid, state, wait_event_type, wait_event, pg_blocking_pids(pid),"
+        " round(extract(epoch FROM now() - xact_start)::numeric, 1), left(query, 160)"
+        " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    ).fetchall()
+    return "\n".join(str(r) for r in rows)
+
+
+def stuck(worker: subprocess.Popen[bytes], conn: psycopg.Connection, log: Path) -> str:
+    """Why a worker claims nothing: the queue, the database's sessions, and the worker's tasks
+    (SIGUSR1 has it log where each is waiting). A CI run once saw a fresh worker claim nothing
+    for 60 s, with no statement running for it in Postgres."""
+    worker.send_signal(signal.SIGUSR1)
+    time.sleep(1.0)
+    return (
+        f"the worker never claimed a batch; queue {queue(conn)}; sessions:\n{activity(conn)}\n"
+        f"worker log:\n{log.read_text()[-12000:]}"
+    )
+
+
 def queue(conn: psycopg.Connection) -> list[tuple[str, str, int]]:
     return conn.execute("SELECT kind, status, count(*) FROM jobs GROUP BY 1, 2 ORDER BY 1, 2").fetchall()
 
@@ -179,7 +201,7 @@ def test_kill_minus_nine_a_worker_mid_batch_twenty_times_under_ingest(pg_store: 
                     time.sleep(pause)
                     while held_by(conn, started) == 0:
                         assert worker.poll() is None, log.read_text()[-3000:]
-                        assert time.monotonic() < deadline, "the worker never claimed a batch"
+                        assert time.monotonic() < deadline, stuck(worker, conn, log)
                         assert client.is_alive() or client.error is None, client.error
                         time.sleep(0.005)
                 in_flight = held_by(conn, started)

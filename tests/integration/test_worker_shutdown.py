@@ -99,3 +99,31 @@ def test_sigterm_mid_batch_exits_within_the_grace_and_gives_jobs_back(tmp_path: 
             return len(await mem.deps.jobs.claim(1000, 60))
 
     assert asyncio.run(claim_all()) == left  # claimable at once, by any worker
+
+
+def test_sigusr1_logs_where_each_task_waits_and_the_worker_goes_on(tmp_path: Path) -> None:
+    """What an operator (or a test) asks of a worker that claims nothing: each task's awaits, down
+    to the innermost, without stopping it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIPOCAMPO_")} | {"HIPOCAMPO_EMBEDDER": "fake"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "hipocampo.entrypoints.cli", "--db", str(tmp_path / "w.db"), "worker"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert worker.stdout is not None
+        assert "Ctrl-C to stop" in worker.stdout.readline()  # its signal handlers are in place
+        worker.send_signal(signal.SIGUSR1)
+        time.sleep(1.0)
+        assert worker.poll() is None, "SIGUSR1 stopped the worker"
+        worker.send_signal(signal.SIGTERM)
+        out, _ = worker.communicate(timeout=30)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    assert "awaits:" in out, out
+    assert "services/worker.py" in out and " in run" in out, out  # the worker loop's own await, found
+    assert worker.returncode == 0, out

@@ -50,15 +50,18 @@ def worker(ctx: typer.Context) -> None:
 
     Use it with HIPOCAMPO_WORKER=external, so the processes that write do not index themselves.
     Several workers can share one store. On SIGTERM it claims nothing more, lets its work run
-    HIPOCAMPO_WORKER_SHUTDOWN_SECONDS, gives back what is unfinished and exits.
+    HIPOCAMPO_WORKER_SHUTDOWN_SECONDS, gives back what is unfinished and exits. On SIGUSR1 it
+    logs where each of its tasks is waiting, and goes on.
     """
     st = state(ctx)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     async def work(mem: AsyncMemory) -> None:
         s = mem.settings
-        out().print(f"hipocampo worker: {s.db} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
         _stop_on_signals(mem)
+        _tasks_on_sigusr1()
+        # After the handlers: once this line is out, a signal is handled, never fatal.
+        out().print(f"hipocampo worker: {s.db} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
         await mem.run_worker()  # a signal stops it within HIPOCAMPO_WORKER_SHUTDOWN_SECONDS
 
     st.run(work, worker="external")
@@ -71,6 +74,29 @@ def _stop_on_signals(mem: AsyncMemory) -> None:
         # Windows, or not the main thread: no handlers, and Ctrl-C still ends the process.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, mem.stop_worker)
+
+
+def _tasks_on_sigusr1() -> None:
+    """SIGUSR1 logs where every task is waiting: why a worker claims nothing. A thread dump
+    (py-spy, faulthandler) shows only the event loop's idle select, and ``Task.print_stack``
+    only a task's outermost frame; this follows each task's chain of awaits to the innermost."""
+    loop = asyncio.get_running_loop()
+
+    def dump() -> None:
+        for task in asyncio.all_tasks(loop):
+            lines: list[str] = []
+            awaited: Any = task.get_coro()
+            while awaited is not None:
+                frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "ag_frame", None)
+                frame = frame or getattr(awaited, "gi_frame", None)
+                if frame is not None:
+                    lines.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}")
+                nxt = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None)
+                awaited = nxt or getattr(awaited, "gi_yieldfrom", None)
+            logging.getLogger(__name__).warning("task %s awaits:\n%s", task.get_name(), "\n".join(lines))
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # Windows: no SIGUSR1
+        loop.add_signal_handler(signal.SIGUSR1, dump)
 
 
 def doctor(
