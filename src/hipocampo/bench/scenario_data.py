@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+NEVER = "never-tuned"
+"""The split of the scenarios written blind (see :attr:`Scenario.split`)."""
+
 PROFILE, PREFERENCE, GOAL = "user_profile", "preference", "goal"
 CONSTRAINT, CRITICAL, ENTITY = "constraint", "critical_info", "entity"
 

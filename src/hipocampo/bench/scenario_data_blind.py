@@ -24,6 +24,7 @@ from .scenario_data import (
     CRITICAL,
     ENTITY,
     GOAL,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -38,8 +39,6 @@ from .scenario_data import (
 from .scenario_data_blind_codes import AISHA, RAJ, TOM
 from .scenario_data_blind_mixed import RENATA
 from .scenario_data_blind_pt import BLIND_PT
-
-NEVER = "never-tuned"
 
 # --- English: moves, jobs, family and diets -------------------------------------------------------
 

@@ -9,6 +9,7 @@ from .scenario_data import (
     CONSTRAINT,
     CRITICAL,
     ENTITY,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -20,8 +21,6 @@ from .scenario_data import (
     Scenario,
     session,
 )
-
-NEVER = "never-tuned"
 
 # --- English: codes, bookings and numbers ---------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .scenario_data import (
     CRITICAL,
     ENTITY,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -21,8 +22,6 @@ from .scenario_data import (
     Scenario,
     session,
 )
-
-NEVER = "never-tuned"
 
 # --- both languages -------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from .scenario_data import (
     CRITICAL,
     ENTITY,
     GOAL,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -33,8 +34,6 @@ from .scenario_data import (
 )
 from .scenario_data_blind_pt_codes import ANTONIO, FERNANDA, PATRICIA
 from .scenario_data_blind_pt_pt import BLIND_PT_PT
-
-NEVER = "never-tuned"
 
 # --- Brazilian Portuguese: moves, jobs, family and diets ------------------------------------------
 

@@ -11,6 +11,7 @@ from .scenario_data import (
     CRITICAL,
     ENTITY,
     GOAL,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -22,8 +23,6 @@ from .scenario_data import (
     Scenario,
     session,
 )
-
-NEVER = "never-tuned"
 
 # --- Brazilian Portuguese: codes, protocols and numbers -------------------------------------------
 

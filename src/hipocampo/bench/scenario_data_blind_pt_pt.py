@@ -12,6 +12,7 @@ from .scenario_data import (
     CRITICAL,
     ENTITY,
     GOAL,
+    NEVER,
     PREFERENCE,
     PROFILE,
     Change,
@@ -23,8 +24,6 @@ from .scenario_data import (
     Scenario,
     session,
 )
-
-NEVER = "never-tuned"
 
 # --- European Portuguese ------------------------------------------------------------------------------
 
