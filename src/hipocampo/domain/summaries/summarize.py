@@ -45,8 +45,9 @@ from datetime import datetime
 
 import numpy as np
 
-from ..text import analyze, content_words, detect_language, fold, names_in
-from .salience import FILLER, phrases, strip_leading_filler
+from ..text import analyze, detect_language, fold
+from .salience import strip_leading_filler
+from .signals import SENTENCE_BOUNDARY, Signals
 
 SHORT_TURN_CHARS = 200
 """By default, texts up to this long are kept whole by :func:`split_sentences`."""
@@ -62,15 +63,7 @@ CENTRALITY_WEIGHT = 0.4
 """Centrality ranges over [0, 1] (min-max scaled). It ranks sentences that carry none of the
 signals below, but must not outweigh them: in a chat, small talk is what repeats most."""
 PREVIOUS_BONUS = 0.15  # a line of the previous summary: stability across updates
-NAME_BONUS = 0.15  # per name, up to two
-NUMBER_BONUS = 0.25  # numbers, money, dates
-DECISION_BONUS = 0.3  # decisions, plans, commitments
-PREFERENCE_BONUS = 0.4  # preferences and constraints (an allergy must never be dropped)
-CHANGE_BONUS = 0.3  # "I moved to Denver", "não sou mais vegetariana": what makes older lines wrong
-SELF_BONUS = 0.1  # a speaker saying something about themselves: the memory is about people
-FILLER_PENALTY = 0.15  # filler words around some content
 QUESTION_PENALTY = 0.3  # a question says less than its answer, even one that names a preference
-ADDRESS_PENALTY = 0.3  # "You'll be an awesome mom!": about the listener, usually praise
 ASSISTANT_PENALTY = 0.2  # the assistant's suggestions matter less than what the user said
 UPDATE_BONUS = 2.0  # a fact update handed in by the caller: always first in
 DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) adds nothing
@@ -113,185 +106,7 @@ def fold_budget(max_tokens: int, ratio: float, folded_tokens: int) -> int:
     return max(1, min(max_tokens, max(MIN_FOLD_BUDGET, math.ceil(ratio * folded_tokens))))
 
 
-_phrases = phrases
-_DECISION = _phrases(
-    r"decid\w*",
-    "decision",
-    "will",
-    "won't",
-    r"(?:i|we|she|he|they)'ll",
-    r"agreed? (?:to|on)",
-    "we agreed",
-    r"plan(?:s|ned|ning)?",
-    "going to",
-    "gonna",
-    r"promis\w*",
-    "let's",
-    r"schedul\w*",
-    "booked",
-    "signed up",
-    r"commit\w*",
-    "vamos",
-    "vou",
-    "vai",
-    "combinamos",
-    r"combinad[oa]",
-    "combinei",
-    "plano",
-    r"planej\w*",
-    "pretendo",
-    r"prometo",
-    "prometi",
-    "marcamos",
-    "marquei",
-    "agendei",
-    "agendamos",
-)
-_PREFERENCE = _phrases(
-    r"allerg\w*",
-    r"prefer\w*",
-    "can't",
-    "cannot",
-    "can not",
-    "don't like",
-    "doesn't like",
-    "do not like",
-    "hate",
-    r"loves?",
-    r"favou?rites?",
-    r"vegetarian\w*",
-    r"vegan\w*",
-    "intolerant",
-    "must not",
-    "never",
-    "avoid",
-    r"alergi\w*",
-    "prefiro",
-    "prefere",
-    "preferimos",
-    r"preferenc\w*",
-    "nao posso",
-    "nao pode",
-    "nao gosto",
-    "nao como",
-    "nao bebo",
-    "nao consigo",
-    "odeio",
-    "adoro",
-    r"favorit\w*",
-    "intolerante",
-    "evito",
-    "nunca",
-)
-_NUMBER = re.compile(r"\d|[$€£¥]")
 _DIGITS = re.compile(r"\d+")  # part of a sentence's identity: "meet at 3" is not "meet at 4"
-_DATE_WORDS = _phrases(
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "janeiro",
-    "fevereiro",
-    "marco",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "segunda-feira",
-    "terca-feira",
-    "quarta-feira",
-    "quinta-feira",
-    "sexta-feira",
-    "sabado",
-    "domingo",
-    "today",
-    "tonight",
-    "tomorrow",
-    "yesterday",
-    "weekend",
-    r"(?:next|last) (?:week|month|year)",
-    "hoje",
-    "amanha",
-    "ontem",
-    "fim de semana",
-    r"(?:semana|mes|ano) que vem",
-    r"(?:proxima|semana) passada",
-    "proxima semana",
-    "dollars?",
-    "bucks",
-    "euros?",
-    "reais",
-)
-_FILLER = FILLER
-_CHANGE = _phrases(
-    r"moved (?:from|to|out|back|in)",
-    r"(?:changed|switched) (?:jobs?|from|to|careers?)",
-    "no longer",
-    "anymore",
-    "used to",
-    "new job",
-    r"started (?:working|at|a new)",
-    r"quit\w*",
-    "left my job",
-    r"(?:me )?mude[ia]",
-    "mudou",
-    "mudamos",
-    r"troque[ia]",
-    "trocou",
-    r"nao \w+(?: \w+)? mais",
-    r"agora (?:moro|trabalho|sou|estou)",
-    "deixei",
-    "larguei",
-    r"comecei (?:a trabalhar|na|no|em)",
-    "not anymore",
-)
-_FIRST_PERSON = _phrases(
-    "i",
-    "i'm",
-    "i've",
-    "i'd",
-    "i'll",
-    "my",
-    "me",
-    "mine",
-    "we",
-    "we're",
-    "we've",
-    "our",
-    "us",
-    "eu",
-    "meu",
-    "minha",
-    "meus",
-    "minhas",
-    "nos",
-    "nosso",
-    "nossa",
-    "comigo",
-)
-_SECOND_PERSON = _phrases(
-    "you", "you're", "you've", "you'll", "you'd", "your", "yours", "voce", "voces", "te", "contigo", "teu", "tua"
-)
-_BOUNDARY = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)]))\s+(?=[\"'“‘(¿¡]?[A-ZÀ-Ý0-9])")
 _ABBREVIATION = re.compile(
     r"\b(?:[Dd]ra?|[Ss]ra?|[Ss]rta|M[rs]|Mrs|[Pp]rof|St|vs|etc|nº|[Jj]r|[Aa]v|e\.g|i\.e|[A-Z])\.$"
 )
@@ -317,7 +132,7 @@ def split_sentences(text: str, *, whole_up_to: int = SHORT_TURN_CHARS) -> list[s
     sentences: list[str] = []
     for paragraph in re.split(r"\n\s*\n|\n(?=\s*[-*•])", text):
         merged: list[str] = []
-        for piece in _BOUNDARY.split(paragraph.strip()):
+        for piece in SENTENCE_BOUNDARY.split(paragraph.strip()):
             if merged and _ABBREVIATION.search(merged[-1]):
                 merged[-1] = f"{merged[-1]} {piece}"
             else:
@@ -336,73 +151,6 @@ def _clip(text: str, limit: int = MAX_SENTENCE_CHARS) -> str:
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
-
-
-def _names(text: str) -> set[str]:
-    """Capitalised words that do not start a sentence (a sentence's first word is capitalised
-    anyway), nor name a day or month (those count as dates)."""
-    found: set[str] = set()
-    for sentence in _BOUNDARY.split(text):
-        rest = sentence.split(maxsplit=1)
-        if len(rest) == 2:
-            found |= names_in(rest[1])
-    return {n for n in found if not _DATE_WORDS.fullmatch(fold(n))}
-
-
-@dataclass(frozen=True)
-class _Signals:
-    names: int
-    number: bool
-    decision: bool
-    preference: bool
-    filler: bool
-    content: int  # content words, filler and names left out
-    change: bool
-    first_person: bool
-    second_person: bool
-
-    @classmethod
-    def of(cls, text: str) -> _Signals:
-        folded = fold(text.replace("’", "'"))
-        names = _names(text)
-        rest = _FILLER.sub(" ", folded)
-        folded_names = {fold(n) for n in names}
-        return cls(
-            names=len(names),
-            number=bool(_NUMBER.search(text) or _DATE_WORDS.search(folded)),
-            decision=bool(_DECISION.search(folded)),
-            preference=bool(_PREFERENCE.search(folded)),
-            filler=rest != folded,
-            content=sum(fold(w) not in folded_names for w in content_words(rest)),
-            change=bool(_CHANGE.search(folded)),
-            first_person=bool(_FIRST_PERSON.search(folded)),
-            second_person=bool(_SECOND_PERSON.search(folded)),
-        )
-
-    @property
-    def worth_a_line(self) -> bool:
-        """Two content words, or a number, decision or preference: "Hey Mel! How are you?" and
-        "Hi! Good, thanks." are not; "I'm vegan." and "Saturday at 3." are. Words addressed to the
-        listener alone ("You'll be an awesome mom!") are not, unless they carry more."""
-        return (self.content >= 2 and not self.addressed) or self.number or self.decision or self.preference
-
-    @property
-    def addressed(self) -> bool:
-        return self.second_person and not self.first_person and not self.number and not self.names
-
-    @property
-    def bonus(self) -> float:
-        addressed = self.addressed
-        return (
-            NAME_BONUS * min(self.names, 2)
-            + NUMBER_BONUS * self.number
-            + DECISION_BONUS * self.decision
-            + PREFERENCE_BONUS * self.preference
-            + CHANGE_BONUS * self.change
-            + SELF_BONUS * self.first_person
-            - FILLER_PENALTY * self.filler
-            - ADDRESS_PENALTY * addressed
-        )
 
 
 def _previous_candidates(previous: str | None) -> list[_Candidate]:
@@ -543,7 +291,7 @@ def extractive_summary(
     candidates: list[_Candidate] = []
     bonuses: list[float] = []
     for c in _candidates(previous, turns, updates):
-        signals = _Signals.of(c.text)
+        signals = Signals.of(c.text)
         if c.update or signals.worth_a_line:
             candidates.append(c)
             question = QUESTION_PENALTY if c.text.endswith("?") else 0.0

@@ -1,0 +1,116 @@
+"""The details a summary must not lose: numbers, dates and names. Pure rules, Portuguese and English.
+
+A summary that keeps "we talked about the party" but drops the €300 budget, the Saturday and
+the guests' names has kept the topic and lost the memory. So the summariser treats these
+details as a set to cover, not just a bonus on sentences (:mod:`.summarize`), and the benchmark
+(``benchmarks/summaries_keep.py``) measures the share it keeps with the same definition:
+
+* a **number** is a token with a digit in it, money and codes included ("€300", "1,200", "20h",
+  "XK7P2Q"); what must appear is the token without its currency sign or trailing punctuation;
+* a **date** is a month or weekday name, or a day word ("yesterday", "amanhã", "next week");
+* a **name** is a capitalised word that does not open its sentence and is not a stopword, a
+  date word, nor one of the speakers (whose names every line already carries).
+
+A detail is kept when its key appears in the summary as a whole word, case and accents aside.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..text import fold, names_in
+from .salience import is_filler, phrases, strip_leading_filler
+
+DATE_WORDS = phrases(
+    *("january", "february", "march", "april", "june", "july", "august", "september", "october"),
+    *("november", "december", "janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho"),
+    *("agosto", "setembro", "outubro", "novembro", "dezembro"),
+    *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    *(r"segunda(?:-feira)?", r"terca(?:-feira)?", r"quarta(?:-feira)?", r"quinta(?:-feira)?"),
+    *(r"sexta(?:-feira)?", "sabado", "domingo"),
+    *("today", "tonight", "tomorrow", "yesterday", "weekend", r"(?:next|last|this) (?:week|month|year)"),
+    *("hoje", "amanha", "ontem", "fim de semana", "fds", r"(?:semana|mes|ano) (?:que vem|passad[oa])"),
+    *(r"(?:proxim[oa]|n[oa]) (?:semana|mes|ano)",),
+)
+"""Month and weekday names and day words, folded (English "May" is matched only capitalised,
+below: lowercase "may" is a verb)."""
+_MAY = re.compile(r"\bMay\b")
+_TOKEN = re.compile(r"\S+")
+_EDGE = re.compile(r"^[^\w$€£¥]+|[^\w%]+$")
+_CURRENCY = re.compile(r"^(?:R\$|US\$|[$€£¥])")
+_OPENER = re.compile(r"^\W*\S+")
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+")
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One detail: ``kind`` ("number", "date" or "name"), the ``key`` that must appear in the
+    summary (folded), and the ``span`` of its words in the sentence it came from, once that
+    sentence's leading filler is stripped (:func:`~.salience.strip_leading_filler`)."""
+
+    kind: str
+    key: str
+    span: tuple[int, int] = (0, 0)  # character offsets in the sentence
+
+
+def details_in(sentence: str, *, speakers: Iterable[str] = ()) -> list[Detail]:
+    """The details of one sentence, in order (each key once); none in filler ("Thanks, Mel!").
+
+    ``speakers``: names of the people talking, left out (folded or not)."""
+    text = strip_leading_filler(sentence)
+    if not text or is_filler(text):
+        return []
+    offset = 0
+    who = {fold(w) for s in speakers for w in s.split()}
+    found: dict[str, Detail] = {}
+    for m in _TOKEN.finditer(text):
+        token = _CURRENCY.sub("", _EDGE.sub("", m.group()))
+        if any(c.isdigit() for c in token):
+            found.setdefault(fold(token), Detail("number", fold(token), _span(m, offset)))
+    folded = fold(text)
+    for m in DATE_WORDS.finditer(folded):
+        found.setdefault(m.group(), Detail("date", m.group(), (m.start() + offset, m.end() + offset)))
+    for m in _MAY.finditer(text):
+        if m.start() > 0:
+            found.setdefault("may", Detail("date", "may", _span(m, offset)))
+    for part in _SENTENCE.split(text):
+        start = text.find(part)
+        opener = _OPENER.match(part)
+        rest = part[opener.end() :] if opener else part
+        base = start + (opener.end() if opener else 0)
+        for name in sorted(names_in(rest), key=rest.find):
+            key = fold(name)
+            if key in who or DATE_WORDS.fullmatch(key) or key in found:
+                continue
+            at = base + rest.find(name)
+            found[key] = Detail("name", key, (at + offset, at + offset + len(name)))
+    return sorted(found.values(), key=lambda d: d.span)
+
+
+def _span(m: re.Match[str], offset: int) -> tuple[int, int]:
+    return (m.start() + offset, m.end() + offset)
+
+
+def has_detail(text: str, key: str) -> bool:
+    """Does ``text`` say ``key`` as a whole word (folded)?"""
+    return _pattern(key).search(fold(text)) is not None
+
+
+def missing(text: str, keys: Iterable[str]) -> list[str]:
+    """The ``keys`` that ``text`` does not say, in order."""
+    folded = fold(text)
+    return [k for k in keys if _pattern(k).search(folded) is None]
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(key: str) -> re.Pattern[str]:
+    found = _PATTERNS.get(key)
+    if found is None:
+        if len(_PATTERNS) > 50_000:
+            _PATTERNS.clear()
+        found = _PATTERNS[key] = re.compile(r"(?<![\w])" + re.escape(key) + r"(?![\w])")
+    return found
