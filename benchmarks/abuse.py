@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from hipocampo.bench import abuse  # noqa: E402
+from hipocampo_bench import abuse  # noqa: E402
 
 QUOTA = 100
 

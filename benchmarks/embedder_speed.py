@@ -56,10 +56,10 @@ def locomo(folder: Path) -> tuple[list[str], list[str]]:
 
 
 def portuguese_turns(limit: int = 120) -> list[str]:
-    from hipocampo.bench import scenario_data_pt
+    from hipocampo_bench.scenario_files import SCENARIOS_DIR, load_dir
 
-    source = Path(scenario_data_pt.__file__).read_text()
-    return re.findall(r'"([^"\n]{20,})"', source)[:limit]
+    scenarios = [s for s in load_dir(SCENARIOS_DIR / "tuned") if s.language in ("pt", "pt-pt")]
+    return [t.content for s in scenarios for x in s.sessions for t in x.turns if len(t.content) >= 20][:limit]
 
 
 def _throughput(embedder: Any, turns: list[str]) -> float:

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from hipocampo.adapters.clock import FakeClock  # noqa: E402
 from hipocampo.backends import open_storage  # noqa: E402
-from hipocampo.bench.latency import START, synthetic_queries, synthetic_turns  # noqa: E402
 from hipocampo.domain.model import MemoryItem, MemoryKind, Role, Scope  # noqa: E402
 from hipocampo.settings import Settings  # noqa: E402
+from hipocampo_bench.latency import START, synthetic_queries, synthetic_turns  # noqa: E402
 
 USER = Scope("bench", "bench-user")
 NOISE = Scope("noise", "someone")

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rich.console import Console  # noqa: E402
 
-from hipocampo.bench.latency import render_latency, run_latency  # noqa: E402
+from hipocampo_bench.latency import render_latency, run_latency  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rich.console import Console  # noqa: E402
 
-from hipocampo.bench.locomo import parse_budgets, render_locomo, run_locomo  # noqa: E402
-from hipocampo.bench.locomo_layers import parse_layers  # noqa: E402
+from hipocampo_bench.locomo import parse_budgets, render_locomo, run_locomo  # noqa: E402
+from hipocampo_bench.locomo_layers import parse_layers  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

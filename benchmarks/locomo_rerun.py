@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from hipocampo.bench.locomo_rerun import main  # noqa: E402
+from hipocampo_bench.locomo_rerun import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

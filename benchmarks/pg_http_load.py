@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import http_load  # noqa: E402
 import httpx  # noqa: E402
 
-from hipocampo.bench.pgdb import scratch_database  # noqa: E402
+from hipocampo_bench.pgdb import scratch_database  # noqa: E402
 
 
 def free_port() -> int:

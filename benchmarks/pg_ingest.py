@@ -46,9 +46,9 @@ import numpy as np  # noqa: E402
 from chat_texts import SUBJECTS, TEMPLATES  # noqa: E402
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
-from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
+from hipocampo_bench.pgdb import scratch_database  # noqa: E402
 
 USERS = 50
 

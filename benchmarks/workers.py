@@ -38,8 +38,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
-from hipocampo.bench.pgdb import scratch_database  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
+from hipocampo_bench.pgdb import scratch_database  # noqa: E402
 
 USERS = 50
 from chat_texts import SUBJECTS  # noqa: E402

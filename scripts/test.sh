@@ -35,6 +35,8 @@ fi
 # A third-party plugin (an embedder, a chat model, a vector index), installed as users install one:
 # tests prove the entry-point route end to end (docs/plugins.md).
 .venv/bin/python -m pip install --quiet -e tests/plugins/hipocampo-example-plugin
+# The benchmarks ship apart from the product (benchmarks/pyproject.toml); tests and `hipocampo bench` use them.
+.venv/bin/python -m pip install --quiet -e benchmarks
 
 if (( WITH_ENGINES )); then
     if ! wait "$engines_install" || ! bash scripts/engines.sh start >>"$engines_log" 2>&1 </dev/null; then

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hipocampo.bench import abuse
+from hipocampo_bench import abuse
 
 RECALL_P95_BOUND_MS = 2000.0
 SEARCHABLE_BOUND_S = 30.0

@@ -1,7 +1,7 @@
 """The fact lifecycle scenarios end to end: every tuned scenario passes in every mode, the
-never-tuned (blind) split stays above its regression floors, and two scenarios (one English, one
-Portuguese) are checked exactly: current facts, a correction's full history, a retraction,
-mentions and dated events."""
+earlier-blind split stays above its regression floors, the fresh never-tuned split (when its files
+exist) loads and is reported, and two scenarios (one English, one Portuguese) are checked exactly:
+current facts, a correction's full history, a retraction, mentions and dated events."""
 
 from __future__ import annotations
 
@@ -11,18 +11,19 @@ from typing import Any
 
 import pytest
 
-from hipocampo.bench.scenario_data import SARAH
-from hipocampo.bench.scenario_data_pt import HELENA
-from hipocampo.bench.scenarios import LANGUAGES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 from hipocampo.domain.model import HistoryEvent, MemoryItem
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
+from hipocampo_bench.scenario_files import SCENARIOS_DIR
+from hipocampo_bench.scenarios import LANGUAGES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 
 ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
 
-# The never-tuned split was written blind and is never used to change a rule, so its floors are
-# regression guards set at what was measured (docs/benchmarks.md), minus a margin; the target for
-# it (90% of scenarios passing, fact precision 0.97) is reported there, not asserted here.
-NEVER_TUNED_FLOORS = {"passed": 0.0, "precision": 0.55, "recall": 0.45, "probes": 0.75}
+# The earlier-blind split was written blind (it was "never-tuned" until rules were tuned on its
+# failures), so its floors are regression guards set at what was measured (docs/benchmarks.md),
+# minus a margin. The fresh never-tuned split is only reported: its figures are the measure.
+EARLIER_BLIND_FLOORS = {"passed": 0.0, "precision": 0.55, "recall": 0.45, "probes": 0.75}
+SARAH = next(s for s in SCENARIOS if s.name == "sarah_boston_to_denver")
+HELENA = next(s for s in SCENARIOS if s.name == "helena_coimbra_saude")
 
 
 def at(text: str) -> datetime:
@@ -38,8 +39,12 @@ def test_scenarios_are_well_formed() -> None:
     assert len(SCENARIOS) >= 40
     assert len({s.name for s in SCENARIOS}) == len(SCENARIOS)
     assert {s.language for s in SCENARIOS} == set(LANGUAGES)
-    assert {s.split for s in SCENARIOS} == set(SPLITS)
-    assert 2 * sum(s.split == "never-tuned" for s in SCENARIOS) >= len(SCENARIOS) - 1  # about half blind
+    assert {"tuned", "earlier-blind"} <= {s.split for s in SCENARIOS} <= set(SPLITS)
+    earlier = [s for s in SCENARIOS if s.split != "never-tuned"]
+    assert 2 * sum(s.split == "earlier-blind" for s in earlier) >= len(earlier) - 1  # about half blind
+    for split in SPLITS:  # each file in the folder of its split, named after its scenario
+        for path in sorted((SCENARIOS_DIR / split).glob("*.json")):
+            assert [(s.name, s.split) for s in SCENARIOS if s.name == path.stem] == [(path.stem, split)], path
     for s in SCENARIOS:
         assert 2 <= len(s.sessions) <= 5, s.name
         assert s.probes, s.name
@@ -50,7 +55,8 @@ def test_scenarios_are_well_formed() -> None:
         assert all((b - a).days >= 1 for a, b in pairwise(starts)), s.name
         roles = {t.role for x in s.sessions for t in x.turns}
         assert roles == {"user", "assistant"}, s.name
-        assert s.facts and (s.superseded or s.retracted), s.name
+        if s.split != "never-tuned":  # the fresh split's writers chose what each scenario tests
+            assert s.facts and (s.superseded or s.retracted), s.name
 
 
 def test_every_tuned_scenario_passes_in_every_mode(result: dict[str, Any]) -> None:
@@ -66,13 +72,20 @@ def test_every_tuned_scenario_passes_in_every_mode(result: dict[str, Any]) -> No
     assert result["by_split"]["tuned"]["facts"]["precision"] >= 0.97
 
 
-def test_the_never_tuned_split_stays_above_its_floors(result: dict[str, Any]) -> None:
-    blind = result["by_split"]["never-tuned"]
+def test_the_earlier_blind_split_stays_above_its_floors(result: dict[str, Any]) -> None:
+    blind = result["by_split"]["earlier-blind"]
     assert blind["scenarios"] >= 20
-    assert blind["passed"]["rate"] >= NEVER_TUNED_FLOORS["passed"]
-    assert blind["facts"]["precision"] >= NEVER_TUNED_FLOORS["precision"]
-    assert blind["facts"]["recall"] >= NEVER_TUNED_FLOORS["recall"]
-    assert blind["probes"]["rate"] >= NEVER_TUNED_FLOORS["probes"]
+    assert blind["passed"]["rate"] >= EARLIER_BLIND_FLOORS["passed"]
+    assert blind["facts"]["precision"] >= EARLIER_BLIND_FLOORS["precision"]
+    assert blind["facts"]["recall"] >= EARLIER_BLIND_FLOORS["recall"]
+    assert blind["probes"]["rate"] >= EARLIER_BLIND_FLOORS["probes"]
+
+
+def test_the_fresh_never_tuned_split_is_reported_apart(result: dict[str, Any]) -> None:
+    """Not held to any figure (that would make it a tuned split): only played and counted apart."""
+    fresh = [s for s in SCENARIOS if s.split == "never-tuned"]
+    assert result["by_split"]["never-tuned"]["scenarios"] == len(fresh)
+    assert {r["split"] for r in result["scenarios"]} == {s.split for s in SCENARIOS}
 
 
 def test_every_scenario_reports_its_misses(result: dict[str, Any]) -> None:

@@ -10,7 +10,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from hipocampo.bench.locomo import (
+from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
+from hipocampo.entrypoints.cli import app
+from hipocampo_bench.locomo import (
     context_recall,
     load_conversation,
     normalise_dia_ids,
@@ -20,9 +22,7 @@ from hipocampo.bench.locomo import (
     render_locomo,
     run_locomo,
 )
-from hipocampo.bench.locomo_layers import LAYERS, hit_turns, parse_layers, question_measures
-from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
-from hipocampo.entrypoints.cli import app
+from hipocampo_bench.locomo_layers import LAYERS, hit_turns, parse_layers, question_measures
 
 
 def utc(*args: int) -> datetime:

@@ -8,8 +8,8 @@ import json
 import pytest
 from rich.console import Console
 
-from hipocampo.bench.locomo import run_locomo
-from hipocampo.bench.locomo_rerun import main, rerun, table
+from hipocampo_bench.locomo import run_locomo
+from hipocampo_bench.locomo_rerun import main, rerun, table
 
 CONVERSATION = {
     "sample_id": "conv-r",

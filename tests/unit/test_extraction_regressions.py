@@ -1,4 +1,4 @@
-"""Extraction fixes found by the bilingual scenario suite (src/hipocampo/bench/scenario_data*.py)."""
+"""Extraction fixes found by the bilingual scenario suite (benchmarks/data/scenarios/)."""
 
 from __future__ import annotations
 

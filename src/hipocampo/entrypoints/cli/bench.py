@@ -1,20 +1,39 @@
-"""``hipocampo bench``: quality (LoCoMo) and latency benchmarks, run by :mod:`hipocampo.bench`."""
+"""``hipocampo bench``: recall quality (LoCoMo, realistic chats) and latency benchmarks.
+
+The benchmarks are not part of the product: their code and data live in their own distribution,
+``hipocampo-bench`` (``benchmarks/`` in the repository), imported here only when a benchmark runs.
+Without it the commands still list and explain themselves, and running one says how to install it.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ...domain.errors import InvalidInput
-from .support import JsonOpt, out, print_json
+from .support import JsonOpt, fail, out, print_json
 
 bench_app = typer.Typer(
-    help="Benchmarks: recall quality on LoCoMo, and latency at scale.",
+    help="Benchmarks: recall quality on LoCoMo and on realistic chats, and latency at scale "
+    "(needs the benchmarks: `pip install -e benchmarks` in a hipocampo checkout).",
     no_args_is_help=True,
     rich_markup_mode="markdown",
 )
+
+INSTALL_HINT = (
+    "the benchmarks are not installed: in a hipocampo checkout, run `pip install -e benchmarks` "
+    "(they ship apart from the product)"
+)
+
+
+def _require_benchmarks() -> None:
+    """Exit 2 with how to install them when the ``hipocampo_bench`` package is missing."""
+    if importlib.util.find_spec("hipocampo_bench") is None:
+        fail(INSTALL_HINT)
+
 
 EmbedderOpt = Annotated[
     str | None,
@@ -71,8 +90,9 @@ def locomo(
     ] = None,
 ) -> None:
     """Measure recall quality on the LoCoMo long-conversation benchmark."""
-    from ...bench.locomo import parse_budgets, render_locomo, run_locomo
-    from ...bench.locomo_layers import parse_layers
+    _require_benchmarks()
+    from hipocampo_bench.locomo import parse_budgets, render_locomo, run_locomo
+    from hipocampo_bench.locomo_layers import parse_layers
 
     try:
         names = parse_layers(layers)
@@ -83,7 +103,7 @@ def locomo(
     except ValueError as exc:
         raise InvalidInput(f"--budgets: {exc}") from None
     if db is not None:
-        from ...bench.pgdb import is_postgres
+        from hipocampo_bench.pgdb import is_postgres
 
         if not is_postgres(db):
             raise InvalidInput(f"--db expects a postgresql:// URL, got {db!r}")
@@ -123,10 +143,47 @@ def latency(
     embedder: EmbedderOpt = None,
 ) -> None:
     """Measure write acknowledgement, indexing throughput and recall latency as the store grows."""
-    from ...bench.latency import render_latency, run_latency
+    sizes_list = _sizes(sizes)
+    _require_benchmarks()
+    from hipocampo_bench.latency import render_latency, run_latency
 
-    result = run_latency(sizes=_sizes(sizes), queries=queries, embedder=embedder, progress=not json_out)
+    result = run_latency(sizes=sizes_list, queries=queries, embedder=embedder, progress=not json_out)
     if json_out:
         print_json(result)
     else:
         render_latency(result, out())
+
+
+@bench_app.command()
+def realistic(
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            exists=True,
+            file_okay=False,
+            help="Folder of chat JSON files (default: the benchmarks' data/realistic).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every failing question with what the context held.")
+    ] = False,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Measure recall on realistic chat: colloquial, mixed-language, full of requests and small talk.
+
+    Each chat is played into a fresh store (default embedder, no LLM); each question is then asked
+    in a new thread. Per language and overall: answer in the context, top search hit holds it,
+    empty memory section, stale shown as current, another user's value leaked, memory tokens.
+    """
+    _require_benchmarks()
+    from hipocampo_bench.realistic import render_realistic, run_realistic
+    from hipocampo_bench.scenario_files import REALISTIC_DIR
+
+    result = run_realistic(data or REALISTIC_DIR, embedder=embedder, progress=not json_out)
+    if json_out:
+        print_json(result)
+    else:
+        render_realistic(result, out(), verbose=verbose)
