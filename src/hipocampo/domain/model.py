@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import InvalidInput
 from .ids import MAX_ID_CHARS, check_id, id_problem, normal_id  # noqa: F401 - part of this module's face
+from .values import check_metadata, check_text
 
 MAX_CONTENT_CHARS = 100_000
 """Longest message we accept. Longer turns are almost always pasted documents, which belong in a
@@ -235,8 +236,8 @@ class NewMessage:
             raise InvalidInput("message content must not be empty")
         if len(self.content) > MAX_CONTENT_CHARS:
             raise InvalidInput(f"message content is {len(self.content)} characters; the limit is {MAX_CONTENT_CHARS}")
-        if not isinstance(self.metadata, dict):
-            raise InvalidInput("message metadata must be an object")
+        check_text("message content", self.content)
+        self.metadata = check_metadata("message metadata", self.metadata)
         self.id = check_id("message id", self.id, required=False)
         self.name = check_id("name", self.name, required=False)
 

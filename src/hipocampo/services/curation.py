@@ -20,6 +20,7 @@ from ..domain.model import (
     new_id,
     parse_time,
 )
+from ..domain.values import check_metadata, check_text
 from .deps import Deps
 from .facts import custom_memory_types
 from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
@@ -32,6 +33,7 @@ def _content(content: Any) -> str:
         raise InvalidInput("memory content must be a non-empty string")
     if len(content) > MAX_CONTENT_CHARS:
         raise InvalidInput(f"memory content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}")
+    check_text("memory content", content)  # the rule of domain.values: what every backend can store
     return content.strip()
 
 
@@ -96,7 +98,7 @@ async def remember(
         created_at=now,
         thread_id=thread_id,
         importance=importance,
-        metadata=dict(metadata or {}),
+        metadata=dict(check_metadata("memory metadata", metadata)),
         updated_at=now,
         expires_at=expiry,
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..domain.errors import InvalidInput
 from ..domain.model import Job, Message, NewMessage, Role, Scope, check_id, parse_time
+from ..domain.values import check_metadata
 from .deps import Deps
 from .quota import enforce_memory_quota
 
@@ -42,8 +43,8 @@ async def add_messages(
         raise InvalidInput("no messages to add")
     if len(messages) > MAX_MESSAGES_PER_CALL:
         raise InvalidInput(f"at most {MAX_MESSAGES_PER_CALL} messages per call; split the batch")
-    if metadata is not None and not isinstance(metadata, dict):
-        raise InvalidInput("metadata must be an object")
+    if metadata is not None:
+        metadata = check_metadata("metadata", metadata)  # the rule every message's own metadata follows
     default_time = parse_time(at) if at is not None else None
     parsed = []
     for raw in messages:

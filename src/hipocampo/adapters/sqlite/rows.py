@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, overload
 
 from ...domain.model import MemoryItem, MemoryKind, MemoryType, Message, Role, Scope, as_utc
+from ...domain.values import repaired
+
+log = logging.getLogger("hipocampo.store")
 
 
 @overload
@@ -53,6 +57,25 @@ def _json(text: str) -> Any:
     return json.loads(text)
 
 
+_SUSPECT = ("NaN", "Infinity", "\\ud")
+"""What a row written before :mod:`~hipocampo.domain.values`' rule may hold and no answer can: the
+cheap test that spares the rows written since (nearly all) a walk through their metadata."""
+
+
+def _metadata(text: str, what: str, row_id: str) -> Any:
+    """A row's metadata, repaired if it holds values JSON answers cannot (``NaN``, ``Infinity``,
+    lone surrogates): an older version stored them, and one such row took every read of its user
+    down. The warning names the row, never its content."""
+    value = _json(text)
+    if len(text) > 2 and any(s in text for s in _SUSPECT):
+        value, changed = repaired(value)
+        if changed:
+            log.warning(
+                "repaired the stored metadata of %s %s as it was read (NaN, Infinity or a lone surrogate)", what, row_id
+            )
+    return value
+
+
 def message_from_row(row: sqlite3.Row) -> Message:
     return Message(
         id=row["id"],
@@ -63,7 +86,7 @@ def message_from_row(row: sqlite3.Row) -> Message:
         created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
         seq=row["seq"],
         name=row["name"],
-        metadata=_json(row["metadata"]),
+        metadata=_metadata(row["metadata"], "message", row["id"]),
         external_id=row["external_id"],
     )
 
@@ -79,7 +102,7 @@ def memory_from_row(row: sqlite3.Row) -> MemoryItem:
         memory_type=MemoryType(row["memory_type"]) if row["memory_type"] else None,
         importance=row["importance"],
         source_message_ids=_json(row["source_ids"]),
-        metadata=_json(row["metadata"]),
+        metadata=_metadata(row["metadata"], "memory", row["id"]),
         name=row["name"],
         role=Role(row["role"]) if row["role"] else None,
         seq=row["seq"],

@@ -13,9 +13,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, Role
 from ...domain.retrieval.recall import RecencyMode
+from ...domain.values import metadata_problem, text_problem
 from ...services.ingest import MAX_MESSAGES_PER_CALL
 from ...services.retrieval import MAX_QUERY_CHARS
 from ..ids import valid_id
@@ -29,6 +31,27 @@ ID_RULE = f"1 to {MAX_ID_CHARS} characters, not blank, without control or invisi
 
 Id = Annotated[str, AfterValidator(valid_id)]
 """An id in a body: checked and put in NFC like every id (:func:`~hipocampo.domain.model.check_id`)."""
+
+
+def _valid_text(value: str) -> str:
+    problem = text_problem(value)
+    if problem is not None:  # the template takes no braces from the caller's text
+        raise PydanticCustomError("invalid_text", "{problem}", {"problem": problem})
+    return value
+
+
+def _valid_metadata(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    problem = None if value is None else metadata_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("invalid_metadata", "{problem}", {"problem": problem})
+    return value
+
+
+Text = Annotated[str, AfterValidator(_valid_text)]
+"""Text to store or search for: valid Unicode without NUL (:mod:`hipocampo.domain.values`, the rule
+the services apply too; checked here as well so that the 422 names the field's place in the body)."""
+Metadata = Annotated[dict[str, Any], AfterValidator(_valid_metadata)]
+"""Free JSON kept with a message or memory: finite numbers, string keys, text as :data:`Text`."""
 
 
 def _id_field(description: str, **kw: Any) -> Any:
@@ -94,10 +117,10 @@ class MessageIn(Strict):
     already stored for this user is returned as stored, not written twice."""
 
     role: Role = Field(Role.USER, description="Who said it.")
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What was said.")
+    content: Text = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What was said.")
     created_at: IsoTime | None = Field(None, description="When it was said (ISO-8601); default: now.")
     name: Id | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
-    metadata: dict[str, Any] = Field(default_factory=dict, description="Free JSON kept with the message.")
+    metadata: Metadata = Field(default_factory=dict, description="Free JSON kept with the message.")
     id: Id | None = _id_field("Your own id for the message (idempotent retries).", default=None)
 
 
@@ -119,7 +142,7 @@ class AddMessagesIn(Strict):
 
     messages: list[MessageIn] = Field(min_length=1, max_length=MAX_MESSAGES_PER_CALL, description="Turns, in order.")
     agent_id: Id | None = _id_field("The agent writing, to tag what is learned from these turns.", default=None)
-    metadata: dict[str, Any] | None = Field(None, description="Merged into every message's own metadata.")
+    metadata: Metadata | None = Field(None, description="Merged into every message's own metadata.")
 
 
 class RememberIn(Strict):
@@ -130,19 +153,19 @@ class RememberIn(Strict):
         },
     )
 
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The fact, in plain words.")
+    content: Text = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The fact, in plain words.")
     memory_type: TypeName | None = Field(None, description=f"What kind of fact it is: {TYPE_RULE}.")
     importance: float = Field(0.5, strict=True, ge=0, le=1, description="How much it matters in ranking, 0 to 1.")
     expires_at: IsoTime | None = Field(None, description="After this time it leaves recall (kept in history).")
     thread_id: Id | None = _id_field("The thread it came from, if any.", default=None)
     agent_id: Id | None = _id_field("The agent saving it.", default=None)
-    metadata: dict[str, Any] | None = Field(None, description="Free JSON kept with the memory.")
+    metadata: Metadata | None = Field(None, description="Free JSON kept with the memory.")
 
 
 class UpdateMemoryIn(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"content": "Ana lives in Porto now"}]})
 
-    content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="New text.")
+    content: Text | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="New text.")
     memory_type: TypeName | None = Field(None, description=f"New type: {TYPE_RULE}.")
     importance: float | None = Field(None, strict=True, ge=0, le=1, description="New importance, 0 to 1.")
 
@@ -162,7 +185,7 @@ class SearchIn(_Filters):
         extra="forbid", json_schema_extra={"examples": [{"query": "what is Ana allergic to?", "k": 5}]}
     )
 
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in any language.")
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in any language.")
     thread_id: Id | None = _id_field("The current thread.", default=None)
     exclude_thread: bool = Field(False, strict=True, description="Other threads than `thread_id` only.")
     kinds: list[MemoryKind] | None = Field(None, description="Only these kinds of memory.")
@@ -178,7 +201,7 @@ class RecallIn(_Filters):
         },
     )
 
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
     thread_id: Id | None = _id_field("The current thread: its recent turns and summary come first.", default=None)
     token_budget: int | None = Field(None, strict=True, ge=50, le=200_000, description="Size of the rendered context.")
     exclude_current_thread: bool = Field(False, strict=True, description="Memories from other threads only.")
@@ -198,7 +221,7 @@ class MemorySearchIn(Strict):
     )
 
     user_id: Id = _id_field("The user whose memories to search.")
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for.")
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for.")
     k: int | None = Field(None, strict=True, ge=1, le=200, description="How many; default adaptive.")
     conversation_id: Id | None = _id_field("Only this conversation (a thread) of the user.", default=None)
 
@@ -222,7 +245,7 @@ class ContextIn(Strict):
     )
 
     thread_id: Id = _id_field("The thread the agent is in: its summary and recent turns come first.")
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The user's new message.")
     agent_id: Id | None = _id_field("The agent asking.", default=None)
     flags: ContextFlags = Field(default_factory=ContextFlags, description="Which memory layers to render.")
 
@@ -245,19 +268,19 @@ class ToolSession(Strict):
 
 class GetMemoryArgs(Strict):
     mode: Literal["semantic", "chronological"] = Field("semantic", description="Rank by a query, or newest first.")
-    query: str | None = Field(None, max_length=MAX_QUERY_CHARS, description="Needed in semantic mode.")
+    query: Text | None = Field(None, max_length=MAX_QUERY_CHARS, description="Needed in semantic mode.")
     memory_type: str | None = Field(None, max_length=50, description="A fact type or a memory kind.")
     limit: int | None = Field(None, strict=True, ge=1, le=200, description="At most the session's memory_limit.")
 
 
 class SaveMemoryArgs(Strict):
-    content: str = Field(max_length=MAX_CONTENT_CHARS, description="The fact to save.")
+    content: Text = Field(max_length=MAX_CONTENT_CHARS, description="The fact to save.")
     memory_type: str = Field(max_length=50, description="One of the session's memory types.")
 
 
 class UpdateMemoryArgs(Strict):
     memory_id: str = Field(max_length=MAX_ID_CHARS, description="The memory to change.")
-    new_content: str = Field(max_length=MAX_CONTENT_CHARS, description="Its new text.")
+    new_content: Text = Field(max_length=MAX_CONTENT_CHARS, description="Its new text.")
 
 
 class DeleteMemoryArgs(Strict):
@@ -304,7 +327,7 @@ class DeleteMemoryCall(Strict):
 class ChatSession(ToolSession):
     """The chat session: whose memory, which thread, and how the agent uses its memory."""
 
-    system_prompt: str | None = Field(None, max_length=20_000, description="Replaces the default system prompt.")
+    system_prompt: Text | None = Field(None, max_length=20_000, description="Replaces the default system prompt.")
     use_pre_memory_load: bool = Field(True, strict=True, description="Inject recalled memory before the model runs.")
 
 
@@ -317,4 +340,4 @@ class ChatIn(Strict):
     )
 
     session: ChatSession
-    message: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The user's new message.")
+    message: Text = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="The user's new message.")
