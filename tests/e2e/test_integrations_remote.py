@@ -14,6 +14,7 @@ import pytest
 from openai_stub import ChatStub, answer_for, chat_stub
 from serve_process import ServeProcess, serve_process
 
+from hipocampo.agent.remote import RemoteAgentMemory
 from hipocampo.integrations import MEMORY_HEADER, with_memory
 
 pytestmark = pytest.mark.slow
@@ -50,7 +51,6 @@ def test_memory_in_a_hipocampo_service(
 
     first = [user(ALLERGY)]
     reply = client.chat.completions.create(model="stub-1", messages=first, thread_id="t1")
-    client.chat.completions.create(model="stub-1", messages=first, thread_id="t1")  # a retry: stored once
     logged = api.get("/v1/users/ana/threads/t1/messages").json()["messages"]
     assert [m["content"] for m in logged] == [ALLERGY, reply.choices[0].message.content]
 
@@ -98,4 +98,42 @@ def test_memory_in_a_hipocampo_service(
     assert any("recall failed" in r.message for r in caplog.records)
     client.close()
     wrong.close()
+    api.close()
+
+
+class LosesFirstAnswer(httpx.AsyncHTTPTransport):
+    """A network that delivers the first store request to the service and then loses its answer,
+    as a timeout after the service committed does: the client retries the same request."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stores = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        if request.method == "POST" and request.url.path.endswith("/messages"):
+            self.stores += 1
+            if self.stores == 1:
+                await response.aread()
+                raise httpx.ReadTimeout("the answer was lost", request=request)
+        return response
+
+
+@pytest.mark.backends()
+def test_a_repeated_message_is_a_new_turn_and_a_retried_store_is_kept_once(
+    stub: ChatStub, service: tuple[ServeProcess, str]
+) -> None:
+    server, token = service
+    api = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    llm = openai.OpenAI(base_url=stub.url, api_key="test", max_retries=0)
+    network = LosesFirstAnswer()
+    remote = RemoteAgentMemory(
+        server.url, token, retries=1, backoff=0, http_client=httpx.AsyncClient(transport=network)
+    )
+    client = with_memory(llm, user_id="ana", thread_id="t", memory=remote)
+    replies = [client.chat.completions.create(model="stub-1", messages=[user(text)]) for text in ("yes", "yes")]
+    assert network.stores == 3  # the first store was sent twice
+    logged = [m["content"] for m in api.get("/v1/users/ana/threads/t/messages").json()["messages"]]
+    assert logged == ["yes", replies[0].choices[0].message.content, "yes", replies[1].choices[0].message.content]
+    client.close()
     api.close()

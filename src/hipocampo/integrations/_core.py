@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,10 +42,12 @@ class Turn:
 
 @dataclass(frozen=True)
 class Who:
-    """Whose conversation a call belongs to."""
+    """Whose conversation a call belongs to. ``named``: the call (or the wrapper) named the
+    thread; otherwise the wrapper names it after the conversation's first exchange."""
 
     user_id: str
     thread_id: str
+    named: bool = True
 
 
 def resolve_who(
@@ -59,17 +62,39 @@ def resolve_who(
 ) -> Who | None:
     """The user and thread of one call, most specific first: the call's own ``user_id``/``thread_id``
     arguments, then its ``metadata``, then the wrapper's, then (user only) the OpenAI ``user``
-    field. Without a thread the conversation is named after its first message, so the calls of
-    one conversation (which resend it) share a thread. ``None``: no user, no memory."""
+    field. ``None``: no user, no memory.
+
+    Without a thread the conversation is named after its first exchange (see
+    :func:`conversation_thread`). A call that opens a conversation does not know its answer yet:
+    it recalls under a thread nothing is stored in (a new conversation has no recent turns), and
+    its turns are stored under the name its answer completes (:func:`new_turns`)."""
     meta = metadata if isinstance(metadata, dict) else {}
     user = _first(call_user, meta.get("user_id"), bound_user, user_field)
     if user is None:
         return None
     thread = _first(call_thread, meta.get("thread_id"), bound_thread)
     if thread is None:
-        opening = next((t.text for t in turns if t.role not in ("system", "developer")), "")
-        thread = "chat-" + hashlib.sha256(opening.encode("utf-8", "replace")).hexdigest()[:16]
+        return Who(user, conversation_thread(turns, None), named=False)
     return Who(user, thread)
+
+
+def conversation_thread(turns: Sequence[Turn], reply: str | None) -> str:
+    """The thread of a conversation that names none: a digest of its first exchange, the first
+    user message and the first answer after it (``reply`` when the call is that exchange).
+
+    Every later call of the conversation resends that exchange, so all its calls share the thread.
+    The answer is in the name so that two conversations that open alike ("hi") get threads of
+    their own, as soon as their answers differ; conversations alike in their whole first exchange
+    cannot be told apart and share one (name the thread with ``thread_id=`` to keep them apart).
+    Before the answer is known (``reply`` None and no answer in ``turns``), the name is one no
+    turn is ever stored under."""
+    said = [t for t in turns if t.role not in ("system", "developer")]
+    first_user = next((i for i, t in enumerate(said) if t.role == "user"), None)
+    opening = said[first_user].text if first_user is not None else (said[0].text if said else "")
+    after = said[first_user + 1 :] if first_user is not None else []
+    answer = next((t.text for t in after if t.role == "assistant"), reply)
+    payload = json.dumps([opening, answer], ensure_ascii=False)
+    return "chat-" + hashlib.sha256(payload.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def _first(*values: Any) -> str | None:
@@ -91,24 +116,55 @@ def sends_history(turns: Sequence[Turn]) -> bool:
     return any(t.role == "assistant" for t in turns)
 
 
-def new_turns(
-    who: Who, turns: Sequence[Turn], reply: str | None, source: str, reply_metadata: dict[str, Any] | None = None
-) -> list[dict[str, Any]]:
-    """The turns to store after a call: the user messages after the last assistant message (the
-    ones this call adds; earlier ones were stored by the calls that sent them) and the reply.
+def answered(turns: Sequence[Turn]) -> bool:
+    """Whether the call resends an answer to its conversation's first user message: then the
+    conversation so far fixes where its new turns sit, and their ids can be digests of it."""
+    first_user = next((i for i, t in enumerate(turns) if t.role == "user"), None)
+    return first_user is not None and any(t.role == "assistant" for t in turns[first_user + 1 :])
 
-    Each id is a digest of the conversation up to that turn, so a retried call (the same
-    messages) stores nothing twice: the store keeps the first turn with a given id. A regenerated
-    answer to the same messages is therefore not stored over the first one."""
+
+def new_call_id() -> str:
+    """A fresh id for one logical chat call: made once, before the call, and reused for every
+    attempt to store its turns."""
+    return uuid.uuid4().hex
+
+
+def new_turns(
+    who: Who,
+    turns: Sequence[Turn],
+    reply: str | None,
+    source: str,
+    reply_metadata: dict[str, Any] | None = None,
+    *,
+    call_id: str,
+) -> tuple[Who, list[dict[str, Any]]]:
+    """Where and what to store after a call: the user messages after the last assistant message
+    (the ones this call adds; earlier ones were stored by the calls that sent them) and the reply,
+    with the thread a thread-less conversation gets once its first answer is known.
+
+    The ids make a retry store nothing twice and a repeated message a new turn:
+
+    - a call that resends its conversation (an answer follows its first user message): each id is
+      a digest of the conversation up to that turn. A call resent with the same conversation (a
+      retry, a regenerated answer) stores nothing new; the same words later in the conversation
+      are a new turn, since what precedes them differs.
+    - a call that sends only its new message(s), or opens its conversation: nothing in it tells
+      "yes" from the earlier "yes", so each call is a new turn. Its ids come from ``call_id``,
+      made once per call, so a store retried (by the remote client after a lost answer) is kept
+      once.
+    """
+    if not who.named and not answered(turns):
+        who = Who(who.user_id, conversation_thread(turns, reply or ""), named=False)
+    by_history = answered(turns)
     last_assistant = max((i for i, t in enumerate(turns) if t.role == "assistant"), default=-1)
     out: list[dict[str, Any]] = []
-    for i in range(last_assistant + 1, len(turns)):
+    for n, i in enumerate(range(last_assistant + 1, len(turns))):
         if turns[i].role == "user" and turns[i].text.strip():
             out.append(
                 {
                     "role": "user",
                     "content": turns[i].text,
-                    "id": _digest(who, turns[: i + 1], "user"),
+                    "id": _digest(who, turns[: i + 1], "user") if by_history else f"chat-user-{call_id}-{n}",
                     "metadata": {"source": source},
                 }
             )
@@ -117,11 +173,11 @@ def new_turns(
             {
                 "role": "assistant",
                 "content": reply,
-                "id": _digest(who, turns, "reply"),
+                "id": _digest(who, turns, "reply") if by_history else f"chat-reply-{call_id}",
                 "metadata": {"source": source, **(reply_metadata or {})},
             }
         )
-    return out
+    return who, out
 
 
 def _digest(who: Who, turns: Sequence[Turn], what: str) -> str:

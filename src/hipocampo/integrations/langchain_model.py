@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from ..domain.errors import ConfigurationError
-from ._core import ChatMemory, Turn, Who, memory_block, new_turns, resolve_who
+from ._core import ChatMemory, Turn, Who, memory_block, new_call_id, new_turns, resolve_who
 
 try:
     from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -109,7 +109,7 @@ class MemoryChatModel(BaseChatModel):
             messages = with_system(messages, self.chat_memory.recall(plan.who, plan.turns))
         result = self.model._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         if plan is not None:
-            self.chat_memory.store(plan.who, plan.turns_to_store(_first(result)))
+            self.chat_memory.store(*plan.turns_to_store(_first(result)))
         return result
 
     async def _agenerate(
@@ -124,7 +124,7 @@ class MemoryChatModel(BaseChatModel):
             messages = with_system(messages, await self.chat_memory.arecall(plan.who, plan.turns))
         result = await self.model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         if plan is not None:
-            await self.chat_memory.astore(plan.who, plan.turns_to_store(_first(result)))
+            await self.chat_memory.astore(*plan.turns_to_store(_first(result)))
         return result
 
     def _stream(
@@ -150,10 +150,10 @@ class MemoryChatModel(BaseChatModel):
                 yield chunk
         except GeneratorExit:  # closed early: what arrived is stored, marked incomplete
             if plan is not None:
-                self.chat_memory.store(plan.who, plan.turns_to_store(_joined(seen), incomplete=True))
+                self.chat_memory.store(*plan.turns_to_store(_joined(seen), incomplete=True))
             raise
         if plan is not None:
-            self.chat_memory.store(plan.who, plan.turns_to_store(_joined(seen)))
+            self.chat_memory.store(*plan.turns_to_store(_joined(seen)))
 
     async def _astream(
         self,
@@ -177,10 +177,10 @@ class MemoryChatModel(BaseChatModel):
                     yield chunk
         except GeneratorExit:
             if plan is not None:
-                await self.chat_memory.astore(plan.who, plan.turns_to_store(_joined(seen), incomplete=True))
+                await self.chat_memory.astore(*plan.turns_to_store(_joined(seen), incomplete=True))
             raise
         if plan is not None:
-            await self.chat_memory.astore(plan.who, plan.turns_to_store(_joined(seen)))
+            await self.chat_memory.astore(*plan.turns_to_store(_joined(seen)))
 
     def _plan(self, messages: list[BaseMessage], run_manager: Any, kwargs: dict[str, Any]) -> _Plan | None:
         """Take the call's own ids out of ``kwargs`` (the wrapped model must not see them)."""
@@ -203,17 +203,21 @@ class MemoryChatModel(BaseChatModel):
 
 
 class _Plan:
+    """One call's memory work; its id names the turns of every attempt to store them."""
+
     def __init__(self, who: Who, turns: list[Turn]) -> None:
         self.who, self.turns = who, turns
+        self.call_id = new_call_id()
 
-    def turns_to_store(self, reply: AIMessage | None, incomplete: bool = False) -> list[dict[str, Any]]:
+    def turns_to_store(self, reply: AIMessage | None, incomplete: bool = False) -> tuple[Who, list[dict[str, Any]]]:
         meta: dict[str, Any] = {}
         model = (reply.response_metadata or {}).get("model_name") if reply is not None else None
         if isinstance(model, str) and model:
             meta["model"] = model
         if incomplete:
             meta["incomplete"] = True
-        return new_turns(self.who, self.turns, reply.text if reply is not None else None, SOURCE, meta)
+        text = reply.text if reply is not None else None
+        return new_turns(self.who, self.turns, text, SOURCE, meta, call_id=self.call_id)
 
 
 def with_system(messages: list[BaseMessage], context: str | None) -> list[BaseMessage]:

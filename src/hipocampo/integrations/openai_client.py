@@ -17,7 +17,7 @@ import inspect
 from typing import Any
 
 from ..domain.errors import ConfigurationError
-from ._core import ChatMemory, Turn, Who, memory_block, new_turns, resolve_who
+from ._core import ChatMemory, Turn, Who, memory_block, new_call_id, new_turns, resolve_who
 
 SOURCE = "openai"
 _OWN_ARGS = ("user_id", "thread_id")
@@ -101,17 +101,22 @@ class _Chat:
 
 
 class _Plan:
-    """One call's memory work: whose it is, what it sent, and what to store once it is answered."""
+    """One call's memory work: whose it is, what it sent, and what to store once it is answered.
+    Made once per call: its id names the turns of every attempt to store them."""
 
     def __init__(self, who: Who, turns: list[Turn]) -> None:
         self.who, self.turns = who, turns
+        self.call_id = new_call_id()
 
     def inject(self, kwargs: dict[str, Any], context: str | None) -> None:
         if context:
             kwargs["messages"] = with_system(kwargs["messages"], memory_block(context))
 
-    def turns_to_store(self, reply: str | None, metadata: dict[str, Any]) -> list[dict[str, Any]]:
-        return new_turns(self.who, self.turns, reply, SOURCE, metadata)
+    def store(self, memory: ChatMemory, reply: str | None, metadata: dict[str, Any]) -> None:
+        memory.store(*new_turns(self.who, self.turns, reply, SOURCE, metadata, call_id=self.call_id))
+
+    async def astore(self, memory: ChatMemory, reply: str | None, metadata: dict[str, Any]) -> None:
+        await memory.astore(*new_turns(self.who, self.turns, reply, SOURCE, metadata, call_id=self.call_id))
 
 
 class _Completions:
@@ -136,8 +141,8 @@ class _Completions:
         plan.inject(kwargs, mem.recall(plan.who, plan.turns))
         response = fn(**kwargs)  # a failure here propagates, and nothing is stored
         if kwargs.get("stream"):
-            return _Stream(response, lambda reply, meta: mem.store(plan.who, plan.turns_to_store(reply, meta)))
-        mem.store(plan.who, plan.turns_to_store(reply_text(response), _reply_meta(response)))
+            return _Stream(response, lambda reply, meta: plan.store(mem, reply, meta))
+        plan.store(mem, reply_text(response), _reply_meta(response))
         return response
 
 
@@ -156,8 +161,8 @@ class _AsyncCompletions(_Completions):
         plan.inject(kwargs, await mem.arecall(plan.who, plan.turns))
         response = await fn(**kwargs)
         if kwargs.get("stream"):
-            return _AsyncStream(response, lambda reply, meta: mem.astore(plan.who, plan.turns_to_store(reply, meta)))
-        await mem.astore(plan.who, plan.turns_to_store(reply_text(response), _reply_meta(response)))
+            return _AsyncStream(response, lambda reply, meta: plan.astore(mem, reply, meta))
+        await plan.astore(mem, reply_text(response), _reply_meta(response))
         return response
 
 
