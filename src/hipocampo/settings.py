@@ -251,8 +251,14 @@ class Settings(BaseSettings):
         2,
         ge=1,
         le=256,
-        description="Exports, per-user metrics and user deletions one service process runs at once; more get 503 "
-        "with Retry-After.",
+        description="Exports and per-user metrics one tenant runs at once in a service process, and apart from "
+        "them, user deletions; more of that tenant's get 503 with Retry-After (other tenants are not affected).",
+    )
+    stream_idle_seconds: float = Field(
+        30.0,
+        gt=0,
+        le=3600,
+        description="A streamed export whose client takes no bytes for this long is cut, and its slot freed.",
     )
 
     @field_validator("memory_types")

@@ -80,15 +80,29 @@ def test_access_log_records_lose_their_query_strings() -> None:
 
 def test_heavy_limit_refuses_past_its_limit_and_frees_on_release() -> None:
     limit = HeavyLimit(2)
-    first, second = limit.acquire(), limit.acquire()
+    first, second = limit.acquire("acme"), limit.acquire("acme")
     with pytest.raises(ServerBusy) as refused:
-        limit.acquire()
+        limit.acquire("acme")
     assert refused.value.retry_after_seconds and "HIPOCAMPO_MAX_HEAVY_REQUESTS" in str(refused.value)
     first()
     first()  # twice is harmless
-    assert limit.running == 1
-    limit.acquire()
+    assert limit.running("acme") == 1
+    limit.acquire("acme")
     second()
+
+
+def test_heavy_slots_are_per_tenant_and_deletions_have_their_own() -> None:
+    limit = HeavyLimit(1)
+    limit.acquire("acme")
+    with pytest.raises(ServerBusy):
+        limit.acquire("acme")
+    release = limit.acquire("other")  # another tenant: its own slots
+    erase = limit.acquire("acme", "erase")  # a deletion never waits behind an export
+    with pytest.raises(ServerBusy):
+        limit.acquire("acme", "erase")
+    release()
+    erase()
+    assert limit.running("other") == 0 and limit.running("acme", "erase") == 0
 
 
 def test_a_stream_to_a_client_that_stopped_reading_is_cut_and_frees_its_slot() -> None:
@@ -115,14 +129,13 @@ def test_a_stream_to_a_client_that_stopped_reading_is_cut_and_frees_its_slot() -
             await asyncio.Event().wait()
             return {}
 
-        stream = SlotStream(body(), limit.acquire(), media_type="application/x-ndjson")
-        stream.stalled_after = 0.05
+        stream = SlotStream(body(), limit.acquire("acme"), 0.05, media_type="application/x-ndjson")
         scope = {"type": "http", "method": "GET", "path": "/v1/users/ana/export", "asgi": {"spec_version": "2.4"}}
         await asyncio.wait_for(stream(scope, receive, send), 5)  # type: ignore[arg-type]
         assert [m["type"] for m in sent] == ["http.response.start"]  # then the first chunk never went out
 
     asyncio.run(main())
-    assert limit.running == 0 and closed == ["body"]
+    assert limit.running("acme") == 0 and closed == ["body"]
 
 
 class FlakyStore:

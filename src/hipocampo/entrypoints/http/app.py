@@ -78,7 +78,7 @@ def create_app(
         metrics=metrics,
         local_tenant=local_tenant,
         chat_model=chat_model,
-        heavy=HeavyLimit(s.max_heavy_requests),
+        heavy=HeavyLimit(s.max_heavy_requests, s.stream_idle_seconds),
     )
     if allowed_hosts is None:
         allowed_hosts = s.allowed_hosts or default_allowed_hosts(s.http_host, state.auth)

@@ -35,9 +35,10 @@ async def user_metrics(
     gap_days: Annotated[int, Query(ge=1, le=3650, description="Days of silence that end a session.")] = 7,
 ) -> JSONResponse:
     """One user's engagement and memory: conversations, activity, facts by type, access. Heavy:
-    at most `HIPOCAMPO_MAX_HEAVY_REQUESTS` run at once, past that 503 `busy` with `Retry-After`."""
+    with exports, at most `HIPOCAMPO_MAX_HEAVY_REQUESTS` run at once per tenant, past that 503
+    `busy` with `Retry-After`."""
     scope = scope_of(principal, user_id)
-    async with service(request).heavy.slot():
+    async with service(request).heavy.slot(principal.tenant_id):
         if not await browse.user_exists(mem.deps, scope):
             raise NotFound(f"no memory for user {user_id!r}")
         return JSONResponse(await insights.user_metrics(mem.deps, scope, gap_days=gap_days))

@@ -60,16 +60,18 @@ async def export_user(request: Request, user_id: UserIdPath, principal: Caller, 
     (`origin`: `saved` or `derived`), `history` (changes to facts), and `end` (last, with the
     counts). A stream without `end` was cut short; a failure midway ends it with an `error` line.
     `hipocampo import` reads the file back. At most `HIPOCAMPO_MAX_HEAVY_REQUESTS` exports, user
-    metrics and user deletions run at once; past that, 503 `busy` with `Retry-After`."""
+    metrics run at once per tenant; past that, 503 `busy` with `Retry-After`. A client that takes
+    nothing for `HIPOCAMPO_STREAM_IDLE_SECONDS` (30 s by default) has its stream cut."""
     scope = scope_of(principal, user_id)
-    release = service(request).heavy.acquire()
+    heavy = service(request).heavy
+    release = heavy.acquire(principal.tenant_id)
     try:
         if not await browse.user_exists(mem.deps, scope):
             raise NotFound(f"no memory for user {user_id!r}")
     except BaseException:
         release()
         raise
-    return ExportStream(_ndjson(export_records(mem.deps, scope)), release)
+    return ExportStream(_ndjson(export_records(mem.deps, scope)), release, heavy.idle_seconds)
 
 
 async def _ndjson(records: AsyncIterator[Record]) -> AsyncIterator[bytes]:
@@ -101,11 +103,13 @@ async def _ndjson(records: AsyncIterator[Record]) -> AsyncIterator[bytes]:
 async def forget_user(
     request: Request, user_id: UserIdPath, principal: Caller, mem: Mem, idempotency_key: IdempotencyKey = None
 ) -> JSONResponse:
-    """Delete everything the tenant holds about this user: threads, memories, vectors, summaries."""
+    """Delete everything the tenant holds about this user: threads, memories, vectors, summaries.
+    Deletions have their own `HIPOCAMPO_MAX_HEAVY_REQUESTS` slots per tenant: they never wait
+    behind an export."""
     scope = scope_of(principal, user_id)
 
     async def work() -> tuple[int, Any]:
-        async with service(request).heavy.slot():
+        async with service(request).heavy.slot(principal.tenant_id, "erase"):
             return 200, await forget_or_404(mem, scope, None)
 
     return await respond(request, principal, idempotency_key, work)

@@ -181,7 +181,7 @@ async def forget_user(request: Request, user_id: UserIdPath, viewer: Looker, for
     """Forget the whole user, as ``DELETE /v1/users/{u}`` does (one of the heavy operations)."""
     scope = viewer.scope(user_id)
     _confirmed(form)
-    async with ui_of(request).service.heavy.slot():
+    async with ui_of(request).service.heavy.slot(scope.tenant_id, "erase"):
         counts = await admin.forget(viewer.mem.deps, scope, None)
     if counts["messages"] == 0 and counts["memories"] == 0:
         raise NotFound(f"no user {user_id!r}")
