@@ -13,32 +13,23 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from .lang import LANGUAGES
+
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$")
 _NAME = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ]+(?:[-'][A-Za-zÀ-ÿ]+)?\b")
 
-EN_STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers herself him himself his how i if in into is it its itself just me
-    more most my myself no nor not now of off on once only or other our ours ourselves out over own
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up very was we were what when where which while who whom
-    why will with would you your yours yourself yourselves i'm it's don't did didn't does doesn't
-    also yeah yes oh hey hi really got get like just so well thanks thank lot""".split()
-)
-PT_STOPWORDS = frozenset(
-    """a à ao aos aquela aquelas aquele aqueles aquilo as às até com como da das de dela delas dele
-    deles depois do dos e é ela elas ele eles em entre era eram essa essas esse esses esta estas este
-    estes eu foi fomos for foram há isso isto já lhe lhes mais mas me mesmo meu meus minha minhas muito
-    na nas nem no nos nós nossa nossas nosso nossos num numa o os ou para pela pelas pelo pelos por
-    qual quando que quem se sem ser seu seus só sua suas também te tem têm tenho teu tua você vocês vos
-    um uma umas uns está estou estava são sou ter tinha vai vou então sim não oi olá obrigado obrigada
-    aí lá cá""".split()
-)
+EN_STOPWORDS: frozenset[str] = LANGUAGES["en"].lexicon.STOP_WORDS
+PT_STOPWORDS: frozenset[str] = LANGUAGES["pt"].lexicon.STOP_WORDS
 _STOP_FOLDED = frozenset(
-    unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() for w in EN_STOPWORDS | PT_STOPWORDS
+    unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode()
+    for lang in LANGUAGES.values()
+    for w in lang.lexicon.STOP_WORDS
 )
+
+
+_TELLS = [(code, lang.lexicon.STOP_WORDS, lang.lexicon.LETTERS) for code, lang in LANGUAGES.items()]
+"""How each language is told apart: its stopwords and the letters only it writes."""
 
 
 def fold(text: str) -> str:
@@ -54,16 +45,18 @@ def words(text: str) -> list[str]:
 
 
 def detect_language(text: str) -> str:
-    """'pt' or 'en', by counting stopwords of each; English on a tie."""
-    ws = words(text)
-    pt = sum(w in PT_STOPWORDS for w in ws) + sum(c in "ãõçáéíóúâêô" for c in text.lower()) * 0.5
-    en = sum(w in EN_STOPWORDS for w in ws)
-    return "pt" if pt > en else "en"
+    """The code of the language whose stopwords (and letters of its own) the text has most of;
+    the first registered (English) on a tie."""
+    ws, low = words(text), text.lower()
+    scores = {code: sum(w in stop for w in ws) + sum(c in letters for c in low) * 0.5 for code, stop, letters in _TELLS}
+    best = max(scores.values())
+    return next(code for code, score in scores.items() if score == best)
 
 
 @lru_cache(maxsize=4)
 def _stemmer(language: str) -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("portuguese" if language == "pt" else "english")
+    """The Snowball stemmer the language's bundle names (English for a language none reads)."""
+    return snowballstemmer.stemmer(LANGUAGES[language if language in LANGUAGES else "en"].stemmer)
 
 
 @lru_cache(maxsize=200_000)
@@ -88,7 +81,7 @@ def query_terms(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for w in content_words(text):
         base = w.replace("’", "'").split("'")[0]
-        for lang in ("en", "pt"):
+        for lang in LANGUAGES:
             seen.setdefault(_stem(lang, base), None)
     return [t for t in seen if t]
 

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from ..domain.lang import LANGUAGES
 from ..domain.model import MemoryItem, MemoryKind, Role, Scope, content_hash
 from ..domain.summaries.salience import is_filler, salient_words
 from ..domain.text import analyze, detect_language, fold, names_in
@@ -37,73 +38,17 @@ TITLE_TERMS = 3
 LLM_MEMBERS = 30  # member texts shown to the model
 LLM_MEMBER_CHARS = 300
 
-GENERIC = frozenset(
-    """hoje ontem amanha semana dia dias mes ano vez coisa coisas gente agora sempre ainda bem bom boa
-    today yesterday tomorrow week day days month year time thing things now always still good going
-    went get got make made think know want need feel really much lot pretty
-    usuario usuaria usuarios user users utilizador utilizadora""".split()
-)
+GENERIC: frozenset[str] = frozenset().union(*(lang.phrases.GENERIC for lang in LANGUAGES.values()))
 """Words too general to say two memories share a topic. "usuário"/"user" is the subject of every
-fact sentence ("O usuário mora em Lisboa."): shared by all facts, it would link work and fitness."""
+fact sentence ("O usuário mora em Lisboa."): shared by all facts, it would link work and fitness.
+Each language lists its own (``domain/lang/<code>/phrases.py``)."""
 
 TOPICS: dict[str, tuple[str, ...]] = {
-    "work": (
-        "trabalh",
-        "emprego",
-        "empresa",
-        "chefe",
-        "colega",
-        "escritorio",
-        "reuniao",
-        "carreira",
-        "salario",
-        "work",
-        "job",
-        "office",
-        "boss",
-        "colleague",
-        "coworker",
-        "meeting",
-        "career",
-        "salary",
-        "promot",
-    ),
-    "fitness": (
-        "treino",
-        "academia",
-        "corrida",
-        "correr",
-        "musculacao",
-        "maratona",
-        "gym",
-        "workout",
-        "running",
-        "training",
-        "exercis",
-        "exercic",
-        "marathon",
-        "yoga",
-        "pilates",
-        "crossfit",
-    ),
-    "family": ("esposa", "marido", "filho", "filha", "familia", "wife", "husband", "daughter", "family", "kids"),
-    "health": (
-        "saude",
-        "medic",
-        "doenca",
-        "ansiedade",
-        "terapia",
-        "insonia",
-        "health",
-        "doctor",
-        "therapy",
-        "anxiety",
-        "insomnia",
-    ),
-    "travel": ("viagem", "viajar", "ferias", "trip", "travel", "vacation", "holiday"),
+    topic: tuple(w for lang in LANGUAGES.values() for w in lang.phrases.TOPICS.get(topic, ()))
+    for topic in dict.fromkeys(t for lang in LANGUAGES.values() for t in lang.phrases.TOPICS)
 }
 """Word beginnings of a few everyday topics (as memory products commonly list them): two memories with words of
-the same topic share it even without sharing a word ("chefe", "reunião")."""
+the same topic share it even without sharing a word ("chefe", "reunião"); every language's, merged."""
 
 LLM_SYSTEM = (
     "You consolidate an assistant's long-term memories about one user on one topic. From the memories "

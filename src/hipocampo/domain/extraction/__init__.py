@@ -22,11 +22,12 @@ once its negation is removed ("I don't live in Paris anymore") yields a retracti
 someone else ("my sister lives in Rome", then "she loves jazz") is rewritten in the first person,
 read, and stored as an entity fact about that person.
 
-Modules: ``extraction.en`` / ``extraction.pt`` (rule order, rewrites, wording), their ``_profile``
-and ``_needs`` rule modules, ``extraction.roles`` (fact builders both languages share),
+Modules: each language's bundle, ``domain/lang/<code>/`` (``grammar``: rule order, rewrites,
+wording; ``profile``, ``needs`` and ``ids``: the rules; ``lexicon``: its words), ``extraction.roles``
+(fact builders every language shares),
 ``extraction.context`` and ``extraction.answers`` (what the memory and the question asked add),
 ``extraction.settling`` (merging and wording), ``extraction.base`` (types and value parsing) and
-``extraction.lexicon`` (word lists).
+``extraction.lexicon`` (the place gazetteer and every language's tables merged).
 """
 
 from __future__ import annotations
@@ -38,21 +39,28 @@ from datetime import date
 
 from ..dates import resolve_dates
 from ..errors import InvalidInput
+from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import detect_language, fold
 from . import lexicon as lex
 from .answers import answer_length, answered
-from .base import HEDGED, MEDIUM, Draft, Language, Person, name_word_ok
+from .base import HEDGED, MEDIUM, Draft, Grammar, Person, name_word_ok
 from .context import resolve
-from .en import ENGLISH
-from .pt import PORTUGUESE, speaker_gender
 from .roles import relation
 from .settling import render, settle
 from .validate import keep_valid
 
 __all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "speaker_gender"]
 
-LANGUAGES = {"en": ENGLISH, "pt": PORTUGUESE}
+
+def speaker_gender(text: str) -> bool | None:
+    """The grammatical gender the user gives themselves in ``text`` (True feminine, False
+    masculine, None unsaid), asked of every language that marks it; the first to say decides."""
+    for lang in LANGUAGES.values():
+        said: bool | None = lang.grammar.speaker_gender(text)
+        if said is not None:
+            return said
+    return None
 
 
 @dataclass(frozen=True)
@@ -95,8 +103,8 @@ def extract_facts(
     langs = _languages(text, language)
     masked = _blank_leading_dates(_mask(text))
 
-    def read(statement: str, code: str) -> list[tuple[Draft, Language, tuple[int, int]]]:
-        return _sentence_facts(statement, 0, len(statement), [LANGUAGES[code]], speaker)
+    def read(statement: str, code: str) -> list[tuple[Draft, Grammar, tuple[int, int]]]:
+        return _sentence_facts(statement, 0, len(statement), [LANGUAGES[code].reader], speaker)
 
     found = answered(asked, text, read) if asked else []
     for start, end in _segments(masked):
@@ -198,11 +206,11 @@ _HEDGE_WORDS = re.compile(
 
 
 def _sentence_facts(
-    text: str, start: int, end: int, langs: list[Language], speaker: str | None
-) -> list[tuple[Draft, Language, tuple[int, int]]]:
+    text: str, start: int, end: int, langs: list[Grammar], speaker: str | None
+) -> list[tuple[Draft, Grammar, tuple[int, int]]]:
     """Read one sentence clause by clause. A closing question, a hypothetical ("if I ...") and the
     clause that answers it are skipped; "she ..." after a clause about someone stays about them."""
-    found: list[tuple[Draft, Language, tuple[int, int]]] = []
+    found: list[tuple[Draft, Grammar, tuple[int, int]]] = []
     clauses = _clauses(text, start, end)
     question = text[start:end].rstrip().endswith("?") and not _TAG_QUESTION.search(text[start:end])
     skip_next, person = False, None
@@ -237,14 +245,14 @@ def _sentence_facts(
     return found
 
 
-def _languages(text: str, language: str | None) -> list[Language]:
+def _languages(text: str, language: str | None) -> list[Grammar]:
     if language is not None:
-        code = language.lower()[:2]
+        code = language if language in LANGUAGES else language.lower()[:2]  # "pt-PT", "english"
         if code not in LANGUAGES:
-            raise InvalidInput(f"language must be 'en' or 'pt', got {language!r}")
-        return [LANGUAGES[code]]
+            raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+        return [LANGUAGES[code].reader]
     first = detect_language(text)
-    return [LANGUAGES[first], LANGUAGES["pt" if first == "en" else "en"]]
+    return [LANGUAGES[first].reader, *(lang.reader for code, lang in LANGUAGES.items() if code != first)]
 
 
 def _mask(text: str) -> str:
@@ -301,7 +309,7 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out if text[s:e].strip()]
 
 
-def _strip(clause: str, langs: list[Language]) -> tuple[str, int, bool]:
+def _strip(clause: str, langs: list[Grammar]) -> tuple[str, int, bool]:
     """Drop openers and hedges: (what is left, how many characters went, whether it was hedged)."""
     offset, hedged = len(clause) - len(clause.lstrip()), False
     body = clause.strip()
@@ -317,7 +325,7 @@ def _strip(clause: str, langs: list[Language]) -> tuple[str, int, bool]:
     return body.rstrip(" .!?…;:,"), offset, hedged
 
 
-def _match(lang: Language, clause: str) -> list[Draft]:
+def _match(lang: Grammar, clause: str) -> list[Draft]:
     for rule in lang.rules:
         m = rule.pattern.match(clause)
         if m:
@@ -327,7 +335,7 @@ def _match(lang: Language, clause: str) -> list[Draft]:
     return []
 
 
-def _first_person(lang: Language, clause: str) -> list[Draft]:
+def _first_person(lang: Grammar, clause: str) -> list[Draft]:
     found = _match(lang, clause)
     if found:
         return found
@@ -344,7 +352,7 @@ _HOME_PETS_FAMILY = ("home_city", "home_country", "pet:", "family:")
 
 
 def _read(
-    lang: Language, clause: str, speaker: str | None, previous: Person | None
+    lang: Grammar, clause: str, speaker: str | None, previous: Person | None
 ) -> tuple[list[Draft], Person | None]:
     """The facts of one clause, and the person it was about (for "she ..." in the next clause)."""
     clause = lang.normalize(clause)
@@ -383,7 +391,7 @@ def _about(person: Person, d: Draft) -> Draft | None:
     return d
 
 
-def _fact(d: Draft, lang: Language, span: tuple[int, int], speaker: str | None, fem: bool) -> ExtractedFact:
+def _fact(d: Draft, lang: Grammar, span: tuple[int, int], speaker: str | None, fem: bool) -> ExtractedFact:
     return ExtractedFact(
         memory_type=d.memory_type,
         key=d.key,

@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..lang import LANGUAGES
 from ..text import fold
-from .base import Draft, Language
-from .pt import present
+from .base import Draft, Grammar
 
-Found = tuple[Draft, Language, tuple[int, int]]
+Found = tuple[Draft, Grammar, tuple[int, int]]
 
 _LEAD = (
     r"(?:no|nope|nah|nao|well|hmm+|um|uh|actually|sadly|unfortunately|infelizmente|olha|bem|pois|ah|oh|sorry|desculpa)"
@@ -56,10 +56,10 @@ def answered(asked: str, text: str, read: Callable[[str, str], list[Found]]) -> 
         return []
     if m["plain"] and not _STILL.search(question):
         return []
-    statement = _english(question) or _portuguese(question)
-    if statement is None:
+    said = next(((s, code) for code, lang in LANGUAGES.items() if (s := lang.answers.negative_of(question))), None)
+    if said is None:
         return []
-    sentence, lang = statement
+    sentence, lang = said
     end = len(text[: m.end()].rstrip(" ,;:"))
     return [(d, language, (0, end)) for d, language, _ in read(sentence, lang) if d.negated]
 
@@ -88,91 +88,3 @@ def _question(asked: str) -> str | None:
     q = questions[-1].strip().rstrip("?").strip()
     q = _OPENERS.sub("", q)
     return _TAGS.sub("", q).strip(" ,") or None
-
-
-# --- English ------------------------------------------------------------------------------------
-
-_YOURS = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
-_EN = [
-    (re.compile(r"^(?:do|does)\s+you\s+(?:still\s+)?(?P<r>.+)$", re.I), "I don't {r} anymore"),
-    (re.compile(r"^have\s+you\s+(?:still\s+)?got\s+(?P<r>.+)$", re.I), "I don't have {r} anymore"),
-    (re.compile(r"^are\s+you\s+(?:still\s+)?(?P<r>.+)$", re.I), "I'm not {r} anymore"),
-    (re.compile(r"^you(?:'re|\s+are)\s+still\s+(?P<r>.+)$", re.I), "I'm not {r} anymore"),
-    (re.compile(r"^you\s+still\s+(?P<r>.+)$", re.I), "I don't {r} anymore"),
-    (re.compile(r"^still\s+(?P<r>.+)$", re.I), "I'm not {r} anymore"),
-    (re.compile(r"^does\s+your\s+(?P<who>(?:\w+\s+){0,2}?\w+)\s+(?:still\s+)?(?P<r>\w+\b.*)$", re.I),
-     "my {who} doesn't {r} anymore"),
-]  # fmt: skip
-
-
-def _english(question: str) -> tuple[str, str] | None:
-    for pattern, template in _EN:
-        m = pattern.match(question)
-        if m:
-            parts = {
-                k: re.sub(r"\b(?:your|yours|you|yourself)\b", lambda w: _YOURS[w[0].lower()], v, flags=re.I)
-                for k, v in m.groupdict().items()
-            }
-            return template.format(**parts), "en"
-    return None
-
-
-# --- Portuguese ---------------------------------------------------------------------------------
-
-_FIRST = {
-    "é": "sou", "és": "sou", "tem": "tenho", "tens": "tenho", "está": "estou", "estás": "estou", "vai": "vou",
-    "vais": "vou", "faz": "faço", "fazes": "faço", "pode": "posso", "podes": "posso", "quer": "quero",
-    "queres": "quero", "prefere": "prefiro", "preferes": "prefiro", "segue": "sigo", "segues": "sigo",
-    "sente": "sinto", "sentes": "sinto", "vê": "vejo", "vês": "vejo",
-}  # fmt: skip
-_MINE = {"seu": "meu", "sua": "minha", "seus": "meus", "suas": "minhas", "teu": "meu", "tua": "minha",
-         "teus": "meus", "tuas": "minhas"}  # fmt: skip
-_YOU_PT = r"(?:você|voce|vc|tu|o\s+senhor|a\s+senhora)"
-_PT = re.compile(
-    rf"^(?:(?P<subj>{_YOU_PT})\s+)?(?:(?P<still>ainda)\s+|(?P<cont>continuas?)\s+(?:a\s+)?)?"
-    r"(?P<verb>[a-zà-ÿ]+)\b(?P<r>.*)$",
-    re.IGNORECASE,
-)
-_RELATIVE = re.compile(
-    r"^(?:(?P<art>[oa])\s+)?(?P<poss>seu|sua|teu|tua)\s+(?P<who>[a-zà-ÿ]+(?:\s+mais\s+[a-zà-ÿ]+)?)\s+(?:ainda\s+)?"
-    r"(?P<r>[a-zà-ÿ]+\b.*)$",
-    re.IGNORECASE,
-)
-_GERUND = re.compile(r"(?P<stem>\w+)(?P<end>ando|endo|indo)$")
-
-
-def _mine(text: str) -> str:
-    return re.sub(r"\b(?:seus?|suas?|teus?|tuas?)\b", lambda w: _MINE[w[0].lower()], text, flags=re.IGNORECASE)
-
-
-def _first_person(verb: str, tu: bool) -> str | None:
-    """ "mora"/"moras" -> "moro", "és" -> "sou"; None when ``verb`` is no second-person verb."""
-    word = verb.lower()
-    if word in _FIRST:
-        return _FIRST[word]
-    ending = ("as", "es") if tu else ("a", "e", "as", "es")
-    for end in sorted(ending, key=len, reverse=True):
-        if word.endswith(end) and len(word) > len(end) + 2:
-            return word[: -len(end)] + "o"
-    return None
-
-
-def _portuguese(question: str) -> tuple[str, str] | None:
-    rel = _RELATIVE.match(question)
-    if rel:
-        art = f"{rel['art'].lower()} " if rel["art"] else ""
-        return f"{art}{_MINE[rel['poss'].lower()]} {rel['who']} já não {_mine(rel['r'])}", "pt"
-    m = _PT.match(question)
-    if not m:
-        return None
-    verb, rest = m["verb"], _mine(m["r"])
-    if m["cont"]:  # "continuas a trabalhar na Acme", "continua vegetariana"
-        gerund = _GERUND.match(fold(verb))
-        infinitive = f"{gerund['stem']}{gerund['end'][0]}r" if gerund else verb
-        said = present(infinitive) if re.search(r"(?:ar|er|ir|or)$", fold(infinitive)) else None
-        return (f"já não {said}{rest}" if said else f"já não sou {verb}{rest}"), "pt"
-    tu = fold(m["subj"] or "") == "tu" or (not m["subj"] and fold(verb).endswith(("as", "es")))
-    if not m["subj"] and not m["still"] and not (tu or verb.lower() in ("és", "tens", "estás", "vais")):
-        return None  # "Mora em Lisboa?" may ask about someone else
-    said = _first_person(verb, tu and not m["subj"])
-    return (f"já não {said}{rest}", "pt") if said else None

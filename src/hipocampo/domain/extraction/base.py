@@ -82,7 +82,7 @@ Templates = dict[str, tuple[str, str, "str | None"]]  # id -> (positive, negated
 
 
 @dataclass(frozen=True)
-class Language:
+class Grammar:
     """Everything the engine needs to read one language."""
 
     code: str
@@ -97,6 +97,7 @@ class Language:
     subject: Callable[[Person | None, str | None, bool], tuple[str, str]]  # (S, possessive)
     agree: Callable[[str, bool], str]  # an adjective for a feminine or masculine subject
     normalize: Callable[[str], str]  # shapes worth reading as plain statements ("I might be")
+    mine: dict[str, str]  # first-person words of a value, as a sentence about the user says them ("my" -> "their")
 
 
 def draft(memory_type: MemoryType, key: str, value: str, template: str | None = None, **args: str) -> Draft:

@@ -24,12 +24,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..lang import language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
-from .base import Draft, Language, draft
+from .base import Draft, Grammar, draft
 
-Found = tuple[Draft, Language, tuple[int, int]]
+Found = tuple[Draft, Grammar, tuple[int, int]]
 Known = Sequence[tuple[str, str]]  # the user's current facts, as (key, value)
 
 DESTINATION = "destination"
@@ -146,10 +147,10 @@ def _destination(d: Draft, text: str, known: Known) -> Draft | None:
 def _evidence(d: Draft, text: str, previous: str | None, employers: set[str], homes: set[str]) -> tuple[bool, bool]:
     """(a new job, a new home) as the turn itself says, not counting the memory's tie-break; the
     cheap signs first, the word lists only when those did not decide."""
-    article, lang = d.args.get("article", ""), d.args.get("lang", "en")
+    article, words = d.args.get("article", ""), language(d.args.get("lang", "en")).roles
     prev = fold(previous or "")
     for_job = (
-        (lang == "pt" and article == "a")  # "para a Globex": a feminine article before a name is a company's
+        article in words.COMPANY_ARTICLES  # "para a Globex": a feminine article before a name is a company's
         or prev in _WORK_NOUNS
         or prev in employers
         or bool(_JOB_AFTER.match(d.args.get("tail", "")))
@@ -157,7 +158,7 @@ def _evidence(d: Draft, text: str, previous: str | None, employers: set[str], ho
         or bool(_WORK.search(_RELOCATING_FOR_WORK.sub(" ", text)))
     )
     for_home = (
-        (lang == "pt" and not article and not previous)  # "para Sorocaba": most cities take no article
+        (words.BARE_NAME_IS_PLACE and not article and not previous)  # "para Sorocaba": cities take no article
         or (bool(prev) and prev in homes)
         or bool(_HOME.search(text))
     )

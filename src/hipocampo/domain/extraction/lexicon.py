@@ -1,25 +1,18 @@
-"""Word lists the fact extractor reads: places, names of things, and canonical slot names.
+"""Word lists the fact extractor reads across languages: the gazetteer of places, the relations a
+user has several of, and every language's tables merged.
 
-Keys are stable across languages ("amendoim" and "peanuts" both fill ``allergy:peanuts``), so the
-tables map folded Portuguese and English words to one English slot name. Values keep the user's
-own words. Entries are folded (lowercase, no accents); look them up with ``fold``.
+Each language's own words live in its bundle (``domain/lang/<code>/lexicon.py``); a turn may mix
+languages, so the shared rules read the merged tables below. Keys are stable across languages
+("amendoim" and "peanuts" both fill ``allergy:peanuts``). Place names are world data, listed once
+with their exonyms in the languages we read ("lisbon, lisboa"). Entries are folded (lowercase, no
+accents); look them up with ``fold``.
 """
 
 from __future__ import annotations
 
+from ..lang import merged_map, merged_set, words_set
 
-def _set(text: str) -> frozenset[str]:
-    return frozenset(" ".join(w.split()) for w in text.split(",") if w.strip())
-
-
-def _map(text: str) -> dict[str, str]:
-    """'a b=x, c=y' -> {'a b': 'x', 'c': 'y'}; a bare word maps to itself."""
-    out: dict[str, str] = {}
-    for item in text.split(","):
-        if item.strip():
-            word, _, target = (" ".join(part.split()) for part in item.partition("="))
-            out[word] = target or word
-    return out
+_set = words_set
 
 
 COUNTRIES = _set(
@@ -91,258 +84,28 @@ REGIONS = _set(
 )
 PLACES = COUNTRIES | CITIES | REGIONS
 
-NOT_NAMES = _set(
-    """everyone, everybody, someone, somebody, nobody, anyone, people, everything, nothing, something,
-    todos, todas, alguem, ninguem, gente, tudo, nada, algo, monday, tuesday, wednesday, thursday,
-    friday, saturday, sunday, january, february, march, april, may, june, july, august, september,
-    october, november, december, segunda, terca, quarta, quinta, sexta, sabado, domingo, janeiro,
-    fevereiro, marco, abril, maio, junho, julho, agosto, setembro, outubro, novembro, dezembro,
-    english, portuguese, spanish, french, german, ingles, portugues, espanhol, frances, alemao,
-    sorry, fine, good, great, okay, ok, here, back, ready, done, sure, glad, happy, new, hi, hello,
-    hey, thanks, thank, please, yes, no, oi, ola, obrigado, obrigada, sim, bom, boa, tchau, bye,
-    today, tomorrow, yesterday, hoje, amanha, ontem, god, deus, christmas, natal, easter, pascoa,
-    catholic, christian, jewish, muslim, buddhist, atheist, agnostic, single, married, alive, home,
-    google, amazon, apple, microsoft, netflix, spotify, facebook, instagram, whatsapp, chatgpt"""
-)
-
-NATIONALITIES = _map(
-    """brazilian, portuguese, american, english, british, spanish, french, german, italian, japanese,
-    chinese, mexican, argentinian, argentine, canadian, irish, angolan, mozambican, indian, dutch,
-    swiss, russian, colombian, chilean, peruvian, uruguayan, venezuelan, korean, australian, greek,
-    polish, ukrainian, scottish, cape verdean,
-    brasileiro, portugues, americano, ingles, britanico, espanhol, frances, alemao, italiano,
-    japones, chines, mexicano, argentino, canadense, irlandes, angolano, mocambicano, indiano,
-    holandes, suico, russo, colombiano, chileno, peruano, uruguaio, venezuelano, coreano, australiano,
-    grego, polones, ucraniano, escoces, cabo-verdiano"""
-)
-
-RELATIONS_EN = _map(
-    """wife, husband, sister, brother, mother, mom=mother, mum=mother, father, dad=father, son, daughter,
-    friend, best friend=friend, boss, partner, girlfriend, boyfriend, cousin, uncle, aunt, grandmother,
-    grandma=grandmother, grandfather, grandpa=grandfather, kid=child, child, fiance, fiancee, colleague,
-    coworker=colleague, roommate, neighbor, neighbour=neighbor, niece, nephew, stepson, stepdaughter,
-    mother-in-law, father-in-law"""
-)
-RELATIONS_PT = _map(
-    """esposa=wife, mulher=wife, marido=husband, irma=sister, irmao=brother, mae=mother, pai=father,
-    filho=son, filha=daughter, amigo=friend, amiga=friend, melhor amigo=friend, melhor amiga=friend,
-    chefe=boss, namorado=boyfriend, namorada=girlfriend, noivo=fiance, noiva=fiancee, primo=cousin,
-    prima=cousin, tio=uncle, tia=aunt, avo=grandparent, sogra=mother-in-law, sogro=father-in-law,
-    colega=colleague, vizinho=neighbor, vizinha=neighbor, companheiro=partner, companheira=partner,
-    parceiro=partner, parceira=partner, cunhado=brother-in-law, cunhada=sister-in-law,
-    sobrinho=nephew, sobrinha=niece, neto=grandson, neta=granddaughter"""
-)
-RELATIONS = {**RELATIONS_EN, **RELATIONS_PT}
 # Relations a user may have more than one of: each named one is its own person (two sisters).
 MULTIPLE_RELATIONS = _set(
     """sister, brother, son, daughter, child, friend, cousin, uncle, aunt, grandparent, grandmother,
     grandfather, grandson, granddaughter, grandchild, colleague, roommate, neighbor, niece, nephew,
     stepson, stepdaughter, brother-in-law, sister-in-law"""
 )
-PT_FEMININE_RELATIONS = _set(
-    "esposa, mulher, irma, mae, filha, amiga, melhor amiga, namorada, noiva, prima, tia, sogra, "
-    "vizinha, companheira, parceira, cunhada, sobrinha, neta"
-)
 
-PETS = _map(
-    """cat, cats=cat, kitten=cat, dog, dogs=dog, puppy=dog, parrot, bird, fish, hamster, rabbit,
-    turtle, horse, kittens=cat, puppies=dog, gato=cat, gata=cat, gatos=cat, gatinho=cat, gatinha=cat, cachorro=dog,
-    cachorra=dog, cachorros=dog, cao=dog, cadela=dog, cachorrinho=dog, papagaio=parrot,
-    passaro=bird, passarinho=bird, calopsita=bird, peixe=fish, peixes=fish, coelho=rabbit,
-    tartaruga=turtle, cavalo=horse, porquinho-da-india=guinea pig, guinea pig, retriever=dog,
-    golden retriever=dog, labrador retriever=dog, labrador=dog, poodle=dog, beagle=dog, bulldog=dog,
-    terrier=dog, husky=dog, huskies=dog, pug=dog, chihuahua=dog, dachshund=dog, corgi=dog,
-    german shepherd=dog"""
-)
-PT_FEMININE_PETS = _set("gata, gatinha, cachorra, cadela, calopsita, tartaruga")
-
-FAMILY = _map(
-    """kids=children, kid=children, children, child=children, sons, son=sons, daughters,
-    daughter=daughters, brothers, brother=brothers, sisters, sister=sisters, siblings,
-    sibling=siblings, grandchildren, grandkids=grandchildren, twins=children,
-    filhos=children, filho=sons, filhas=daughters, filha=daughters, irmaos=siblings,
-    irmao=brothers, irmas=sisters, irma=sisters, netos=grandchildren, neto=grandchildren,
-    netas=grandchildren, neta=grandchildren, gemeos=children, criancas=children"""
-)
-
-NUMBERS = _map(
-    """a=1, an=1, one=1, two=2, three=3, four=4, five=5, six=6, seven=7, eight=8, nine=9, ten=10,
-    eleven=11, twelve=12, um=1, uma=1, dois=2, duas=2, tres=3, quatro=4, cinco=5, seis=6, sete=7,
-    oito=8, nove=9, dez=10, onze=11, doze=12"""
-)
-
-# Allergens and foods: keys use the English name.
-FOODS = _map(
-    """peanut=peanuts, peanuts, tree nuts, nut=nuts, nuts, shellfish, shrimp, prawns=shrimp,
-    seafood, fish, milk, dairy, lactose, gluten, wheat, egg=eggs, eggs, soy, sesame, strawberry=
-    strawberries, strawberries, penicillin, aspirin, ibuprofen, latex, pollen, dust, dust mites, bee
-    stings, bees, cats, dogs, meat, red meat, pork, beef, chicken, alcohol, coffee, sugar,
-    amendoim=peanuts, amendoins=peanuts, camarao=shrimp, camaroes=shrimp, frutos do mar=seafood,
-    mariscos=shellfish, marisco=shellfish, peixe=fish, leite=milk, laticinios=dairy, glutem=gluten,
-    trigo=wheat, ovo=eggs, ovos=eggs, nozes=nuts, castanhas=nuts, castanha=nuts, soja=soy,
-    gergelim=sesame, morango=strawberries, morangos=strawberries, penicilina=penicillin,
-    aspirina=aspirin, ibuprofeno=ibuprofen, dipirona=dipyrone, latex, polen=pollen, poeira=dust,
-    acaros=dust mites, picada de abelha=bee stings, abelha=bees, abelhas=bees, gatos=cats,
-    pelo de gato=cats, cachorros=dogs, carne=meat, carne vermelha=red meat, carne de porco=pork,
-    porco=pork, carne bovina=beef, frango=chicken, alcool=alcohol, bebida alcoolica=alcohol,
-    cafe=coffee, acucar=sugar"""
-)
-
-CONDITIONS = _map(
-    """diabetes, type 1 diabetes=diabetes, type 2 diabetes=diabetes, asthma, epilepsy, celiac disease,
-    coeliac disease=celiac disease, hypertension, high blood pressure=hypertension, depression,
-    anxiety, migraines=migraine, migraine, cancer, arthritis, hiv, hypothyroidism, high cholesterol,
-    adhd, autism, insomnia, a heart condition=heart condition, heart disease, bronchitis, lupus,
-    anemia, crohn's disease=crohns disease, crohn's=crohns disease, ibs, fibromyalgia, sleep apnea,
-    psoriasis, eczema, glaucoma, covid, long covid, kidney disease, multiple sclerosis, parkinson's
-    =parkinsons, bipolar disorder, ptsd, ocd,
-    diabetes tipo 1=diabetes, diabetes tipo 2=diabetes, asma=asthma, epilepsia=epilepsy,
-    doenca celiaca=celiac disease, hipertensao=hypertension, pressao alta=hypertension,
-    depressao=depression, ansiedade=anxiety, enxaqueca=migraine, cancer, artrite=arthritis,
-    hipotireoidismo=hypothyroidism, colesterol alto=high cholesterol, tdah=adhd, autismo=autism,
-    insonia=insomnia, um problema cardiaco=heart condition, problema de coracao=heart condition,
-    bronquite=bronchitis, rinite=rhinitis, gastrite=gastritis, lupus, anemia, fibromialgia=fibromyalgia,
-    apneia do sono=sleep apnea, psoriase=psoriasis, glaucoma, esclerose multipla=multiple sclerosis,
-    transtorno bipolar=bipolar disorder, toc=ocd"""
-)
-# "I'm diabetic" -> the condition noun, per language.
-CONDITION_ADJECTIVES = {
-    "diabetic": "diabetes",
-    "asthmatic": "asthma",
-    "epileptic": "epilepsy",
-    "celiac": "celiac disease",
-    "coeliac": "celiac disease",
-    "hypertensive": "hypertension",
-    "anemic": "anemia",
-    "autistic": "autism",
-    "bipolar": "bipolar disorder",
-    "diabetico": "diabetes",
-    "asmatico": "asma",
-    "epileptico": "epilepsia",
-    "celiaco": "doença celíaca",
-    "hipertenso": "hipertensão",
-    "anemico": "anemia",
-    "autista": "autismo",
-}
-
-MEDICATIONS = _map(
-    """insulin, metformin, aspirin, ibuprofen, paracetamol, acetaminophen, levothyroxine, warfarin,
-    lisinopril, atorvastatin, simvastatin, omeprazole, amoxicillin, sertraline, fluoxetine,
-    antidepressants, blood thinners, birth control, the pill=birth control, melatonin, prednisone,
-    albuterol, ritalin, lithium, pill=birth control, losartan, amlodipine, metoprolol, an inhaler=inhaler, inhaler,
-    insulina=insulin, metformina=metformin, aspirina=aspirin, ibuprofeno=ibuprofen, dipirona=dipyrone,
-    levotiroxina=levothyroxine, varfarina=warfarin, losartana=losartan, sinvastatina=simvastatin,
-    atorvastatina=atorvastatin, omeprazol=omeprazole, amoxicilina=amoxicillin, sertralina=sertraline,
-    fluoxetina=fluoxetine, antidepressivo=antidepressants, antidepressivos=antidepressants,
-    anticoncepcional=birth control, pilula=birth control, melatonina=melatonin, prednisona=prednisone,
-    ritalina=ritalin, litio=lithium, bombinha=inhaler"""
-)
-DRUG_SUFFIXES = (
-    "pril",
-    "olol",
-    "statin",
-    "statina",
-    "sartan",
-    "sartana",
-    "formin",
-    "formina",
-    "prazole",
-    "prazol",
-    "cillin",
-    "cilina",
-    "xetine",
-    "xetina",
-    "azepam",
-    "zolam",
-    "tidine",
-    "tidina",
-    "dipine",
-    "dipino",
-)
-
-DIETS = _map(
-    """vegetarian, vegan, pescatarian, pescetarian=pescatarian, plant-based, flexitarian, keto, paleo,
-    kosher, halal, gluten-free, lactose-free, dairy-free,
-    vegetariano=vegetarian, vegano=vegan, pescetariano=pescatarian, pescatariano=pescatarian,
-    ovolactovegetariano=vegetarian, flexitariano=flexitarian"""
-)
-
-CATEGORIES = _map(
-    """colour=color, color, food, dish, movie, film=movie, band, book, song, music, singer, series,
-    show, sport, team, drink, fruit, dessert, city, country, place, restaurant, author, writer, game,
-    animal, flower, season, artist, actor, actress, beer, wine, genre,
-    cor=color, comida=food, prato=dish, filme=movie, banda=band, livro=book, musica=song,
-    cantor=singer, cantora=singer, serie=series, esporte=sport, time=team, bebida=drink, fruta=fruit,
-    sobremesa=dessert, cidade=city, pais=country, lugar=place, restaurante=restaurant, autor=author,
-    autora=author, escritor=writer, escritora=writer, jogo=game, flor=flower, estacao=season,
-    artista=artist, ator=actor, atriz=actress, cerveja=beer, vinho=wine, genero=genre,
-    genero musical=genre, estilo musical=genre"""
-)
-
-TIMES = _map(
-    """monday, mondays=monday, tuesday, tuesdays=tuesday, wednesday, wednesdays=wednesday, thursday,
-    thursdays=thursday, friday, fridays=friday, saturday, saturdays=saturday, sunday, sundays=sunday,
-    weekend, weekends=weekend, weekday, weekdays=weekday, morning, mornings=morning, afternoon,
-    afternoons=afternoon, evening, evenings=evening, night, nights=night, lunch, lunchtime=lunch,
-    segunda=monday, segundas=monday, terca=tuesday, tercas=tuesday, quarta=wednesday,
-    quartas=wednesday, quinta=thursday, quintas=thursday, sexta=friday, sextas=friday,
-    sabado=saturday, sabados=saturday, domingo=sunday, domingos=sunday, fim de semana=weekend,
-    fins de semana=weekend, final de semana=weekend, finais de semana=weekend, dias uteis=weekday,
-    dia de semana=weekday, dias de semana=weekday, manha=morning, manhas=morning, tarde=afternoon,
-    tardes=afternoon, noite=night, noites=night, madrugada=night, almoco=lunch"""
-)
-
-# Openings of "I want to ..." that ask the assistant for something now: requests, not goals.
-REQUEST_VERBS = _set(
-    """know, ask, see, check, understand, confirm, clarify, say, tell, talk, thank, mention, add,
-    remind, share, explain, hear, find out, try this, start over, go back, continue, correct, update,
-    change my, you, saber, perguntar, entender, ver, confirmar, dizer, falar, agradecer, conferir,
-    checar, tirar, comentar, lembrar, compartilhar, pedir, corrigir, adicionar, acrescentar,
-    continuar, voltar, explicar, ouvir, mostrar, testar, que"""
-)
-# Objects that point at the conversation, not at a taste: "I love it", "adoro isso".
-DEICTIC = _set(
-    """it, that, this, these, those, you, your, them, him, her, what, how, when, the idea, the way, my,
-    isso, isto, disso, disto, voce, vc, sua, seu, te, ele, ela, dele, dela, o que, como, quando, meu,
-    minha, aquilo, daquilo, essa, esse, esta, este, ideia"""
-)
-
-OCCUPATIONS_EN = _set(
-    """engineer, developer, programmer, designer, teacher, professor, doctor, physician, surgeon, nurse,
-    lawyer, attorney, accountant, architect, dentist, pharmacist, chef, cook, waiter, waitress, driver,
-    pilot, firefighter, officer, cop, soldier, scientist, researcher, analyst, manager, consultant,
-    writer, author, journalist, editor, photographer, artist, musician, singer, actor, actress, dancer,
-    painter, therapist, psychologist, psychiatrist, veterinarian, vet, electrician, plumber, carpenter,
-    mechanic, farmer, baker, butcher, barber, hairdresser, cashier, clerk, secretary, assistant,
-    receptionist, librarian, translator, interpreter, entrepreneur, founder, ceo, cto, cfo, owner,
-    freelancer, contractor, banker, broker, economist, biologist, chemist, physicist, mathematician,
-    historian, paramedic, caregiver, nanny, tutor, coach, trainer, athlete, streamer, youtuber,
-    marketer, recruiter, salesperson, salesman, saleswoman, intern, lecturer, principal, judge,
-    technician, programmer, administrator, director, lead, officer, student"""
-)
-NOT_OCCUPATIONS = _set(
-    "optimist, pessimist, perfectionist, realist, feminist, minimalist, atheist, buddhist, idealist, "
-    "fan, lover, beginner, member, person, guy, girl, woman, man, mom, dad, parent, citizen, vegetarian"
-)
-OCCUPATION_SUFFIXES_EN = ("ist", "ician", "ologist", "eer", "grapher")
-# Portuguese occupations, masculine lemmas; feminine forms are derived (see extraction_pt).
-OCCUPATIONS_PT = _set(
-    """engenheiro, professor, medico, enfermeiro, advogado, programador, desenvolvedor, designer,
-    arquiteto, dentista, jornalista, contador, psicologo, estudante, vendedor, cozinheiro, chef,
-    garcom, garconete, motorista, policial, bombeiro, analista, gerente, cientista, fotografo, musico,
-    pintor, escritor, veterinario, farmaceutico, fisioterapeuta, nutricionista, economista,
-    administrador, empresario, consultor, ator, atriz, pesquisador, tradutor, eletricista, mecanico,
-    pedreiro, carpinteiro, cabeleireiro, secretario, bancario, diretor, coordenador, tecnico,
-    assistente, recepcionista, piloto, biologo, quimico, fisico, matematico, historiador, publicitario,
-    corretor, agricultor, padeiro, artista, cantor, dancarino, bailarino, atleta, treinador,
-    freelancer, servidor publico, funcionario publico, militar, juiz, promotor, estagiario, ceo,
-    fundador, empreendedor, psiquiatra, cirurgiao, terapeuta, professor universitario, dev"""
-)
-STATUSES = _map(
-    """retired, unemployed, self-employed, a student=student, student, aposentado=retired,
-    desempregado=unemployed, autonomo=self-employed, reformado=retired"""
-)
-MARITAL = _map(
-    """married, single, divorced, widowed, engaged, separated, casado=married, solteiro=single,
-    divorciado=divorced, viuvo=widowed, noivo=engaged, separado=separated"""
-)
+NOT_NAMES = merged_set("NOT_NAMES")
+NATIONALITIES = merged_map("NATIONALITIES")
+RELATIONS = merged_map("RELATIONS")
+PETS = merged_map("PETS")
+FAMILY = merged_map("FAMILY")
+NUMBERS = merged_map("NUMBERS")
+FOODS = merged_map("FOODS")  # allergens and foods: keys use the English name
+CONDITIONS = merged_map("CONDITIONS")
+CONDITION_ADJECTIVES = merged_map("CONDITION_ADJECTIVES")
+MEDICATIONS = merged_map("MEDICATIONS")
+DRUG_SUFFIXES = tuple(sorted(merged_set("DRUG_SUFFIXES")))
+DIETS = merged_map("DIETS")
+CATEGORIES = merged_map("CATEGORIES")
+TIMES = merged_map("TIMES")
+REQUEST_VERBS = merged_set("REQUEST_VERBS")  # openings of "I want to ..." that ask the assistant now
+DEICTIC = merged_set("DEICTIC")  # objects that point at the conversation: "I love it", "adoro isso"
+STATUSES = merged_map("STATUSES")
+MARITAL = merged_map("MARITAL")

@@ -1,4 +1,4 @@
-"""Fact builders both languages share: tastes, goals, medications, jobs, family, pets, relatives.
+"""Fact builders every language shares: tastes, goals, medications, jobs, family, pets, relatives.
 
 The language modules find the words; these functions decide what counts and build the drafts,
 so "I have a cat named Miso" and "tenho um gato chamado Miso" fill the same slot the same way.
@@ -7,7 +7,9 @@ so "I have a cat named Miso" and "tenho um gato chamado Miso" fill the same slot
 from __future__ import annotations
 
 import re
+from types import ModuleType
 
+from ..lang import language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
@@ -27,31 +29,10 @@ from .base import (
 )
 from .context import pet_by_name
 
-# --- Portuguese gender --------------------------------------------------------------------------
 
-_TO_MASCULINE = (("esa", "ês"), ("ã", "ão"), ("ora", "or"), ("eia", "eu"), ("a", "o"), ("as", "os"))
-_TO_FEMININE = (("ês", "esa"), ("ão", "ã"), ("or", "ora"), ("eu", "eia"), ("o", "a"), ("os", "as"))
-
-
-def pt_masculine(word: str, known: frozenset[str] | dict[str, str]) -> str | None:
-    """The masculine form of a Portuguese word when it (or its masculine) is in ``known``:
-    "brasileira" -> "brasileiro", "portuguesa" -> "português", "dentista" -> "dentista"."""
-    if fold(word) in known:
-        return word
-    head, _, tail = word.rpartition(" ")
-    for fem, masc in _TO_MASCULINE:
-        if tail.endswith(fem):
-            cand = (f"{head} " if head else "") + tail[: -len(fem)] + masc
-            if fold(cand) in known:
-                return cand
-    return None
-
-
-def pt_feminine(word: str) -> str:
-    for masc, fem in _TO_FEMININE:
-        if word.endswith(masc):
-            return word[: -len(masc)] + fem
-    return word
+def _words(lang: str) -> ModuleType:
+    """The language's side of these builders (``domain/lang/<code>/roles.py``)."""
+    return language(lang).roles
 
 
 # --- people and animals -------------------------------------------------------------------------
@@ -85,11 +66,9 @@ def count(word: str) -> int | None:
     return int(word) if word.isdigit() else int(lex.NUMBERS[word]) if word in lex.NUMBERS else None
 
 
-_SINGULAR = {
-    "children": ("child", "filho"), "sons": ("son", "filho"), "daughters": ("daughter", "filha"),
-    "brothers": ("brother", "irmão"), "sisters": ("sister", "irmã"), "siblings": ("sibling", "irmão"),
-    "grandchildren": ("grandchild", "neto"),
-}  # fmt: skip
+_ONE = {"children": "child", "sons": "son", "daughters": "daughter", "brothers": "brother", "sisters": "sister",
+        "siblings": "sibling", "grandchildren": "grandchild"}  # fmt: skip
+"""The slot of one member of a family group ("person:child")."""
 
 
 def family(number: str, noun: str, rest: str, lang: str) -> list[Draft] | None:
@@ -102,11 +81,8 @@ def family(number: str, noun: str, rest: str, lang: str) -> list[Draft] | None:
     d = draft(T.ENTITY, f"family:{group}", str(n), "family", phrase=f"{number} {noun}".lower())
     d.people = tuple(names)
     out = [d]
-    one, word = _SINGULAR[group]
-    if lang == "en":
-        word = one
-    feminine = fold(word) in lex.PT_FEMININE_RELATIONS
-    out += [relation(one, word, name, feminine) for name in names]
+    one, word = _ONE[group], _words(lang).FAMILY_MEMBER[group]
+    out += [relation(one, word, name, _words(lang).is_feminine(word)) for name in names]
     return out
 
 
@@ -123,9 +99,9 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     if not n or not kind:
         return None
     names = names_after(rest)
-    feminine = f in lex.PT_FEMININE_PETS
+    feminine = _words(lang).is_feminine(f)
     if names:
-        joiner = " e " if lang == "pt" else " and "
+        joiner = _words(lang).AND
         called = ("chamada" if feminine else "chamado") + ("s" if len(names) > 1 else "")
         d = draft(
             T.ENTITY,
@@ -154,15 +130,13 @@ def pet_gone(text: str, det: str, species_pattern: str, lang: str) -> list[Draft
     kind = _species(sp["sp"]) if sp else None
     if sp and kind and _GONE_TAIL.match(text[sp.end() :]):
         word = sp["sp"].lower()
-        art = "the" if lang == "en" else "a" if fold(word).rstrip("s") in lex.PT_FEMININE_PETS else "o"
-        art += "s" if lang == "pt" and word.endswith("s") else ""
-        d = draft(T.ENTITY, f"pet:{slug(kind)}", word, "pet", phrase=f"{art} {word}")
+        d = draft(T.ENTITY, f"pet:{slug(kind)}", word, "pet", phrase=_words(lang).pet_phrase(word))
         d.negated = True
         return [d]
     name = name_at(text) if _CAPITAL.match(text) else None
     if not name or not _GONE_TAIL.match(text[len(name) :]):
         return None
-    return [pet_by_name(name, f"{det.lower()} {name}".strip() if lang == "pt" else name)]
+    return [pet_by_name(name, _words(lang).pet_named(det, name))]
 
 
 _AFTER_PARTNER = re.compile(
@@ -187,13 +161,11 @@ def likes(
     value: str, verb: str, lang: str, *, negated_verb: str | None = None, key: str = "likes", other: str = ""
 ) -> list[Draft]:
     """One preference per listed item; deictic objects ("I love it") are not tastes."""
-    to = ""
-    if lang == "en" and re.match(r"to\s+", value, re.IGNORECASE):
-        to, value = "to ", value.strip()[3:]
+    words = _words(lang)
+    to, value = words.infinitive(value)
     out = []
     for item in items(value):
-        if lang == "pt":
-            item = re.sub(r"^(?:de|do|da|dos|das)\s+", "", item, flags=re.IGNORECASE)
+        item = words.object_of(item)
         if is_deictic(item) or word_count(item) > 6:
             continue
         if to and fold(item.split()[0]) in ("think", "say", "know", "see", "hear", "be"):
@@ -204,7 +176,7 @@ def likes(
             )
             continue
         slot = canon(preference_head(item, lang) if key == "prefers" else item, lex.FOODS)
-        nverb = "não gosta de" if lang == "pt" else "does not like"
+        nverb = words.NOT_LIKE
         out.append(draft(T.PREFERENCE, f"{key}:{slot}", item, key, verb=verb, nverb=nverb, to=to, other=other))
     return out
 
@@ -221,13 +193,11 @@ def changed_mind(about: str, rest: str, lang: str) -> list[Draft] | None:
     retracted as a whole (no value), and nothing is stored when there was none. A new stance
     ("... I love it now") is left to its own rule: the retraction would contradict it."""
     item = without_article(clean(about))
-    if lang == "pt":
-        item = re.sub(r"^(?:de|do|da|dos|das|a|à|ao|aos|às)\s+", "", item, flags=re.IGNORECASE)
-        item = without_article(item)
+    item = without_article(_words(lang).topic_of(item))
     if not item or is_deictic(item) or word_count(item) > 5 or _NEW_STANCE.search(rest):
         return None
     heads = {preference_head(item, lang)}
-    if lang == "en" and heads == {item}:
+    if _words(lang).COMPOUND_HEAD_LAST and heads == {item}:
         heads.add(item.split()[-1])  # "morning meetings": an English compound is about its last noun
     slots = {
         f"likes:{canon(item, lex.FOODS)}",
@@ -242,25 +212,14 @@ def changed_mind(about: str, rest: str, lang: str) -> list[Draft] | None:
     return out
 
 
-_QUALIFIER = {
-    "en": re.compile(r"\s+(?:in|at|on|during|before|after|with|without|by|from|for|over)\s+", re.IGNORECASE),
-    "pt": re.compile(
-        r"\s+(?:de|do|da|dos|das|à|às|a|ao|aos|em|no|na|nos|nas|com|sem|pela|pelo|por|durante|antes|"
-        r"depois)\s+",
-        re.IGNORECASE,
-    ),
-}
-
-
 def preference_head(item: str, lang: str) -> str:
     """What a preference is about, without how: "meetings in the afternoon" -> "meetings",
     "reuniões de manhã cedo" -> "reuniões". Two preferences about the same thing share a slot,
     so saying the new one supersedes the old one."""
-    head = _QUALIFIER[lang].split(item, maxsplit=1)[0]
+    head = _words(lang).QUALIFIER.split(item, maxsplit=1)[0]
     return head if head != item and 0 < word_count(head) <= 2 else item
 
 
-_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
 _RESUMED = re.compile(  # folded
     r"(?:voltar|continuar|tornar)\s+a\s+\w+(?:ar|er|ir|or)\b|(?:go\s+back|get\s+back|continue)\s+(?:to\s+)?\w+ing\b"
 )
@@ -278,7 +237,7 @@ def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
     asks = ws[0] in lex.REQUEST_VERBS or " ".join(ws[:2]) in lex.REQUEST_VERBS
     if asks and not _RESUMED.match(fold(v)):
         return None
-    if lang == "pt" and not _INFINITIVE.match(ws[0]):
+    if not _words(lang).plan_ok(ws[0]):
         return None
     return [draft(T.GOAL, f"goal:{slug(v)}", v, "goal", verb=verb)]
 
@@ -326,32 +285,10 @@ def medication(text: str, verb: str) -> list[Draft] | None:
     return drugs or None
 
 
-_TITLE_EN = re.compile(
-    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
-    re.IGNORECASE,
-)
-_COMPLEMENT_PT = re.compile(  # "engenheira [de software]", "professora [de matemática]"
-    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)"
-)
-
-
 def job_title(text: str, lang: str) -> str | None:
     """The job at the start of ``text`` ("software engineer at Google" -> "software engineer")."""
-    text = text.strip()
-    if lang == "en":
-        m = _TITLE_EN.match(text)
-        if not m:
-            return None
-        head = fold(m.group(0).split()[-1])
-        known = head in lex.OCCUPATIONS_EN or head in lex.STATUSES or head.endswith(lex.OCCUPATION_SUFFIXES_EN)
-        return m.group(0) if known and head not in lex.NOT_OCCUPATIONS else None
-    ws = text.split()
-    for n in (3, 2, 1):
-        cand = " ".join(ws[:n]).strip(",.;!")
-        if len(ws) >= n and pt_masculine(cand, lex.OCCUPATIONS_PT):
-            comp = _COMPLEMENT_PT.match(text[len(cand) :])
-            return cand + (comp.group(0) if comp else "")
-    return None
+    found: str | None = _words(lang).job_title(text)
+    return found
 
 
 def schedule(prefix: str, template: str) -> Handler:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from ..text import fold
-from .base import Draft, Language
+from .base import Draft, Grammar
 
-Found = tuple[Draft, Language, tuple[int, int]]  # a draft, the language that read it, its span
+Found = tuple[Draft, Grammar, tuple[int, int]]  # a draft, the language that read it, its span
 
 _ONE_VALUE = {"name", "home", "employer", "occupation", "age", "diet", "budget", "marital_status", "school"}
 
@@ -51,21 +51,16 @@ class _Args(dict[str, str]):
         return ""
 
 
-_MINE = {
-    "en": {"my": "their", "mine": "theirs", "me": "them", "myself": "themselves", "i": "they", "i'm": "they're"},
-    "pt": {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"},
-}
-_MINE_WORD = re.compile(r"\b(?:my|mine|me|myself|i'm|i|meu|minha|meus|minhas)\b", re.IGNORECASE)
+_MINE_WORD = re.compile(r"\b[\w']+\b", re.IGNORECASE)
 
 
-def _their(value: str, language: str) -> str:
+def _their(value: str, table: dict[str, str]) -> str:
     """Values keep the user's words; sentences about the user do not say "my": "open my own bakery"
-    -> "open their own bakery"."""
-    table = _MINE[language]
+    -> "open their own bakery" (``table``: the language's first-person words, ``Grammar.mine``)."""
     return _MINE_WORD.sub(lambda m: table.get(m.group(0).lower(), m.group(0)), value)
 
 
-def render(d: Draft, lang: Language, speaker: str | None, feminine: bool) -> str:
+def render(d: Draft, lang: Grammar, speaker: str | None, feminine: bool) -> str:
     """The draft as a third-person sentence in ``lang``, about the speaker, the user or a person."""
     s, p = lang.subject(d.person, speaker, feminine)
     positive, negative, replacing = lang.templates[d.template]
@@ -74,7 +69,7 @@ def render(d: Draft, lang: Language, speaker: str | None, feminine: bool) -> str
     if "lemma" in d.args:
         args["adj"] = lang.agree(d.args["lemma"], d.person.feminine if d.person else feminine)
     args.setdefault("a", "an" if d.value[:1].lower() in "aeiou" else "a")
-    value = d.value if d.person else _their(d.value, lang.code)  # "my" in a relative's fact is the user's
+    value = d.value if d.person else _their(d.value, lang.mine)  # "my" in a relative's fact is the user's
     args.update(S=s, P=p, v=value, p=d.previous_value or "")
     sentence = " ".join(template.format_map(args).split()).replace(" .", ".").replace(",.", ".")
     return sentence[:1].upper() + sentence[1:]

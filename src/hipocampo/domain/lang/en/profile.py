@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """English statements about who the user is: name, home, work, age, family, pets, relatives.
 
 The patterns and phrases here are shared with ``extraction.en_needs`` (the fragments) and read by
@@ -8,10 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..model import MemoryType as T
-from ..text import fold
-from . import lexicon as lex
-from .base import (
+from ...extraction import lexicon as lex
+from ...extraction.base import (
     HIGH,
     MEDIUM,
     Draft,
@@ -28,8 +27,11 @@ from .base import (
     without_article,
     word_count,
 )
-from .context import destination
-from .roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
+from ...extraction.context import destination
+from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
+from ...model import MemoryType as T
+from ...text import fold
+from . import lexicon as own
 
 RULES: list[Rule] = []
 PHRASES: list[Rule] = []
@@ -43,7 +45,7 @@ I_ = rf"i\s+{ADV}"  # "I" and the adverbs that may follow it
 IM = rf"(?:i'?m|i\s+am)\s+{ADV}"
 HAVE = rf"(?:i\s+{ADV}(?:have|have\s+got|got)|i'?ve\s+{ADV}got)\s+"
 NUM = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten"
-REL = "|".join(sorted(lex.RELATIONS_EN, key=len, reverse=True))
+REL = "|".join(sorted(own.RELATIONS, key=len, reverse=True))
 REL_ADJ = r"(?:(?:older|younger|little|big|elder|baby|oldest|youngest|late|dear)\s+)?"
 LAST: list[Rule] = []  # rules that only apply when nothing else did
 

@@ -1,15 +1,20 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """English for the fact extractor: rule order, clause rewrites, openers, hedges and templates."""
 
 from __future__ import annotations
 
 import re
 
-from . import en_needs as needs
-from . import en_profile as profile
-from . import ids
-from . import lexicon as lex
-from .base import Language, Person, leading_name
-from .en_profile import REL, REL_ADJ
+from ...extraction import lexicon as lex
+from ...extraction.base import Grammar, Person, leading_name
+from . import ids, needs, profile
+from .profile import REL, REL_ADJ
+
+
+def speaker_gender(text: str) -> bool | None:
+    """English sentences do not mark the speaker's gender ("I'm tired" for anyone)."""
+    return None
+
 
 # --- whole-clause rewrites ----------------------------------------------------------------------
 
@@ -179,8 +184,11 @@ HEDGES = re.compile(
     re.IGNORECASE,
 )
 
-ENGLISH = Language(
-    code="en", rules=[*ids.EN_RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+MINE = {"my": "their", "mine": "theirs", "me": "them", "myself": "themselves", "i": "they", "i'm": "they're"}
+"""First-person words in a value, as a sentence about the user says them ("open my bakery")."""
+
+READER = Grammar(
+    code="en", rules=[*ids.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject, agree=lambda word, _: word,
-    normalize=normalize,
+    normalize=normalize, mine=MINE,
 )  # fmt: skip

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """Portuguese for the fact extractor: rule order, clause rewrites, openers, hedges and templates.
 
 Portuguese marks gender on adjectives ("sou alérgica", "obrigada"), so values are stored in the
@@ -9,16 +10,15 @@ from __future__ import annotations
 
 import re
 
-from ..text import fold
-from . import ids
-from . import lexicon as lex
-from . import pt_needs as needs
-from . import pt_profile as profile
-from .base import Language, Person, leading_name
-from .pt_profile import REL
-from .roles import pt_feminine
+from ...extraction import lexicon as lex
+from ...extraction.base import Grammar, Person, leading_name
+from ...text import fold
+from . import ids, needs, profile
+from . import lexicon as own
+from .profile import REL
+from .roles import feminine as pt_feminine
 
-_GENDERED = (*lex.OCCUPATIONS_PT, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico", "diabético",
+_GENDERED = (*own.OCCUPATIONS, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico", "diabético",
              "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido", "sozinho", "reformado",
              "aposentado", "casado", "cansado", "animado", "nervoso", "feliz")  # fmt: skip
 _FEMININE_WORDS = frozenset(fold(pt_feminine(w)) for w in _GENDERED) - {"estudanta", "dentista", "artista", "feliz"}
@@ -153,7 +153,7 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
         words[0] = _THIRD[words[0].lower()]
     word = rel["rel"].lower() if rel else None
     if word:
-        person = Person(lex.RELATIONS_PT[fold(word)], word, name, fold(word) in lex.PT_FEMININE_RELATIONS)
+        person = Person(own.RELATIONS[fold(word)], word, name, fold(word) in own.FEMININE_RELATIONS)
     elif name:
         person = Person(None, None, name)
     elif previous is not None:
@@ -261,8 +261,11 @@ HEDGES = re.compile(
     re.IGNORECASE,
 )
 
-PORTUGUESE = Language(
-    code="pt", rules=[*ids.PT_RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+MINE = {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}
+"""First-person words in a value, as a sentence about the user says them ("open my bakery")."""
+
+READER = Grammar(
+    code="pt", rules=[*ids.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
-    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize,
+    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE,
 )  # fmt: skip

@@ -1,15 +1,29 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """Portuguese statements about what the user needs and wants: health, diet, money, time, tastes, plans."""
 
 from __future__ import annotations
 
 import re
 
-from ..model import MemoryType as T
-from ..text import fold
-from . import lexicon as lex
-from .base import Draft, Rule, canon, clean, draft, is_deictic, items, money_at, on, purpose_key, slug, word_count
-from .pt_profile import ADV, ESTOU, EU, SOU, TENHO, adjective
-from .roles import goal, likes, medication, schedule
+from ...extraction import lexicon as lex
+from ...extraction.base import (
+    Draft,
+    Rule,
+    canon,
+    clean,
+    draft,
+    is_deictic,
+    items,
+    money_at,
+    on,
+    purpose_key,
+    slug,
+    word_count,
+)
+from ...extraction.roles import goal, likes, medication, schedule
+from ...model import MemoryType as T
+from ...text import fold
+from .profile import ADV, ESTOU, EU, SOU, TENHO, adjective
 
 RULES: list[Rule] = []
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """Portuguese statements about who the user is: name, home, work, age, family, pets, relatives.
 
 The fragments here are shared with ``extraction.pt_needs``; ``extraction.pt`` puts the rules in order.
@@ -7,10 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ..model import MemoryType as T
-from ..text import fold
-from . import lexicon as lex
-from .base import (
+from ...extraction import lexicon as lex
+from ...extraction.base import (
     HIGH,
     MEDIUM,
     Draft,
@@ -26,8 +25,12 @@ from .base import (
     place_at,
     word_count,
 )
-from .context import destination
-from .roles import changed_mind, dating, family, job_title, pet, pet_gone, pt_masculine, relation
+from ...extraction.context import destination
+from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
+from ...model import MemoryType as T
+from ...text import fold
+from . import lexicon as own
+from .roles import masculine as pt_masculine
 
 RULES: list[Rule] = []
 PHRASES: list[Rule] = []
@@ -42,7 +45,7 @@ SOU = rf"{EU}{ADV}sou\s+{ADV}"
 ESTOU = rf"{EU}{ADV}(?:estou|tô|to|t[ôo])\s+{ADV}"
 TENHO = rf"{EU}{ADV}tenho\s+{ADV}"
 NUM = r"\d+|uma?|dois|duas|três|tres|quatro|cinco|seis|sete|oito|nove|dez"
-REL = "|".join(sorted({*lex.RELATIONS_PT, "irmã", "irmão", "mãe", "avó", "avô"}, key=len, reverse=True))
+REL = "|".join(sorted({*own.RELATIONS, "irmã", "irmão", "mãe", "avó", "avô"}, key=len, reverse=True))
 
 
 def _home(value: str, prep: str = "em", previous: str | None = None) -> list[Draft]:
@@ -353,8 +356,8 @@ def _relation(m: re.Match[str]) -> list[Draft] | None:
     if not name or (m.start("name") < m.start("rel") and name != m["name"].strip()):
         return None
     word = m["rel"].lower()
-    rel = lex.RELATIONS_PT[fold(word)]
-    return [relation(rel, word, name, fold(word) in lex.PT_FEMININE_RELATIONS)]
+    rel = own.RELATIONS[fold(word)]
+    return [relation(rel, word, name, fold(word) in own.FEMININE_RELATIONS)]
 
 
 @on(
@@ -370,5 +373,5 @@ def _changed_mind(m: re.Match[str]) -> list[Draft] | None:
 @on(PHRASES, rf"\bo\s+nome\s+d[oa]\s+(?:meu|minha)\s+(?P<sp>{_PET})\s+(?:é|e)\s+(?P<name>.+)")
 def _pet_name(m: re.Match[str]) -> list[Draft] | None:
     name = name_at(m["name"])
-    art = "uma" if fold(m["sp"]) in lex.PT_FEMININE_PETS else "um"
+    art = "uma" if fold(m["sp"]) in own.FEMININE_PETS else "um"
     return pet(art, m["sp"].lower(), f" chamado {name}", "pt") if name else None

@@ -1,13 +1,12 @@
+# ruff: noqa: E501  (rules are regular expressions: split over lines they hide)
 """English statements about what the user needs and wants: health, diet, money, time, tastes, plans."""
 
 from __future__ import annotations
 
 import re
 
-from ..model import MemoryType as T
-from ..text import fold
-from . import lexicon as lex
-from .base import (
+from ...extraction import lexicon as lex
+from ...extraction.base import (
     Draft,
     Rule,
     canon,
@@ -22,8 +21,10 @@ from .base import (
     without_article,
     word_count,
 )
-from .en_profile import ADV, HAVE, I_, IM
-from .roles import goal, likes, medication, schedule
+from ...extraction.roles import goal, likes, medication, schedule
+from ...model import MemoryType as T
+from ...text import fold
+from .profile import ADV, HAVE, I_, IM
 
 RULES: list[Rule] = []
 

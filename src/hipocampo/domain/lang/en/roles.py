@@ -1,0 +1,81 @@
+"""English side of the fact builders both languages share (:mod:`hipocampo.domain.extraction.roles`):
+the words they need and the shapes only English has."""
+
+from __future__ import annotations
+
+import re
+
+from ...text import fold
+from . import lexicon
+
+AND = " and "  # joins listed names: "Leo and Mia"
+NOT_LIKE = "does not like"
+FAMILY_MEMBER = {"children": "child", "sons": "son", "daughters": "daughter", "brothers": "brother",
+                 "sisters": "sister", "siblings": "sibling", "grandchildren": "grandchild"}  # fmt: skip
+QUALIFIER = re.compile(r"\s+(?:in|at|on|during|before|after|with|without|by|from|for|over)\s+", re.IGNORECASE)
+"""Where a preference's head ends: "meetings in the afternoon" -> "meetings"."""
+COMPANY_ARTICLES: frozenset[str] = frozenset()
+"""Articles before a destination's name that mark a company ("mudei para a Globex")."""
+BARE_NAME_IS_PLACE = False
+"""A destination named with no article is a place ("mudei para Sorocaba")."""
+COMPOUND_HEAD_LAST = True  # "morning meetings" is about meetings
+
+
+def masculine(word: str, known: frozenset[str] | dict[str, str]) -> str | None:
+    """English words have no gender: the word itself when known."""
+    return word if fold(word) in known else None
+
+
+def feminine(word: str) -> str:
+    return word
+
+
+def is_feminine(word: str) -> bool:
+    return False
+
+
+def infinitive(value: str) -> tuple[str, str]:
+    """ "to swim" -> ("to ", "swim"): a liked activity keeps its "to"."""
+    if re.match(r"to\s+", value, re.IGNORECASE):
+        return "to ", value.strip()[3:]
+    return "", value
+
+
+def object_of(item: str) -> str:
+    """A liked thing as written ("jazz"); English puts no preposition before it."""
+    return item
+
+
+def topic_of(item: str) -> str:
+    """What a change of mind is about, as written ("sushi")."""
+    return item
+
+
+def pet_phrase(word: str) -> str:
+    """ "the cat", "the dogs": how a retracted pet is worded."""
+    return f"the {word}"
+
+
+def pet_named(det: str, name: str) -> str:
+    return name
+
+
+def plan_ok(first_word: str) -> bool:
+    """Any verb may open an English plan ("learn Spanish", "run a marathon")."""
+    return True
+
+
+_TITLE = re.compile(
+    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def job_title(text: str) -> str | None:
+    """The job at the start of ``text`` ("software engineer at Google" -> "software engineer")."""
+    m = _TITLE.match(text.strip())
+    if not m:
+        return None
+    head = fold(m.group(0).split()[-1])
+    known = head in lexicon.OCCUPATIONS or head in lexicon.STATUSES or head.endswith(lexicon.OCCUPATION_SUFFIXES)
+    return m.group(0) if known and head not in lexicon.NOT_OCCUPATIONS else None

@@ -1,0 +1,104 @@
+"""Portuguese side of the fact builders both languages share
+(:mod:`hipocampo.domain.extraction.roles`): gender, articles, and the shapes only Portuguese has."""
+
+from __future__ import annotations
+
+import re
+
+from ...text import fold
+from . import lexicon
+
+AND = " e "
+NOT_LIKE = "não gosta de"
+FAMILY_MEMBER = {"children": "filho", "sons": "filho", "daughters": "filha", "brothers": "irmão",
+                 "sisters": "irmã", "siblings": "irmão", "grandchildren": "neto"}  # fmt: skip
+QUALIFIER = re.compile(
+    r"\s+(?:de|do|da|dos|das|à|às|a|ao|aos|em|no|na|nos|nas|com|sem|pela|pelo|por|durante|antes|depois)\s+",
+    re.IGNORECASE,
+)
+"""Where a preference's head ends: "reuniões de manhã cedo" -> "reuniões"."""
+COMPANY_ARTICLES: frozenset[str] = frozenset({"a"})
+"""Articles before a destination's name that mark a company ("mudei para a Globex")."""
+BARE_NAME_IS_PLACE = True
+"""A destination named with no article is a place ("mudei para Sorocaba")."""
+COMPOUND_HEAD_LAST = False  # "reuniões matinais" is about reuniões, the first noun
+
+_TO_MASCULINE = (("esa", "ês"), ("ã", "ão"), ("ora", "or"), ("eia", "eu"), ("a", "o"), ("as", "os"))
+_TO_FEMININE = (("ês", "esa"), ("ão", "ã"), ("or", "ora"), ("eu", "eia"), ("o", "a"), ("os", "as"))
+
+
+def masculine(word: str, known: frozenset[str] | dict[str, str]) -> str | None:
+    """The masculine form of a word when it (or its masculine) is in ``known``:
+    "brasileira" -> "brasileiro", "portuguesa" -> "português", "dentista" -> "dentista"."""
+    if fold(word) in known:
+        return word
+    head, _, tail = word.rpartition(" ")
+    for fem, masc in _TO_MASCULINE:
+        if tail.endswith(fem):
+            cand = (f"{head} " if head else "") + tail[: -len(fem)] + masc
+            if fold(cand) in known:
+                return cand
+    return None
+
+
+def feminine(word: str) -> str:
+    for masc, fem in _TO_FEMININE:
+        if word.endswith(masc):
+            return word[: -len(masc)] + fem
+    return word
+
+
+def is_feminine(word: str) -> bool:
+    """ "irmã", "gata": a relation or pet word of feminine gender."""
+    f = fold(word)
+    return f in lexicon.FEMININE_RELATIONS or f in lexicon.FEMININE_PETS
+
+
+def infinitive(value: str) -> tuple[str, str]:
+    return "", value
+
+
+def object_of(item: str) -> str:
+    """ "de jazz", "do mar" -> "jazz", "mar": the preposition after "gostar" is no part of the taste."""
+    return re.sub(r"^(?:de|do|da|dos|das)\s+", "", item, flags=re.IGNORECASE)
+
+
+def topic_of(item: str) -> str:
+    """ "das reuniões", "ao sushi" -> "reuniões", "sushi": what a change of mind is about."""
+    return re.sub(r"^(?:de|do|da|dos|das|a|à|ao|aos|às)\s+", "", item, flags=re.IGNORECASE)
+
+
+def pet_phrase(word: str) -> str:
+    """ "a gata", "os cachorros": how a retracted pet is worded."""
+    art = "a" if fold(word).rstrip("s") in lexicon.FEMININE_PETS else "o"
+    return f"{art}{'s' if word.endswith('s') else ''} {word}"
+
+
+def pet_named(det: str, name: str) -> str:
+    """ "a Mimi": Portuguese puts an article before a pet's name."""
+    return f"{det.lower()} {name}".strip()
+
+
+_INFINITIVE = re.compile(r"\w+(?:ar|er|ir|or)(?:-\w+)?$")  # folded: "pôr" is "por"
+
+
+def plan_ok(first_word: str) -> bool:
+    """A Portuguese plan opens with an infinitive ("aprender", "correr"), never a noun."""
+    return bool(_INFINITIVE.match(first_word))
+
+
+_COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de matemática]"
+    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)"
+)
+
+
+def job_title(text: str) -> str | None:
+    """The job at the start of ``text`` ("engenheira de software na Sonae" -> "engenheira de software")."""
+    text = text.strip()
+    ws = text.split()
+    for n in (3, 2, 1):
+        cand = " ".join(ws[:n]).strip(",.;!")
+        if len(ws) >= n and masculine(cand, lexicon.OCCUPATIONS):
+            comp = _COMPLEMENT.match(text[len(cand) :])
+            return cand + (comp.group(0) if comp else "")
+    return None
