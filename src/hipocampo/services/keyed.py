@@ -20,12 +20,24 @@ from .quota import enforce_memory_quota
 ACTOR = "api"
 
 
-async def put_keyed(deps: Deps, item: MemoryItem, *, index: bool = True) -> MemoryItem:
+async def put_keyed(
+    deps: Deps,
+    item: MemoryItem,
+    *,
+    index: bool = True,
+    parts: Sequence[MemoryItem] = (),
+    drop: Sequence[str] = (),
+) -> MemoryItem:
     """Insert ``item`` or replace the memory with its id; returns it as stored.
 
     An existing memory keeps its ``created_at``; ``updated_at`` becomes now. With ``index`` the
     memory is embedded and written to both indexes in the same transaction; without, it is stored
     only (found by id and by listing, never by search) and any index entries it had are removed.
+
+    ``parts`` are memories of the item's scope indexed in the same transaction, each under its own
+    vector (an item searched by several texts, each scored on its own, as LangGraph indexes each
+    field of a value); they take the item's ``created_at``. ``drop``: ids of memories deleted in
+    that transaction (parts of the item's previous version that it no longer has).
     """
     now = deps.clock.now()
     existing = await deps.memories.get_many(item.scope, [item.id])
@@ -34,9 +46,14 @@ async def put_keyed(deps: Deps, item: MemoryItem, *, index: bool = True) -> Memo
         item.created_at = old.created_at
         item.access_count, item.last_accessed = old.access_count, old.last_accessed
     item.updated_at = now
+    if any(p.scope != item.scope for p in parts):
+        raise ValueError("an item's parts belong to its scope")
+    for p in parts:
+        p.created_at, p.updated_at = item.created_at, now
+    indexed = ([item] if index else []) + list(parts)
     vectors = np.zeros((0, deps.embedder.dim), dtype=np.float32)
-    if index:
-        vectors = await asyncio.to_thread(embed_in_batches, deps, [item.index_text])
+    if indexed:
+        vectors = await asyncio.to_thread(embed_in_batches, deps, [m.index_text for m in indexed])
     event = HistoryEntry(
         item.id,
         HistoryEvent.ADD if old is None else HistoryEvent.UPDATE,
@@ -47,12 +64,14 @@ async def put_keyed(deps: Deps, item: MemoryItem, *, index: bool = True) -> Memo
         None if old is None else "replaced",
     )
     async with deps.uow.transaction():
-        if index:
-            await index_items(deps, [item], vectors)
-        else:
+        if not index:
             await deps.memories.upsert([item])
             await deps.keywords.delete(item.scope, [item.id])
             await deps.vectors.delete(item.scope, [item.id])
+        if indexed:
+            await index_items(deps, indexed, vectors)
+        if drop:
+            await deps.memories.delete(item.scope, drop)
         await deps.memories.add_history(item.scope, [event])
         await enforce_memory_quota(deps, item.scope.tenant_id)
     return item

@@ -2,10 +2,16 @@
 
 Each item is one hipocampo memory (kind ``fact``) with a deterministic id derived from its scope,
 namespace and key, so a put overwrites. The memory's metadata holds the namespace, key and JSON
-value; its content is the text that is embedded: the fields named by the index configuration
-(default: the whole value as JSON). Items are indexed as they are put, so a search right after a
-put finds them; ``index=False`` stores an item that searches by query never score (it can still
-fill a page, unscored, as with LangGraph's own stores).
+value; its content is the text of the fields named by the index configuration (default: the whole
+value as JSON). Items are indexed as they are put, so a search right after a put finds them;
+``index=False`` stores an item that searches by query never score (it can still fill a page,
+unscored, as with LangGraph's own stores).
+
+An item with one text to index is indexed as that memory. One with several (several fields, or
+an array's elements) is indexed as LangGraph's stores index it: each text under its own vector,
+the item scored by its best one, so a match in one field is not diluted by the others. Each text
+is then a *part*: a memory of its own (source ``langgraph_store_part``, in the item's scope, with
+the item's expiry) written, replaced and deleted with the item, in its transaction.
 
 Namespaces map onto hipocampo scopes: by default every item lives in one user scope
 (``tenant_id``/``user_id``); with ``user_from_namespace=i``, ``namespace[i]`` is the hipocampo user,
@@ -17,7 +23,9 @@ item is gone for gets, searches and listings (hipocampo keeps it, with its histo
 :meth:`HipocampoStore.sweep_ttl` deletes it), and reads refresh the TTL unless told not to.
 
 Searches by query use hipocampo's hybrid search (dense + keyword, with its boosts); ``score`` is
-its final score. Filtering and listing scan the scope's facts: fine for thousands of items.
+its final score, not a cosine: it can exceed 1, and thresholds tuned on LangGraph's stores do not
+carry over. ``scores="cosine"`` searches the vectors alone and scores by cosine similarity, as
+LangGraph's stores do. Filtering and listing scan the scope's facts: fine for thousands of items.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import asyncio
 import json
 from collections.abc import Coroutine, Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ...domain.errors import ConfigurationError, InvalidInput
 from ...domain.model import MAX_CONTENT_CHARS, MemoryItem, MemoryKind, Scope, content_hash
@@ -60,16 +68,26 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 SOURCE = "langgraph_store"
+PART_SOURCE = "langgraph_store_part"
 PAGE = 500
+
+
+class SyncCallOnAsyncStore(ConfigurationError, asyncio.InvalidStateError):
+    """A sync call to a store over an ``AsyncMemory`` that cannot be served: made on the memory's
+    own event loop (it would wait on itself), or with that loop not running. LangGraph's async
+    stores raise ``asyncio.InvalidStateError`` here; hipocampo's callers catch its own
+    ``ConfigurationError``: this is both."""
 
 
 class HipocampoStore(BaseStore):
     """LangGraph's ``BaseStore`` on hipocampo memories (see the module docs).
 
     ``index`` takes LangGraph's ``IndexConfig``; only ``fields`` is used (hipocampo's own embedder
-    embeds, so ``dims`` and ``embed`` are ignored). ``ttl`` takes LangGraph's ``TTLConfig``
-    (``default_ttl`` minutes, ``refresh_on_read``); ``sweep_interval_minutes`` is ignored: call
-    :meth:`sweep_ttl` to delete expired items, which reads already leave out.
+    embeds, so ``dims`` and ``embed`` are ignored; :attr:`index_config` says what is used). ``ttl``
+    takes LangGraph's ``TTLConfig`` (``default_ttl`` minutes, ``refresh_on_read``);
+    ``sweep_interval_minutes`` is ignored: call :meth:`sweep_ttl` to delete expired items, which
+    reads already leave out. ``scores``: ``"hybrid"`` (hipocampo's search and score) or
+    ``"cosine"`` (the vectors alone, scored by cosine similarity, as LangGraph's stores).
     """
 
     supports_ttl = True
@@ -83,9 +101,12 @@ class HipocampoStore(BaseStore):
         user_from_namespace: int | None = None,
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
+        scores: Literal["hybrid", "cosine"] = "hybrid",
     ) -> None:
         if user_from_namespace is not None and user_from_namespace < 0:
             raise ConfigurationError("user_from_namespace must be a namespace position (0 or more)")
+        if scores not in ("hybrid", "cosine"):
+            raise ConfigurationError(f'scores must be "hybrid" or "cosine", got {scores!r}')
         Scope(tenant_id, user_id)  # validates the ids now rather than on first use
         self._runner = getattr(memory, "_runner", None)
         self._memory: AsyncMemory = memory._inner if self._runner is not None else memory  # type: ignore[union-attr,assignment]
@@ -93,6 +114,8 @@ class HipocampoStore(BaseStore):
         self.user_id = user_id
         self.user_from_namespace = user_from_namespace
         self.fields: list[str] = list((index or {}).get("fields") or ["$"])
+        self._index: dict[str, Any] = dict(index or {})
+        self.scores = scores
         self.ttl_config = ttl
         try:  # an AsyncMemory belongs to the loop that opened it: sync calls are sent there
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -102,6 +125,14 @@ class HipocampoStore(BaseStore):
     @property
     def deps(self) -> Deps:
         return self._memory.deps
+
+    @property
+    def index_config(self) -> dict[str, Any]:
+        """The index, as LangGraph's stores expose theirs. Never ``None``: every item is searched
+        by meaning, with hipocampo's embedder, whose dimension ``dims`` is; ``fields`` are the
+        fields indexed by default. Other keys given in ``index`` (``embed``) are kept as given,
+        unused."""
+        return {**self._index, "dims": self.deps.embedder.dim, "fields": list(self.fields)}
 
     # -- the two abstract methods ----------------------------------------------------------------
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -115,7 +146,7 @@ class HipocampoStore(BaseStore):
         loop = self._loop
         if loop is None or not loop.is_running() or _on_loop_thread(loop):
             coro.close()
-            raise ConfigurationError(
+            raise SyncCallOnAsyncStore(
                 "HipocampoStore over an AsyncMemory is async: use abatch/aput/asearch (or a sync Memory)"
             )
         return asyncio.run_coroutine_threadsafe(coro, loop).result()
@@ -166,8 +197,9 @@ class HipocampoStore(BaseStore):
             raise InvalidNamespaceError("Namespace cannot be empty.")
         scope = self._scope(namespace)
         memory_id = self._id(scope, namespace, op.key)
+        old = await keyed.get_keyed(self.deps, scope, [memory_id])
         if op.value is None:
-            await keyed.delete_keyed(self.deps, scope, [memory_id])
+            await keyed.delete_keyed(self.deps, scope, [memory_id, *(_part_ids(old[0]) if old else [])])
             return
         value = dict(op.value)
         try:
@@ -176,26 +208,29 @@ class HipocampoStore(BaseStore):
             raise InvalidInput(f"a store value must be JSON-serialisable: {exc}") from None
         fields = [] if op.index is False else (op.index if op.index is not None else self.fields)
         texts = [t for f in fields for t in get_text_at_path(value, tokenize_path(f) if f != "$" else f) if t.strip()]
-        indexed = bool(texts)
+        several = len(texts) > 1  # each text its own part, the item scored by its best
         now = self.deps.clock.now()
         item = MemoryItem(
             id=memory_id,
             scope=scope,
             kind=MemoryKind.FACT,
-            content=("\n".join(texts) if indexed else as_json)[:MAX_CONTENT_CHARS],
+            content=("\n".join(texts) if texts else as_json)[:MAX_CONTENT_CHARS],
             created_at=now,
             metadata={
                 "source": SOURCE,
                 "namespace": list(namespace),
                 "key": op.key,
                 "value": value,
-                "indexed": indexed,
+                "indexed": bool(texts),
                 "ttl_minutes": op.ttl,
+                "parts": len(texts) if several else 0,
             },
             key=f"{SOURCE}:{memory_id}",  # its own fact slot: fact reconciliation leaves it alone
             expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
         )
-        await keyed.put_keyed(self.deps, item, index=indexed)
+        parts = [_part(item, i, text) for i, text in enumerate(texts)] if several else []
+        stale = [i for i in (_part_ids(old[0]) if old else []) if i not in {p.id for p in parts}]
+        await keyed.put_keyed(self.deps, item, index=bool(texts) and not several, parts=parts, drop=stale)
 
     async def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit < 0 or op.offset < 0:
@@ -215,9 +250,8 @@ class HipocampoStore(BaseStore):
             return [_item(m, search=True) for m in chosen]
         needed = op.offset + op.limit
         pool = min(max(self.deps.settings.candidate_pool, 5 * needed + 20), 2000)
-        options = retrieval.SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
-        found = await retrieval.search(self.deps, scope, op.query, options)
-        scored = [(h.memory, h.score) for h in found.hits if wanted(h.memory) and h.memory.metadata.get("indexed")]
+        hits = await (self._cosine_hits if self.scores == "cosine" else self._hybrid_hits)(scope, op.query, pool)
+        scored = [(m, score) for m, score in await self._by_item(scope, hits) if wanted(m)]
         kept = scored[op.offset : needed]
         page: list[SearchItem] = [_item(m, score) for m, score in kept]
         filler: list[MemoryItem] = []
@@ -230,6 +264,38 @@ class HipocampoStore(BaseStore):
         if op.refresh_ttl:
             await self._refresh([m for m, _ in kept] + filler)
         return page
+
+    async def _hybrid_hits(self, scope: Scope, query: str, pool: int) -> list[tuple[MemoryItem, float]]:
+        options = retrieval.SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
+        found = await retrieval.search(self.deps, scope, query, options)
+        return [(h.memory, h.score) for h in found.hits]
+
+    async def _cosine_hits(self, scope: Scope, query: str, pool: int) -> list[tuple[MemoryItem, float]]:
+        """The nearest vectors and their cosine similarity to the query: LangGraph's score."""
+        if len(query) > retrieval.MAX_QUERY_CHARS:
+            raise InvalidInput(f"query is {len(query)} characters; the limit is {retrieval.MAX_QUERY_CHARS}")
+        qvec = await asyncio.to_thread(self.deps.embedder.embed_query, query)
+        hits = await self.deps.vectors.search(scope, qvec, pool)
+        found = {m.id: m for m in await self.deps.memories.get_many(scope, [h.memory_id for h in hits])}
+        return [(found[h.memory_id], h.score) for h in hits if h.memory_id in found]
+
+    async def _by_item(self, scope: Scope, hits: list[tuple[MemoryItem, float]]) -> list[tuple[MemoryItem, float]]:
+        """The store items the hits are of (an item, or one of its parts), best score first, each
+        scored by its best hit; hits on other memories of the scope are left out."""
+        best: dict[str, float] = {}
+        items: dict[str, MemoryItem] = {}
+        for m, score in hits:
+            if m.metadata.get("source") == PART_SOURCE and isinstance(m.metadata.get("item"), str):
+                owner = m.metadata["item"]
+            elif _is_item(m) and m.metadata.get("indexed"):
+                owner, items[m.id] = m.id, m
+            else:
+                continue
+            best[owner] = max(score, best.get(owner, score))
+        missing = [i for i in best if i not in items]
+        items.update((m.id, m) for m in await keyed.get_keyed(self.deps, scope, missing) if _is_item(m))
+        ranked = sorted((i for i in best if i in items), key=lambda i: best[i], reverse=True)
+        return [(items[i], best[i]) for i in ranked]
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         conditions = list(op.match_conditions or ())
@@ -251,8 +317,9 @@ class HipocampoStore(BaseStore):
         now = self.deps.clock.now()
         removed = 0
         for scope in scopes:
-            expired = [m.id for m in await self._all_items([scope]) if not m.is_current(now)]
-            removed += await keyed.delete_keyed(self.deps, scope, expired)
+            expired = [m for m in await self._all_items([scope]) if not m.is_current(now)]
+            removed += len(expired)
+            await keyed.delete_keyed(self.deps, scope, [i for m in expired for i in (m.id, *_part_ids(m))])
         return removed
 
     # -- TTLs ------------------------------------------------------------------------------------
@@ -260,7 +327,8 @@ class HipocampoStore(BaseStore):
         return _is_item(m) and m.is_current(self.deps.clock.now())
 
     async def _refresh(self, items: list[MemoryItem]) -> None:
-        """Push the expiry of items read with a TTL one TTL past now (LangGraph's refresh on read)."""
+        """Push the expiry of items read with a TTL one TTL past now (LangGraph's refresh on read),
+        and their parts' with them."""
         now = self.deps.clock.now()
         renewed = []
         for m in items:
@@ -268,6 +336,13 @@ class HipocampoStore(BaseStore):
             if isinstance(minutes, (int, float)) and minutes > 0:
                 m.expires_at = now + timedelta(minutes=minutes)
                 renewed.append(m)
+        expiry = {m.id: m.expires_at for m in renewed}
+        owners = [m for m in renewed if _part_ids(m)]
+        for scope in {m.scope for m in owners}:
+            part_ids = [i for m in owners if m.scope == scope for i in _part_ids(m)]
+            for part in await keyed.get_keyed(self.deps, scope, part_ids):
+                part.expires_at = expiry[part.metadata["item"]]
+                renewed.append(part)
         await keyed.renew(self.deps, renewed)  # only the expiry changes: the indexes stay as they are
 
     # -- scopes and ids --------------------------------------------------------------------------
@@ -312,6 +387,31 @@ class HipocampoStore(BaseStore):
 
 def _is_item(m: MemoryItem) -> bool:
     return m.metadata.get("source") == SOURCE and isinstance(m.metadata.get("namespace"), list)
+
+
+def _part(item: MemoryItem, i: int, text: str) -> MemoryItem:
+    """The ``i``-th indexed text of ``item`` as a memory of its own (its parts share its expiry)."""
+    part_id = f"{item.id}_p{i}"
+    return MemoryItem(
+        id=part_id,
+        scope=item.scope,
+        kind=MemoryKind.FACT,
+        content=text[:MAX_CONTENT_CHARS],
+        created_at=item.created_at,
+        metadata={
+            "source": PART_SOURCE,
+            "item": item.id,
+            "namespace": item.metadata["namespace"],
+            "key": item.metadata["key"],
+        },
+        key=f"{SOURCE}:{part_id}",
+        expires_at=item.expires_at,
+    )
+
+
+def _part_ids(m: MemoryItem) -> list[str]:
+    count = m.metadata.get("parts")
+    return [f"{m.id}_p{i}" for i in range(count)] if isinstance(count, int) else []
 
 
 def _namespace(m: MemoryItem) -> tuple[str, ...]:
