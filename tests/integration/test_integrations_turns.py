@@ -113,3 +113,18 @@ def test_a_thread_less_message_only_app_keeps_repeated_messages(stub: ChatStub, 
     asyncio.run(main())
     stored = [turn for t in mem.threads("ana") for turn in said(mem, "ana", t)]
     assert stored == [("user", "thanks"), ("assistant", answer_for([user("thanks")]))] * 2
+
+
+def test_a_langchain_model_keeps_repeated_messages_too(stub: ChatStub, mem: Memory) -> None:
+    from langchain_openai import ChatOpenAI
+
+    base = ChatOpenAI(model="stub-1", base_url=stub.url, api_key="test", max_retries=0)  # type: ignore[arg-type]
+    model = with_memory(base, user_id="ana", memory=mem)
+    config = {"configurable": {"thread_id": "lc"}}
+    replies = [model.invoke("yes", config=config).text, "".join(c.text for c in model.stream("yes", config=config))]
+    assert said(mem, "ana", "lc") == [
+        ("user", "yes"),
+        ("assistant", replies[0]),
+        ("user", "yes"),
+        ("assistant", replies[1]),
+    ]

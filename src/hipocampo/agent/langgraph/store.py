@@ -287,8 +287,8 @@ class HipocampoStore(BaseStore):
         for m, score in hits:
             if m.metadata.get("source") == PART_SOURCE and isinstance(m.metadata.get("item"), str):
                 owner = m.metadata["item"]
-            elif _is_item(m) and m.metadata.get("indexed"):
-                owner, items[m.id] = m.id, m
+            elif _is_item(m) and m.metadata.get("indexed") and not m.metadata.get("parts"):
+                owner, items[m.id] = m.id, m  # (an item with parts is scored by them, even if reindexed)
             else:
                 continue
             best[owner] = max(score, best.get(owner, score))
