@@ -110,7 +110,7 @@ def extract_facts(
     for start, end in _segments(masked):
         found += _sentence_facts(masked, start, end, langs, speaker)
     settled = settle(resolve(found, masked, known))
-    keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled])
+    keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))
     return [_fact(d, lang, span, speaker, fem) for (d, lang, span), ok in zip(settled, keep, strict=True) if ok]
 

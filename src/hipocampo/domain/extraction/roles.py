@@ -28,6 +28,7 @@ from .base import (
     word_count,
 )
 from .context import pet_by_name
+from .validate import trim_plan
 
 
 def _words(lang: str) -> ModuleType:
@@ -230,7 +231,7 @@ assunto", "I want to continue")."""
 
 def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
     """A plan in the user's words, unless it is a request to the assistant ("I want to know...")."""
-    v = clean(value)
+    v = trim_plan(clean(value), lang)
     if not v or word_count(v) > 15:
         return None
     ws = fold(v).split()

@@ -1,68 +1,68 @@
-"""The last check before a draft becomes a fact: is its value a value at all?
+"""The last check before a draft becomes a fact: is its value a whole value of the right kind?
 
 The rules capture "whatever follows" a shape ("I'm allergic to ___", "prefiro ___"), and in chat
 what follows is often no thing: a discourse marker ("by the way", "aliás"), laughter ("haha",
-"kkkk"), a filler ("tipo", "né", "entendi"), a bare preposition or negation ("sem gráficos"), or a
-clause cut in the middle ("to", "de"). Such a value would be stored and recalled as a fact ("The
-user is allergic to by the way."), so it is dropped here, with the rest of its clause when the
-clause was filler: precision matters more than recall, and the turn itself stays searchable.
+"kkkk"), a filler ("tipo", "né"), a bare preposition ("sem gráficos"), a clause cut in the middle
+("to", "de"), or a phrase that runs on into the next clause ("manhã eu treino", "manhã levo o Pixel
+ao veterinário", "here I have to drive more"). Such a value would be stored and recalled as a
+current fact, so it is dropped here: precision matters more than recall, and the turn itself stays
+a memory, searchable as said.
+
+Every value is checked the same way, whatever rule wrote it, against what a phrase of its kind
+may hold (a thing, a place, a time, a plan) in the language that read it: the words come from the
+language's bundle (``domain/lang/<code>/forms.py``), the checks are here.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from types import ModuleType
 
+from ..lang import LANGUAGES, language
 from ..text import fold
 from .base import Draft
 
-_FILLERS = frozenset(
-    fold(w.strip())
-    for w in """by the way, btw, anyway, whatever, never mind, nevermind, i mean, you know, like, ok, okay, lol, lmao,
-    rofl, haha, hehe, yeah, yes, no, nope, sure, thanks, thank you, hmm, um, uh, well, so, actually, idk, i guess,
-    i dont know, oh, ah, right, cool, nice, alias, aliás, entendi, entendo, tipo, né, ne, pois, pois é, sei la,
-    sei lá, tá, ta, beleza, valeu, então, entao, enfim, olha, bom, bem, sim, não, nao, já agora, ja agora,
-    deixa pra la, deixa para la, deixa pra lá, esquece, nada, coisa, coisas, algo, alguma coisa, something,
-    stuff, things, isso, aquilo, sabe, percebes, percebe, ora, pronto, claro, obrigado, obrigada""".split(",")
-)
 _LAUGH = re.compile(r"^(?:(?:ha|he|hi|ah|ja|rs|kk|k)+h?|lo+l|l+m+a+o+|x+d+|:\)|:d)$")
-_DANGLING = frozenset(
-    """to of for with without at in on from by about than and or but not no the a an my your sem com de do da dos
-    das a ao à às os as o em no na nos nas para pra por pelo pela e ou mas não nao nem um uma meu minha que
-    mais muito""".split()
+_NOUN_SLOTS = frozenset(
+    """allergy intolerance condition medication avoids diet employer home_city home_country work_city origin
+    school favorite pet family id birthday budget""".split()
 )
-_PRONOUNS = frozenset("i me you he she we they it eu você voce vc ele ela nós nos eles elas tu".split())
-_VERB_FIRST = frozenset(
-    """be is are was do does did go say know think get make want see eat ser estar ter fazer ir dizer falar
-    saber ver comer querer é e está esta tem foi deixa deixe fica ficar vou vai acho sei""".split()
-)
-_NOUN_SLOTS = (
-    "allergy",
-    "intolerance",
-    "condition",
-    "medication",
-    "avoids",
-    "diet",
-    "employer",
-    "home_city",
-    "home_country",
-    "school",
-    "favorite",
-    "pet",
-    "family",
-    "id",
-    "birthday",
-    "budget",
-)
+_THINGS = frozenset({"likes", "dislikes", "prefers"}) | _NOUN_SLOTS
+"""Slots whose value is a thing (a noun phrase), not a plan or a sentence."""
+_MAX_WORDS = {
+    "name": 4, "nickname": 3, "home_city": 5, "home_country": 4, "work_city": 5, "origin": 5, "employer": 6,
+    "school": 8, "allergy": 4, "intolerance": 4, "avoids": 5, "diet": 4, "condition": 5, "medication": 5,
+    "likes": 6, "dislikes": 6, "prefers": 8, "goal": 12,
+}  # fmt: skip
+"""The most words a value of each kind may have; longer ones ran on past their phrase."""
+_SUBJECTS = frozenset("i eu we nos nós".split())
+_NUMBER = re.compile(r"^\d+(?:h|am|pm|h\d+)?$")
+
+
+@cache
+def _merged(name: str) -> frozenset[str]:
+    return frozenset(fold(w) for lang in LANGUAGES.values() for w in getattr(lang.forms, name))
+
+
+def _forms(code: str | None) -> ModuleType | None:
+    return language(code).forms if code and code in LANGUAGES else None
+
+
+@cache
+def _folded(code: str, name: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in getattr(language(code).forms, name))
 
 
 def _words(value: str) -> list[str]:
-    return re.findall(r"[\w']+|:\)|:d", fold(value))
+    return re.findall(r"[\w'-]+|:\)|:d", fold(value))
 
 
 def is_filler(value: str) -> bool:
     """Laughter, a discourse marker or a filler, alone ("by the way", "kkkk", "tipo", "né")."""
     ws = _words(value)
-    return not ws or " ".join(ws) in _FILLERS or all(_LAUGH.match(w) or w in _FILLERS for w in ws)
+    fillers = _merged("FILLERS")
+    return not ws or " ".join(ws) in fillers or all(_LAUGH.match(w) or w in fillers for w in ws)
 
 
 def _base(key: str) -> str:
@@ -73,29 +73,68 @@ def _base(key: str) -> str:
     return parts[0]
 
 
-def valid_value(d: Draft) -> bool:
-    """Whether ``d.value`` can stand as the value of its slot."""
+@cache
+def _tail(code: str) -> re.Pattern[str]:
+    return re.compile(rf"[\s,;]+(?:{language(code).forms.TIME_TAIL})\s*$", re.IGNORECASE)
+
+
+def trim_plan(value: str, code: str) -> str:
+    """A plan without the time or reason said after it: "correr a maratona do Rio ano que vem" ->
+    "correr a maratona do Rio" (the date resolver reads the time from the turn)."""
+    if code not in LANGUAGES:
+        return value
+    return _tail(code).sub("", value).strip(" ,;")
+
+
+def valid_value(d: Draft, code: str | None = None) -> bool:
+    """Whether ``d.value`` can stand as the value of its slot, read in language ``code``."""
     ws = _words(d.value)
     if d.negated and not ws:
         return True  # a slot retracted as a whole ("forget the trip budget")
     if not ws or is_filler(d.value):
         return False
-    if any(_LAUGH.match(w) for w in ws) or ws[-1] in _DANGLING:
+    codes = [code] if code in LANGUAGES else list(LANGUAGES)
+    get = (lambda name: _folded(codes[0], name)) if len(codes) == 1 else _merged  # noqa: E731
+    if any(_LAUGH.match(w) for w in ws) or ws[-1] in get("DANGLING"):
         return False
     base = _base(d.key)
-    if base in ("likes", "dislikes", "prefers") or base in _NOUN_SLOTS:
-        if ws[0] in _DANGLING - {"a", "o", "the", "an", "um", "uma", "my", "meu", "minha", "os", "as"}:
+    if len(ws) > _MAX_WORDS.get(base, 15):
+        return False
+    if base in _THINGS:
+        if ws[0] in get("DANGLING") - get("ARTICLES") or ws[0] in get("PRONOUNS"):
             return False  # "prefiro sem gráficos", "likes to" cut short
-        if ws[0] in _PRONOUNS:
+        if any(w in get("PRONOUNS") for w in ws[1:]) or any(w in get("FINITE_VERBS") for w in ws[1:]):
+            return False  # a clause swallowed: "manhã eu treino", "manhã levo o Pixel"
+        if base == "prefers" and ws[0] in get("FUNCTION_WORDS") - get("ARTICLES"):
+            return False  # a qualifier with no head: "prefere antes das 11h"
+        if base == "prefers" and _time_runs_on(ws, codes):
             return False
-    if base in _NOUN_SLOTS and ws[0] in _VERB_FIRST:
+    elif any(w in _SUBJECTS for w in ws[1:]):
+        return False  # a plan that runs into a new clause: "... agora que eu moro"
+    if base in _NOUN_SLOTS and ws[0] in get("VERB_FIRST"):
         return False  # "allergic to eat ..." is no allergen
-    return True
+    return not any(w in get("CLAUSE_MARKERS") for w in ws)
 
 
-def keep_valid(drafts: list[Draft], spans: list[tuple[int, int]]) -> list[bool]:
+def _time_runs_on(ws: list[str], codes: list[str]) -> bool:
+    """A time that opens a value, in a language whose head comes first, followed by words that
+    are no part of a time: "manhã levo o Pixel" (but "manhã cedo", "tarde depois das 2" are fine)."""
+    for code in codes:
+        forms = language(code).forms
+        if not forms.HEAD_FIRST:
+            continue
+        times, function = _folded(code, "TIME_WORDS"), _folded(code, "FUNCTION_WORDS")
+        rest = ws[1:] if ws[0] not in _folded(code, "ARTICLES") else ws[2:]
+        head = ws[0] if ws[0] not in _folded(code, "ARTICLES") else (ws[1] if len(ws) > 1 else "")
+        if head in times and any(w not in times and w not in function and not _NUMBER.match(w) for w in rest):
+            return True
+    return False
+
+
+def keep_valid(drafts: list[Draft], spans: list[tuple[int, int]], codes: list[str] | None = None) -> list[bool]:
     """Which drafts to keep: those with valid values, unless another draft from the same clause
     was filler (then the clause was chatter and none of it is a fact)."""
-    ok = [valid_value(d) for d in drafts]
+    langs = codes or [None] * len(drafts)
+    ok = [valid_value(d, c) for d, c in zip(drafts, langs, strict=True)]
     chatter = {span for d, span in zip(drafts, spans, strict=True) if d.value and is_filler(d.value)}
     return [keep and span not in chatter for keep, span in zip(ok, spans, strict=True)]

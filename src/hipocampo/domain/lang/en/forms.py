@@ -1,0 +1,43 @@
+"""What a well-formed English value looks like, for the check every candidate fact passes
+(:mod:`hipocampo.domain.extraction.validate`). Words are folded (lowercase, no accents)."""
+
+from __future__ import annotations
+
+from .. import words_set
+
+FILLERS = words_set(
+    """by the way, btw, anyway, whatever, never mind, nevermind, i mean, you know, like, ok, okay, lol, lmao,
+    rofl, haha, hehe, yeah, yes, no, nope, sure, thanks, thank you, hmm, um, uh, well, so, actually, idk,
+    i guess, i dont know, oh, ah, right, cool, nice, something, stuff, things"""
+)
+"""A value that is only chatter: "I'm allergic to, by the way..." stores nothing."""
+DANGLING = frozenset("to of for with without at in on from by about than and or but not no the a an my your".split())
+"""Words a phrase cannot end on (it was cut), nor open when it is a thing ("likes to")."""
+ARTICLES = frozenset("a an the my".split())
+PRONOUNS = frozenset("i me you he she we they it i'm im i've i'd i'll myself".split())
+"""A subject or object pronoun inside a value means a clause was swallowed: "here I have to drive"."""
+VERB_FIRST = frozenset("be is are was do does did go say know think get make want see eat".split())
+"""Verbs that cannot open a thing's name ("allergic to eat ...")."""
+CLAUSE_MARKERS = frozenset("because since while although though whereas unless which who whom whose".split())
+"""Words that open a clause of their own: a value containing one holds more than a phrase."""
+FINITE_VERBS = frozenset(
+    """is are was were has had does did would should must goes went takes took brings brought needs makes
+    gets got""".split()
+)
+"""Finite verbs that never belong inside a noun phrase ("the mornings I take the dog out")."""
+TIME_WORDS = frozenset(
+    """morning mornings afternoon afternoons evening evenings night nights noon midday weekend weekends
+    weekday weekdays early late lunch lunchtime monday tuesday wednesday thursday friday saturday sunday
+    mondays tuesdays wednesdays thursdays fridays saturdays sundays am pm oclock o'clock hours""".split()
+)
+"""Words a time phrase is made of, with numbers and :data:`FUNCTION_WORDS`."""
+HEAD_FIRST = False
+"""English puts modifiers first ("morning meetings"): a time word opening a value is no head."""
+FUNCTION_WORDS = frozenset("a an the in at on by before after from to until till of during around about".split())
+TIME_TAIL = (
+    r"(?:next|this|later\s+this|by\s+(?:the\s+)?end\s+of(?:\s+the)?|before\s+the\s+end\s+of(?:\s+the)?)\s+"
+    r"(?:year|month|summer|winter|spring|fall|autumn|week)|in\s+\d{4}|by\s+\d{4}|"
+    r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*"
+)
+"""A time or a reason after a plan ("run a marathon next year", "learn to surf now that I live by
+the sea"): no part of what is planned; the turn keeps it, and the date resolver reads the time."""

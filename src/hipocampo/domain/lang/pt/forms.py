@@ -1,0 +1,57 @@
+"""What a well-formed Portuguese value looks like (Brazil and Portugal), for the check every
+candidate fact passes (:mod:`hipocampo.domain.extraction.validate`). Words are folded."""
+
+from __future__ import annotations
+
+from .. import words_set
+
+FILLERS = words_set(
+    """alias, entendi, entendo, tipo, ne, pois, pois e, sei la, ta, beleza, valeu, entao, enfim, olha, bom,
+    bem, sim, nao, ja agora, deixa pra la, deixa para la, esquece, nada, coisa, coisas, algo, alguma coisa,
+    isso, aquilo, sabe, percebes, percebe, ora, pronto, claro, obrigado, obrigada"""
+)
+"""A value that is only chatter: "sou alérgico a, tipo, ..." stores nothing."""
+DANGLING = frozenset(
+    """sem com de do da dos das a ao à às os as o em no na nos nas para pra por pelo pela e ou mas não nao nem
+    um uma meu minha que mais muito""".split()
+)
+"""Words a phrase cannot end on (it was cut), nor open when it is a thing ("prefiro sem gráficos")."""
+ARTICLES = frozenset("a o os as um uma meu minha".split())
+PRONOUNS = frozenset("eu me te se lhe nós nos voce vc ele ela eles elas tu comigo".split())
+"""A subject or clitic pronoun inside a value means a clause was swallowed: "manhã eu treino"."""
+VERB_FIRST = frozenset(
+    """ser estar ter fazer ir dizer falar saber ver comer querer e esta tem foi deixa deixe fica ficar vou vai
+    acho sei""".split()
+)
+"""Verbs that cannot open a thing's name."""
+CLAUSE_MARKERS = frozenset("porque pois enquanto embora quando caso".split())
+"""Words that open a clause of their own: a value containing one holds more than a phrase."""
+FINITE_VERBS = frozenset(
+    """sou estou tenho vou vai levo levei trago faço fiz fico fui tive posso quero preciso treino trabalho
+    moro funciono obrigou obriga deixo deixei tomo pego acordo durmo saio chego corro""".split()
+)
+"""First-person and common finite verbs that never belong inside a noun phrase ("manhã levo o
+Pixel ao veterinário"); "treino" and "trabalho" are nouns too, so they count only after a noun."""
+TIME_WORDS = frozenset(
+    """manha manhas tarde tardes noite noites madrugada cedo almoco meio-dia meio dia fim fins semana semanas
+    final finais segunda segundas terca tercas quarta quartas quinta quintas sexta sextas sabado sabados
+    domingo domingos feira feiras uteis hora horas h duas tres quatro cinco seis sete oito nove dez onze doze
+    uma""".split()
+)
+"""Words a time phrase is made of, with numbers and :data:`FUNCTION_WORDS`."""
+HEAD_FIRST = True
+"""The head noun comes first ("reuniões de manhã"): a value opening with a time word is a time,
+and whatever follows must be more of it ("manhã cedo"), never a clause ("manhã levo o Pixel")."""
+FUNCTION_WORDS = frozenset(
+    """a o as os de do da dos das em no na nos nas ao aos à às antes depois até ate por pela pelo pelas pelos
+    durante entre após apos partir""".split()
+)
+TIME_TAIL = (
+    r"(?:(?:no|este|esse|neste|nesse|para\s+o|pro|no\s+próximo|no\s+proximo|o)\s+)?ano\s+que\s+vem|"
+    r"(?:este|esse|neste|nesse)\s+(?:ano|mês|mes|verão|verao|inverno|semestre)|"
+    r"(?:até|ate)\s+(?:ao\s+|o\s+)?(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre|verão|verao)|"
+    r"(?:no|em)\s+(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre)|em\s+\d{4}|"
+    r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*"
+)
+"""A time or a reason after a plan ("correr a maratona do Rio ano que vem", "aprender kitesurf agora
+que moro na praia"): no part of what is planned; the turn keeps it, the date resolver reads the time."""
