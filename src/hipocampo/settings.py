@@ -59,11 +59,13 @@ class Settings(BaseSettings):
         "Higher finds more of the true nearest neighbours, slower.",
     )
     pg_exact_search_threshold: int = Field(
-        10_000,
+        1_000,
         ge=0,
         le=10_000_000,
-        description="Postgres: a user with at most this many vectors is searched exactly (their own rows, sorted by "
-        "distance: perfect recall, cost growing with their size); larger users go through the HNSW index.",
+        description="Postgres: a user with at most this many vectors is always searched exactly (their own rows, "
+        "sorted by distance: perfect recall, cost growing with their size). Above it each search takes the path "
+        "estimated cheaper from the user's share of the table: exact, or the HNSW index (an HNSW answer that comes "
+        "back short is replaced by the exact one).",
     )
     vectors: str = Field(
         "",

@@ -1,5 +1,6 @@
-"""Postgres vector search by both paths: the HNSW path (users above the exact-search threshold)
-finds what the exact path finds, honours the same filters, and leaves no setting behind."""
+"""Postgres vector search by both paths: the HNSW path finds what the exact path finds, honours the
+same filters, and leaves no setting behind; each search takes the path its user's share of the
+table makes cheaper, and an HNSW answer that comes back short is replaced by the exact one."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from hipocampo.adapters.clock import FakeClock
+from hipocampo.adapters.postgres.vector_plan import PathCosts
 from hipocampo.adapters.postgres.vectors import PostgresVectorIndex
 from hipocampo.backends import open_storage
 from hipocampo.domain.model import MemoryItem, MemoryKind, Role, Scope
@@ -58,8 +60,8 @@ def test_the_hnsw_path_finds_what_the_exact_path_finds(pg_store: str) -> None:
             await storage.memories.upsert(mine + others)
             await storage.vectors.upsert(ALICE, [(m.id, rng.standard_normal(DIM)) for m in mine], "fake/16")
             await storage.vectors.upsert(BOB, [(m.id, rng.standard_normal(DIM)) for m in others], "fake/16")
-            exact = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=10_000))
-            hnsw = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=0, pg_ef_search=200))
+            exact = PostgresVectorIndex(storage.uow, Settings(), path="exact")
+            hnsw = PostgresVectorIndex(storage.uow, Settings(pg_ef_search=200), path="hnsw", fallback=False)
             found = wanted = 0
             for scope, exclude in (
                 (ALICE, None),
@@ -95,7 +97,7 @@ def test_the_hnsw_settings_do_not_outlive_the_search(pg_store: str) -> None:
         try:
             await storage.memories.upsert([turn(f"a{i}", ALICE, "t1", i) for i in range(5)])
             await storage.vectors.upsert(ALICE, [(f"a{i}", np.eye(DIM)[i]) for i in range(5)], "fake/16")
-            hnsw = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=0))
+            hnsw = PostgresVectorIndex(storage.uow, Settings(), path="hnsw")
             db = storage.uow
             async with db.transaction(), db.connection() as conn:
                 hits = await hnsw.search(ALICE, np.eye(DIM)[2], 3)
@@ -104,6 +106,82 @@ def test_the_hnsw_settings_do_not_outlive_the_search(pg_store: str) -> None:
                     "SELECT current_setting('enable_sort') AS sort, current_setting('hnsw.iterative_scan') AS scan"
                 )
                 assert await cur.fetchone() == {"sort": "on", "scan": "off"}
+        finally:
+            await storage.close()
+
+    asyncio.run(main())
+
+
+async def _users(storage, rng: np.random.Generator, sizes: dict[str, int]) -> None:
+    """Users of the given sizes, their turns interleaved in the table as a live service writes them."""
+    order = [user for user, n in sizes.items() for _ in range(n)]
+    rng.shuffle(order)
+    seen: dict[str, int] = {}
+    items: dict[str, list[MemoryItem]] = {}
+    for user in order:
+        i = seen[user] = seen.get(user, -1) + 1
+        items.setdefault(user, []).append(turn(f"{user}{i}", Scope("acme", user), "t1", i))
+    await storage.memories.upsert([m for ms in items.values() for m in ms])
+    for user, ms in items.items():
+        await storage.vectors.upsert(Scope("acme", user), [(m.id, rng.standard_normal(DIM)) for m in ms], "fake/16")
+    async with storage.uow.connection() as conn:
+        await conn.execute("ANALYZE vectors")  # the table's size, as autovacuum would keep it
+
+
+def test_a_large_share_goes_through_hnsw_and_a_small_one_exact_with_full_answers(pg_store: str) -> None:
+    """A user holding a large share of the table is cheaper through the index; one holding a
+    small share is not (the scan would visit many others' vectors per one of theirs). Costs
+    are set so that this small table behaves as a large one would."""
+    rng = np.random.default_rng(5)
+
+    async def main() -> None:
+        storage = await open_storage(pg_store, clock=FakeClock(T0), settings=Settings(db=pg_store))
+        try:
+            await _users(storage, rng, {"big": 400, "other": 1500, "small": 40})
+            costs = PathCosts(exact_row_us=50.0)
+            auto = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=0), costs=costs)
+            exact = PostgresVectorIndex(storage.uow, Settings(), path="exact")
+            assert await auto.path_for(Scope("acme", "big"), 30) == "hnsw"
+            assert await auto.path_for(Scope("acme", "small"), 30) == "exact"
+            floor = PostgresVectorIndex(storage.uow, Settings(pg_exact_search_threshold=400), costs=costs)
+            assert await floor.path_for(Scope("acme", "big"), 30) == "exact"  # at most the threshold: exact
+            found = 0
+            for _ in range(10):
+                q = rng.standard_normal(DIM)
+                got = await auto.search(Scope("acme", "big"), q, 30)
+                want = await exact.search(Scope("acme", "big"), q, 30)
+                assert len(got) == 30 and all(h.memory_id.startswith("big") for h in got)
+                found += len({h.memory_id for h in got} & {h.memory_id for h in want})
+                small = await auto.search(Scope("acme", "small"), q, 30)
+                assert small == await exact.search(Scope("acme", "small"), q, 30)
+            assert found / 300 >= 0.9
+        finally:
+            await storage.close()
+
+    asyncio.run(main())
+
+
+def test_a_short_hnsw_answer_is_replaced_by_the_exact_one(pg_store: str) -> None:
+    """An index scan that gives up before finding k of a rare user's vectors must not make the
+    search come back short: the exact answer is given instead, and the user goes exact."""
+    rng = np.random.default_rng(6)
+
+    async def main() -> None:
+        storage = await open_storage(pg_store, clock=FakeClock(T0), settings=Settings(db=pg_store))
+        try:
+            await _users(storage, rng, {"rare": 25, "crowd": 2000})
+            scope = Scope("acme", "rare")
+            tiny_scan = {"max_scan_tuples": 50}
+            bare = PostgresVectorIndex(storage.uow, Settings(), path="hnsw", fallback=False, **tiny_scan)
+            hnsw = PostgresVectorIndex(storage.uow, Settings(), path="hnsw", **tiny_scan)
+            exact = PostgresVectorIndex(storage.uow, Settings(), path="exact")
+            q = rng.standard_normal(DIM)
+            assert len(await bare.search(scope, q, 20)) < 20  # the index alone comes back short
+            want = await exact.search(scope, q, 20)
+            assert len(want) == 20
+            assert await hnsw.search(scope, q, 20) == want
+            assert await hnsw.search(scope, q, 20, exclude_thread="t9") == want  # and again, exact at once
+            assert len(await hnsw.search(scope, q, 40)) == 25  # all the user has: short only when the user is
         finally:
             await storage.close()
 

@@ -9,21 +9,30 @@ creates a partial expression index for it (``(embedding::vector(384)) vector_cos
 dim = 384``; ``halfvec`` up to 4,000 dimensions, above that search stays exact) and queries use
 the same expression.
 
-Why two paths. HNSW walks one graph of every user's vectors and filters by user afterwards: for
-a user holding a tiny share of the table, even pgvector 0.8's iterative scans read many vectors
-of others per vector of theirs (and give up at ``hnsw.max_scan_tuples``). The exact path reads
-the user's own rows through the (tenant, user) index and sorts them by distance: perfect recall,
-cost linear in the user's size. A bounded count of the user's vectors (it stops at the
-threshold, so it costs at most that many index entries) picks: up to
-``pg_exact_search_threshold`` vectors exact, above it HNSW with ``hnsw.iterative_scan =
-relaxed_order`` and ``hnsw.ef_search = pg_ef_search``; ``benchmarks/pg_vectors.py`` measures
-where the two cross.
+Why two paths, and which. HNSW walks one graph of every user's vectors and filters by user as
+it goes: for a user holding a tiny share of the table, even pgvector 0.8's iterative scans read
+many vectors of others per vector of theirs (and give up at ``hnsw.max_scan_tuples``). The exact
+path reads the user's own rows through the (tenant, user) index and sorts them by distance:
+perfect recall, cost linear in the user's size. :mod:`.vector_plan` weighs the two per search
+from the user's size and the table's (``pg_class.reltuples``): users of at most
+``pg_exact_search_threshold`` vectors always go exact. A user's size is counted only as far as
+the decision needs (a bounded count) and remembered for :data:`SIZE_TTL_S` per process, so the
+second search of a recall and the next recalls skip it. An HNSW answer that comes back short
+(fewer than ``k``: the scan gave up, or filters left too few) is replaced by the exact answer in
+the same statement, so no search returns short.
+
+Round trips: one statement per search once the user's size is known; HNSW's settings travel in
+the same round trip (a pipeline: ``set_config`` local to the implicit transaction that ends at
+its sync, so nothing outlives the search).
 """
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import psycopg
@@ -34,15 +43,47 @@ from ...ports import VectorHit
 from ...settings import Settings
 from .db import PostgresDatabase
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
+from .vector_plan import DEFAULT_COSTS, PathCosts, hnsw_from
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the other backends use."""
 
-MAX_SCAN_TUPLES = 100_000
-"""How far an iterative HNSW scan may go looking for a user's vectors before it stops short."""
+MAX_SCAN_TUPLES = 20_000
+"""How far an iterative HNSW scan may go looking for a user's vectors before it stops short (and
+the exact answer is given instead); pgvector's default. :mod:`.vector_plan` sends HNSW only
+searches expected to stay well inside it."""
 
 JIT_SAFE_ROWS = 20_000
 """Up to this many rows the exact path's plan costs too little for Postgres to JIT-compile it."""
+
+SIZE_TTL_S = 60.0
+"""How long a process trusts a user's counted size, and the table's, for choosing the path.
+A stale size only costs speed (an HNSW answer that comes back short is replaced by the exact
+one), never results."""
+
+SIZE_CACHE_USERS = 10_000
+"""Users whose size a process remembers at most (the oldest are forgotten first)."""
+
+FIRST_COUNT_CAP = 50_000
+"""How far a user is counted before the table's size is known (a process's first search)."""
+
+Path = Literal["auto", "exact", "hnsw"]
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """What a search needs to choose its path: the index's dimension, the table's rows, and the
+    user's vectors counted up to ``cap`` (``n > cap`` means "more than ``cap``")."""
+
+    dim: int | None
+    total: int
+    n: int
+    cap: int
+    at: float
+    fresh_check: bool = True
+    """Whether ``dim`` was read just now (not remembered)."""
+    short: bool = False
+    """An HNSW search of this user came back short lately: exact until the size is counted again."""
 
 
 def ann_expression(dim: int) -> tuple[str, str, str] | None:
@@ -84,16 +125,36 @@ def exact_search(scope: Scope, query: np.ndarray, k: int, exclude_thread: str | 
     )
 
 
-def hnsw_search(scope: Scope, query: np.ndarray, k: int, exclude_thread: str | None) -> Query:
+def hnsw_search(scope: Scope, query: np.ndarray, k: int, exclude_thread: str | None, *, fallback: bool = True) -> Query:
     """The nearest ``k`` through the dimension's HNSW index, re-sorted by exact score (the index
-    may hand them slightly out of order under ``relaxed_order``, and ``halfvec`` rounds)."""
+    may hand them slightly out of order under ``relaxed_order``, and ``halfvec`` rounds).
+
+    With ``fallback``, when the index finds fewer than ``k`` (its scan gave up, or the filters
+    leave the user fewer), the same statement answers exactly instead: the exact branch sits
+    behind a one-time filter on the HNSW count, so it runs only then. ``exact`` says which
+    branch answered."""
     expression, cast, _ = ann_expression(len(query))  # type: ignore[misc]
     where, params = _filters(scope, exclude_thread)
+    found = (
+        f"SELECT memory_id, embedding FROM vectors WHERE dim = %s AND {where}"
+        f" ORDER BY {expression} <=> %s::{cast} LIMIT %s"
+    )
+    if not fallback:
+        return (
+            f"SELECT memory_id, 1 - (embedding <=> %s) AS score, false AS exact FROM ({found}) hits"
+            " ORDER BY score DESC, memory_id",
+            (query, len(query), *params, query, k),
+        )
     return (
-        "SELECT memory_id, 1 - (embedding <=> %s) AS score FROM ("
-        f" SELECT memory_id, embedding FROM vectors WHERE dim = %s AND {where}"
-        f" ORDER BY {expression} <=> %s::{cast} LIMIT %s) hits ORDER BY score DESC, memory_id",
-        (query, len(query), *params, query, k),
+        f"WITH hits AS MATERIALIZED ({found})"
+        " SELECT memory_id, 1 - (embedding <=> %s) AS score, false AS exact FROM hits"
+        " WHERE (SELECT count(*) FROM hits) >= %s"
+        " UNION ALL SELECT memory_id, score, true FROM ("
+        " SELECT memory_id, 1 - (embedding <=> %s) AS score FROM vectors"
+        f" WHERE (SELECT count(*) FROM hits) < %s AND dim = %s AND {where}"
+        " ORDER BY embedding <=> %s, memory_id LIMIT %s) exact"
+        " ORDER BY score DESC, memory_id",
+        (len(query), *params, query, k, query, k, query, k, len(query), *params, query, k),
     )
 
 
@@ -110,12 +171,31 @@ def _array(value: Any) -> np.ndarray:
 
 
 class PostgresVectorIndex:
-    """The :class:`~hipocampo.ports.VectorIndex` port on a :class:`PostgresDatabase`."""
+    """The :class:`~hipocampo.ports.VectorIndex` port on a :class:`PostgresDatabase`.
 
-    def __init__(self, db: PostgresDatabase, settings: Settings) -> None:
+    ``path``: ``"auto"`` (the product: chosen per search, see :mod:`.vector_plan`), or one path
+    forced (benchmarks and tests); ``fallback=False`` lets a forced HNSW answer come back short
+    (to measure the index alone)."""
+
+    def __init__(
+        self,
+        db: PostgresDatabase,
+        settings: Settings,
+        *,
+        path: Path = "auto",
+        fallback: bool = True,
+        costs: PathCosts = DEFAULT_COSTS,
+        max_scan_tuples: int = MAX_SCAN_TUPLES,
+    ) -> None:
         self._db = db
         self._ef_search = settings.pg_ef_search
         self._exact_below = settings.pg_exact_search_threshold
+        self._path = path
+        self._fallback = fallback
+        self._costs = costs
+        self._max_scan = max_scan_tuples
+        self._sizes: OrderedDict[tuple[str, str], _Sized] = OrderedDict()
+        self._total: tuple[int, float] | None = None  # the table's rows, and when they were read
 
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
         if not items:
@@ -152,56 +232,117 @@ class PostgresVectorIndex:
         if k <= 0:
             return []
         q = _unit(query)
-        size = await fetch_one(
-            self._db,
-            (
-                "SELECT (SELECT dim FROM vector_model) AS dim, (SELECT count(*) FROM (SELECT 1 FROM vectors"
-                " WHERE tenant_id = %s AND user_id = %s LIMIT %s) mine) AS n",
-                (scope.tenant_id, scope.user_id, self._exact_below + 1),
-            ),
-        )
-        if size is None or size["dim"] is None or not size["n"]:
+        sized = await self._sized(scope, k, q.shape[-1])
+        if sized.dim is None:
             return []
-        if q.shape != (size["dim"],):
-            raise DimensionMismatch(
-                f"query vector has dimension {q.shape[-1]} but the index holds {size['dim']}; {REINDEX_HINT}"
+        hnsw = self._takes_hnsw(sized, k)
+        if hnsw:
+            rows = await self._with_settings(
+                hnsw_search(scope, q, k, exclude_thread, fallback=self._fallback), self._hnsw_settings(k)
             )
-        if size["n"] <= self._exact_below or ann_expression(size["dim"]) is None:
+            if rows and rows[0]["exact"]:  # the index came back short: this user goes exact for a while
+                self._remember(scope, _Sized(sized.dim, sized.total, sized.n, sized.cap, time.monotonic(), short=True))
+        else:
             exact = exact_search(scope, q, k, exclude_thread)
             # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
             # gain nothing from compiling (100+ ms).
-            rows = await (
-                fetch_all(self._db, exact) if size["n"] <= JIT_SAFE_ROWS else self._with_settings(exact, {"jit": "off"})
-            )
-        else:
-            rows = await self._hnsw(hnsw_search(scope, q, k, exclude_thread), k)
+            big = sized.n > min(sized.cap, JIT_SAFE_ROWS)
+            rows = await (self._with_settings(exact, {"jit": "off"}) if big else fetch_all(self._db, exact))
+        if not rows and not sized.fresh_check:
+            # Nothing found: was the remembered dimension stale (the index reset by another process)?
+            self._sizes.pop((scope.tenant_id, scope.user_id), None)
+            await self._sized(scope, k, q.shape[-1])
         return [VectorHit(r["memory_id"], float(r["score"])) for r in rows if np.isfinite(r["score"])]
 
-    async def _hnsw(self, query: Query, k: int) -> list[dict[str, Any]]:
-        # Without a sort, the only plan left is the index's order: for a user just above the
-        # threshold the planner would often read their rows by the scope index and sort them
-        # instead, the exact path under another name. Disabling sorts inflates the plan's cost
-        # estimate past the JIT threshold, and compiling it costs 100+ ms: no JIT either.
-        return await self._with_settings(
-            query,
-            {
-                "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)),
-                "hnsw.iterative_scan": "relaxed_order",
-                "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES),
-                "enable_sort": "off",
-                "jit": "off",
-            },
+    async def path_for(self, scope: Scope, k: int) -> Literal["exact", "hnsw"]:
+        """The path a search of ``scope`` for ``k`` hits would take now (before any fallback):
+        what tests and plan readers ask."""
+        return "hnsw" if self._takes_hnsw(await self._sized(scope, k, None), k) else "exact"
+
+    def _takes_hnsw(self, sized: _Sized, k: int) -> bool:
+        if sized.dim is None or ann_expression(sized.dim) is None or self._path == "exact" or sized.short:
+            return False
+        if self._path == "hnsw":
+            return True
+        return sized.n > self._cap(sized.total, k) if sized.n <= sized.cap else True
+
+    def _cap(self, total: int, k: int) -> int:
+        """Users above this size take HNSW (see :func:`~.vector_plan.hnsw_from`)."""
+        ef = min(max(self._ef_search, k), 1000)
+        return hnsw_from(total, k, ef, floor=self._exact_below, max_scan_tuples=self._max_scan, costs=self._costs) - 1
+
+    async def _sized(self, scope: Scope, k: int, query_dim: int | None) -> _Sized:
+        """The user's size as far as the path choice needs it: remembered, or counted now (with
+        the index's dimension and the table's rows, in one statement). A query of another
+        dimension than the index's is refused (``query_dim`` None: not checked)."""
+        now = time.monotonic()
+        key = (scope.tenant_id, scope.user_id)
+        held = self._sizes.get(key)
+        total = self._total[0] if self._total and now - self._total[1] < SIZE_TTL_S else None
+        if held is not None and now - held.at < SIZE_TTL_S and query_dim in (None, held.dim) and total is not None:
+            if held.n <= held.cap or held.cap >= self._cap(total, k):
+                return _Sized(held.dim, total, held.n, held.cap, held.at, fresh_check=False, short=held.short)
+        cap = FIRST_COUNT_CAP if total is None else self._cap(total, k)
+        cap = max(cap, self._exact_below, JIT_SAFE_ROWS if self._path == "exact" else 0)
+        row = await fetch_one(
+            self._db,
+            (
+                "SELECT (SELECT dim FROM vector_model) AS dim,"
+                " (SELECT reltuples::bigint FROM pg_class WHERE oid = 'vectors'::regclass) AS total,"
+                " (SELECT count(*) FROM (SELECT 1 FROM vectors WHERE tenant_id = %s AND user_id = %s LIMIT %s) mine)"
+                " AS n",
+                (scope.tenant_id, scope.user_id, cap + 1),
+            ),
         )
+        dim = None if row is None or row["dim"] is None else int(row["dim"])
+        if dim is not None and query_dim is not None and query_dim != dim:
+            raise DimensionMismatch(f"query vector has dimension {query_dim} but the index holds {dim}; {REINDEX_HINT}")
+        n = int(row["n"]) if row else 0
+        total = max(int(row["total"]) if row and row["total"] is not None else 0, n)
+        self._total = (total, now)
+        sized = _Sized(dim if n else None, total, n, cap, now)
+        if n:
+            self._remember(scope, sized)
+        return sized
+
+    def _remember(self, scope: Scope, sized: _Sized) -> None:
+        key = (scope.tenant_id, scope.user_id)
+        self._sizes[key] = sized
+        self._sizes.move_to_end(key)
+        while len(self._sizes) > SIZE_CACHE_USERS:
+            self._sizes.popitem(last=False)
+
+    def _hnsw_settings(self, k: int) -> dict[str, str]:
+        # Without a sort, the only plan left is the index's order: for a user near the edge the
+        # planner would often read their rows by the scope index and sort them instead, the
+        # exact path under another name. Disabling sorts inflates the plan's cost estimate past
+        # the JIT threshold, and compiling it costs 100+ ms: no JIT either.
+        return {
+            "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)),
+            "hnsw.iterative_scan": "relaxed_order",
+            "hnsw.max_scan_tuples": str(self._max_scan),
+            "enable_sort": "off",
+            "jit": "off",
+        }
 
     async def _with_settings(self, query: Query, settings: dict[str, str]) -> list[dict[str, Any]]:
-        """Run ``query`` with ``settings``, in a transaction of its own (a savepoint inside the
-        caller's) that is then rolled back: the search reads only, and the rollback takes the
-        settings along, so they never reach the caller's later statements."""
+        """Run ``query`` with ``settings``, none of which outlive it.
+
+        Outside a transaction: one round trip, a pipeline of ``set_config(..., true)`` and the
+        query, which run in one implicit transaction ended by the pipeline's sync (and the
+        settings with it). Inside the caller's transaction: in a savepoint that is then rolled
+        back (the search reads only), taking the settings along."""
+        assignments = "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in settings)
+        values = [v for item in settings.items() for v in item]
+        if not self._db.in_transaction:
+            async with self._db.connection() as conn:
+                async with conn.pipeline():
+                    await conn.execute(assignments, values)
+                    cur = await conn.execute(*query)
+                    rows = await cur.fetchall()
+                return rows
         async with self._db.connection() as conn, conn.transaction() as tx:
-            await conn.execute(
-                "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in settings),
-                [v for item in settings.items() for v in item],
-            )
+            await conn.execute(assignments, values)
             cur = await conn.execute(*query)
             rows = await cur.fetchall()
             raise psycopg.Rollback(tx)
@@ -250,6 +391,7 @@ class PostgresVectorIndex:
     async def reset(self) -> None:
         """Empty the index and release its model; the HNSW indexes go too (a new claim makes
         the one its dimension needs)."""
+        self._sizes.clear()
         async with self._db.transaction(), self._db.connection() as conn:
             await conn.execute("TRUNCATE vectors")
             await conn.execute("DELETE FROM vector_model")
