@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from hipocampo.domain.errors import ConfigurationError
-from hipocampo.integrations._core import MEMORY_HEADER, ChatMemory, Turn, Who, latest_user_text, new_turns, resolve_who
+from hipocampo.integrations._core import (
+    MEMORY_HEADER,
+    ChatMemory,
+    Turn,
+    Who,
+    conversation_thread,
+    latest_user_text,
+    new_turns,
+    resolve_who,
+)
 from hipocampo.integrations.openai_client import reply_text, to_turn, with_system
 
 CONVERSATION = [Turn("system", "Be brief."), Turn("user", "Hi"), Turn("assistant", "Hello!"), Turn("user", "Bye")]
@@ -32,24 +41,48 @@ def test_the_most_specific_user_and_thread_win() -> None:
     assert who(bound_user="bound", user_field="field", bound_thread="bt") == Who("bound", "bt")
     assert who(user_field="field").user_id == "field"
     assert who() is None and who(metadata="not a dict") is None
-    # No thread: named after the first message, the same for every call of the conversation.
-    assert who(bound_user="a").thread_id == who(bound_user="a", turns=CONVERSATION[:2]).thread_id
-    assert who(bound_user="a").thread_id != who(bound_user="a", turns=[Turn("user", "Other")]).thread_id
+    # No thread: named after the first exchange, the same for every call of the conversation.
+    named = who(bound_user="a")
+    assert named == Who("a", conversation_thread(CONVERSATION, None), named=False)
+    assert named.thread_id == conversation_thread(CONVERSATION[:2], "Hello!")  # its first call, once answered
+    assert named.thread_id != who(bound_user="a", turns=[Turn("user", "Hi"), Turn("assistant", "Hey")]).thread_id
+    # A conversation's first call does not know its answer yet: it recalls where nothing is stored.
+    opening = who(bound_user="a", turns=CONVERSATION[:2])
+    assert opening.thread_id not in (conversation_thread(CONVERSATION[:2], r) for r in ("", "Hello!"))
 
 
 def test_only_new_turns_are_stored_with_ids_stable_across_retries() -> None:
     w = Who("ana", "t")
-    turns = new_turns(w, CONVERSATION, "See you", "openai", {"model": "m"})
+    _, turns = new_turns(w, CONVERSATION, "See you", "openai", {"model": "m"}, call_id="c1")
     assert [(t["role"], t["content"]) for t in turns] == [("user", "Bye"), ("assistant", "See you")]
     assert turns[1]["metadata"] == {"source": "openai", "model": "m"}
-    assert new_turns(w, CONVERSATION, "Another reply", "openai")[1]["id"] == turns[1]["id"]
+    # A call that resends its conversation: ids are digests of it, the same for every call that resends it.
+    assert new_turns(w, CONVERSATION, "Another reply", "openai", call_id="c2")[1][1]["id"] == turns[1]["id"]
     changed_prompt = [Turn("system", "Be brief. Today is Monday."), *CONVERSATION[1:]]
-    assert [t["id"] for t in new_turns(w, changed_prompt, "See you", "openai")] == [t["id"] for t in turns]
-    assert new_turns(Who("ana", "other"), CONVERSATION, None, "openai")[0]["id"] != turns[0]["id"]
-    # Two user messages in a row are both new; a tool-call reply has no text to store.
+    assert [t["id"] for t in new_turns(w, changed_prompt, "See you", "openai", call_id="c3")[1]] == [
+        t["id"] for t in turns
+    ]
+    assert new_turns(Who("ana", "other"), CONVERSATION, None, "openai", call_id="c1")[1][0]["id"] != turns[0]["id"]
+    # The same words later in the conversation are a new turn.
+    later = [*CONVERSATION, Turn("assistant", "See you"), Turn("user", "Bye")]
+    assert new_turns(w, later, None, "openai", call_id="c1")[1][0]["id"] != turns[0]["id"]
+    # A call that sends only its new messages: ids of the call, so every call is new, its retries not.
     two = [Turn("user", "One"), Turn("user", "Two")]
-    assert [t["content"] for t in new_turns(w, two, None, "openai")] == ["One", "Two"]
+    first = new_turns(w, two, None, "openai", call_id="c1")[1]
+    assert [t["content"] for t in first] == ["One", "Two"]  # both new; a tool-call reply has no text
+    assert [t["id"] for t in new_turns(w, two, None, "openai", call_id="c1")[1]] == [t["id"] for t in first]
+    assert not {t["id"] for t in new_turns(w, two, None, "openai", call_id="c2")[1]} & {t["id"] for t in first}
     assert latest_user_text(two) == "Two" and latest_user_text([Turn("user", " ")]) is None
+
+
+def test_a_thread_less_conversation_is_stored_under_its_first_exchange() -> None:
+    opening = [Turn("system", "Be brief."), Turn("user", "Hi")]
+    w = who(bound_user="a", turns=opening)
+    assert w is not None and not w.named
+    stored_in, _ = new_turns(w, opening, "Hello!", "openai", call_id="c")
+    assert stored_in == Who("a", conversation_thread(CONVERSATION, None), named=False)
+    assert stored_in == who(bound_user="a")  # where the conversation's next call goes
+    assert new_turns(Who("a", "t"), opening, "Hello!", "openai", call_id="c")[0] == Who("a", "t")  # a named one stays
 
 
 def test_memory_joins_the_system_prompt_after_the_apps_text() -> None:
