@@ -197,7 +197,7 @@ def test_whose_memory_a_call_uses(stub: ChatStub, mem: Memory, caplog: pytest.Lo
     client.chat.completions.create(model="stub-1", messages=[user("Hi, I am Dora")], user="dora")
     assert [m.content for m in mem.messages("bia", "m")][0] == QUESTION
     dora_threads = mem.threads("dora")
-    assert len(dora_threads) == 1 and dora_threads[0].startswith("chat-")  # named after its first message
+    assert len(dora_threads) == 1 and dora_threads[0].startswith("chat-")  # named after its first exchange
 
     # Most specific first: the call's argument, then metadata, then the wrapper's, then `user`.
     bound = with_memory(llm(stub), memory=mem, user_id="ana", thread_id="bound")
