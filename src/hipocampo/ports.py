@@ -246,6 +246,11 @@ class KeywordIndex(Protocol):
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None: ...
 
+    async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
+        """How many terms each of these memories has in the index; those without an entry are
+        left out. What ``hipocampo move`` checks a copied index by."""
+        ...
+
     async def reset(self) -> None:
         """Drop every entry (before a reindex)."""
         ...

@@ -24,6 +24,13 @@ already there is compared, not written again. A move interrupted anywhere (Ctrl-
 and run again skips what it copied and goes on; a row the destination holds with other content
 stops the move (:class:`MoveRefused`) before anything of its page is written.
 
+Every row is held to the text and metadata rule of :mod:`hipocampo.domain.values` (no NUL, no
+lone surrogates, no NaN), the rule every write has followed since it was made: an older SQLite
+store may hold rows that break it, which Postgres cannot store. A move refuses them by default,
+naming each row (kind, id, user and thread; never its content), before anything of their page is
+written; told to, it leaves them out (``skip``) or stores them repaired (``repair``: NaN and
+Infinity as null, NUL and lone surrogates as U+FFFD), and lists them in its report.
+
 The source should not change during a move (stop the servers and workers that write to it);
 the check at the end (:mod:`.move_verify`) would report what changed.
 """
@@ -38,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from ..domain.errors import Conflict, DimensionMismatch
-from ..domain.model import HistoryEntry, MemoryItem, MemoryKind, Message, Scope
+from ..domain.model import HistoryEntry, MemoryItem, MemoryKind, Message, Scope, Summary
 from ..ports import Storage
-from .move_verify import PAGE, differing_ids
+from .move_verify import INVALID_CHOICES, PAGE, differing_ids, invalid_fields, repaired_row
 
 Progress = Callable[[str, int, int], None]
 """``(phase, done, total)`` after every page; phases: tenants, messages, memories, summaries.
@@ -66,6 +73,8 @@ class MoveReport:
     present: Counter[str] = field(default_factory=Counter)
     vector_model: tuple[str, int] | None = None  # the model whose vectors were copied, if any
     notes: list[str] = field(default_factory=list)
+    invalid: str = "refuse"  # what was done with rows that break the text rule (INVALID_CHOICES)
+    screened: list[str] = field(default_factory=list)  # those rows, skipped or repaired: labels, no content
 
     @property
     def vectors_copied(self) -> bool:
@@ -79,14 +88,18 @@ async def move(
     progress: Progress | None = None,
     allow_pending: bool = False,
     page_size: int = PAGE,
+    invalid: str = "refuse",
 ) -> MoveReport:
     """Copy everything of ``src`` into ``dst`` (see the module); safe to run again after a stop.
 
     ``allow_pending``: go on although the source has jobs queued (they are not copied).
+    ``invalid``: what to do with rows that break the text rule: ``refuse``, ``skip`` or ``repair``.
     """
     if src is dst:
         raise MoveRefused("the source and the destination are the same store")
-    report = MoveReport()
+    if invalid not in INVALID_CHOICES:
+        raise ValueError(f"invalid must be one of {INVALID_CHOICES}, got {invalid!r}")
+    report = MoveReport(invalid=invalid)
     await _check_queue(src, report, allow_pending)
     report.vector_model = await _vector_model(src, dst, report)
     tick = progress or (lambda phase, done, total: None)
@@ -160,7 +173,8 @@ async def _copy_messages(src: Storage, dst: Storage, report: MoveReport, tick: P
     while rows := await src.log.iter_all(after_rowid=cursor, limit=page):
         cursor = rows[-1][0]
         fresh: list[Message] = []
-        for scope, group in _by_user(m for _, m in rows).items():
+        kept = _screen([m for _, m in rows], report)
+        for scope, group in _by_user(kept).items():
             there = {m.id: m for m in await dst.log.get_many(scope, [m.id for m in group])}
             _refuse_differing("message", [(m.id, m, there.get(m.id)) for m in group])
             fresh += [m for m in group if m.id not in there]
@@ -173,7 +187,7 @@ async def _copy_messages(src: Storage, dst: Storage, report: MoveReport, tick: P
                     [m.id for m in fresh],
                 )
         report.copied["messages"] += written
-        report.present["messages"] += len(rows) - written
+        report.present["messages"] += len(kept) - written
         done += len(rows)
         tick("messages", done, max(done, total))
 
@@ -198,12 +212,13 @@ async def _copy_memories(src: Storage, dst: Storage, report: MoveReport, tick: P
 async def _copy_memory_page(
     src: Storage, dst: Storage, scope: Scope, batch: list[MemoryItem], report: MoveReport
 ) -> None:
+    batch = _screen(batch, report)
     there = {m.id: m for m in await dst.memories.get_many(scope, [m.id for m in batch])}
     _refuse_differing("memory", [(m.id, m, there.get(m.id)) for m in batch])
     history: dict[str, list[HistoryEntry]] = {}
     for item in batch:
         if item.kind is not MemoryKind.TURN:  # turns mirror the log and have no history
-            history[item.id] = await src.memories.history(scope, item.id)
+            history[item.id] = _screen(await src.memories.history(scope, item.id), report, scope)
     for memory_id in [i for i in history if i in there]:  # copied before: its history must be too
         if differing_ids([(memory_id, history[memory_id], await dst.memories.history(scope, memory_id))]):
             raise MoveRefused(f"the destination holds another history for memory {memory_id!r}", [memory_id])
@@ -252,15 +267,56 @@ async def _copy_summaries(src: Storage, dst: Storage, report: MoveReport, tick: 
     for n, (tenant, user) in enumerate(users, start=1):
         scope = Scope(tenant, user)
         for thread_id in await src.log.threads(scope):
-            summary = await src.summaries.get(scope, thread_id)
-            if summary is None:
+            found = await src.summaries.get(scope, thread_id)
+            kept: list[Summary] = _screen([found], report) if found is not None else []
+            if not kept:
                 continue
+            summary = kept[0]
             there = await dst.summaries.get(scope, thread_id)
             _refuse_differing("summary of thread", [(f"{tenant}/{user}/{thread_id}", summary, there)])
             if there is None:
                 await dst.summaries.put(summary)
             _count(report, "summaries", there is None)
         tick("summaries", n, len(users))
+
+
+def _screen(rows: Sequence[Any], report: MoveReport, scope: Scope | None = None) -> list[Any]:
+    """``rows`` as the move writes them: those that break the text rule refused (the move stops,
+    naming them), left out or repaired, per ``report.invalid``; the others as they are."""
+    bad = [(r, invalid_fields(r)) for r in rows]
+    bad = [(r, names) for r, names in bad if names]
+    if not bad:
+        return list(rows)
+    labels = [f"{_label(r, scope)}: {', '.join(names)}" for r, names in bad]
+    if report.invalid == "refuse":
+        shown = "; ".join(labels[:5]) + (f"; and {len(labels) - 5} more" if len(labels) > 5 else "")
+        raise MoveRefused(
+            f"{len(labels)} row(s) hold text or metadata no store may take (NUL, a lone surrogate, NaN or"
+            f" Infinity): {shown}. Nothing of their page was written; run again with --skip-invalid to"
+            " leave them out, or --repair to store them with NaN and Infinity as null and those"
+            " characters as U+FFFD",
+            [getattr(r, "id", getattr(r, "memory_id", "")) for r, _ in bad],
+        )
+    report.screened += labels
+    if report.invalid == "skip":
+        dropped = {id(r) for r, _ in bad}
+        return [r for r in rows if id(r) not in dropped]
+    return [repaired_row(r) if invalid_fields(r) else r for r in rows]
+
+
+def _label(row: Any, scope: Scope | None) -> str:
+    """Which row, by ids only: its content stays out of messages and logs."""
+    if isinstance(row, Message):
+        return f"message {row.id} (user {row.scope.tenant_id}/{row.scope.user_id}, thread {row.thread_id})"
+    if isinstance(row, MemoryItem):
+        thread = f", thread {row.thread_id}" if row.thread_id else ""
+        return f"memory {row.id} (user {row.scope.tenant_id}/{row.scope.user_id}{thread})"
+    if isinstance(row, Summary):
+        return f"summary of thread {row.thread_id} (user {row.scope.tenant_id}/{row.scope.user_id})"
+    if isinstance(row, HistoryEntry):
+        user = f" (user {scope.tenant_id}/{scope.user_id})" if scope is not None else ""
+        return f"a history entry of memory {row.memory_id}{user}"
+    return type(row).__name__
 
 
 def _by_user(messages: Any) -> dict[Scope, list[Message]]:

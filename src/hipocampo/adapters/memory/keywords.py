@@ -83,5 +83,14 @@ class InMemoryKeywordIndex:
 
         await self._db.write(write)
 
+    async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
+        st = self._db.view()
+        found: dict[str, int] = {}
+        for memory_id in memory_ids:
+            m, doc = st.memories.get(memory_id), st.keywords.get(memory_id)
+            if m is not None and doc is not None and visible(scope, m.tenant_id, m.user_id, m.agent_id):
+                found[memory_id] = doc.length
+        return found
+
     async def reset(self) -> None:
         await self._db.write(lambda st: st.keywords.clear())

@@ -202,6 +202,18 @@ class PostgresKeywordIndex:
             ),
         )
 
+    async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
+        if not memory_ids:
+            return {}
+        rows = await fetch_all(
+            self._db,
+            (
+                "SELECT memory_id, length FROM keywords WHERE memory_id = ANY(%s) AND tenant_id = %s AND user_id = %s",
+                (list(memory_ids), scope.tenant_id, scope.user_id),
+            ),
+        )
+        return {r["memory_id"]: int(r["length"]) for r in rows}
+
     async def reset(self) -> None:
         await execute(self._db, ("TRUNCATE keywords", ()))
 

@@ -219,6 +219,22 @@ class SqliteKeywordIndex:
 
         await self._db.write(delete)
 
+    async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
+        where, params = scope_filter(scope, "m", by_id=True)
+
+        def read(conn: sqlite3.Connection) -> dict[str, int]:
+            found: dict[str, int] = {}
+            for chunk in _chunks(list(memory_ids)):
+                rows = conn.execute(
+                    "SELECT m.id, c.c0 FROM memories m JOIN memory_fts_content c ON c.id = m.rid"
+                    f" WHERE {where} AND m.id IN ({placeholders(len(chunk))})",
+                    (*params, *chunk),
+                )
+                found.update((memory_id, len(text.split())) for memory_id, text in rows)
+            return found
+
+        return await self._db.read(read)
+
     async def reset(self) -> None:
         """Drop and recreate the FTS table and its statistics: this also heals a damaged or
         missing index."""

@@ -7,25 +7,25 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 from urllib.parse import urlsplit
 
 import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from ...adapters.clock import SystemClock
-from ...adapters.sqlite import sqlite_path
-from ...backends import open_storage, redact, scheme_of
 from ...domain.errors import ConfigurationError, HipocampoError, InvalidInput
-from ...ports import Storage
-from ...services.move import MoveReport, move
-from ...services.move_verify import Verification, same_vector_model, verify
-from ...settings import Settings
 from .support import OPERATIONAL, err, fail, out, progress_bar
+
+if TYPE_CHECKING:  # annotations only: the engine loads when a move runs, not with the CLI
+    from ...ports import Storage
+    from ...services.move import MoveReport
+    from ...services.move_verify import Verification
 
 T = TypeVar("T")
 
+SHOWN_ROWS = 50
+"""Skipped or repaired rows listed after a move; the rest are counted."""
 StoreOpt = "A SQLite path or sqlite:///path, a postgresql://... URL, or memory://name."
 
 
@@ -43,6 +43,22 @@ def move_store(
             "run `hipocampo reindex` on the destination afterwards).",
         ),
     ] = False,
+    skip_invalid: Annotated[
+        bool,
+        typer.Option(
+            "--skip-invalid",
+            help="Leave out rows whose text or metadata no store may take (NUL, lone surrogates, NaN; an "
+            "older SQLite store may hold them); they are listed. Without this or --repair the move stops "
+            "and names them.",
+        ),
+    ] = False,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help="Copy those rows repaired instead: NaN and Infinity as null, NUL and lone surrogates as U+FFFD.",
+        ),
+    ] = False,
 ) -> None:
     """Copy the whole store at --from into --to: how an embedded SQLite store moves up to Postgres.
 
@@ -51,7 +67,17 @@ def move_store(
     uses the same embedding model (otherwise run `hipocampo reindex` there). Stop the servers and
     workers that write to --from first. Interrupted, it resumes where it stopped when run again.
     It ends by comparing both stores (counts, and checksums per user) and exits 1 on a mismatch.
+    Rows that break the text rule (NUL, lone surrogates, NaN) stop it, named, unless --skip-invalid
+    or --repair says what to do with them (give the same flag to --verify-only afterwards).
     """
+    from ...adapters.sqlite import sqlite_path
+    from ...backends import redact, scheme_of
+    from ...services.move import move
+    from ...services.move_verify import same_vector_model, verify
+
+    if skip_invalid and repair:
+        fail("--skip-invalid and --repair exclude each other: choose what to do with invalid rows")
+    invalid = "skip" if skip_invalid else "repair" if repair else "refuse"
     if same_store(source, target):
         fail(f"--from and --to are the same store ({redact(source)}); give another destination")
     for given in (source, target):
@@ -64,10 +90,10 @@ def move_store(
             report = None
             if not verify_only:
                 with progress_bar() as bar:
-                    report = await move(src, dst, progress=_progress(bar), allow_pending=skip_pending)
+                    report = await move(src, dst, progress=_progress(bar), allow_pending=skip_pending, invalid=invalid)
             expect_vectors = report.vectors_copied if report else await same_vector_model(src, dst)
             with err().status("comparing the source and the destination..."):
-                return report, await verify(src, dst, expect_vectors=expect_vectors)
+                return report, await verify(src, dst, expect_vectors=expect_vectors, invalid=invalid)
 
         return await _with_stores(source, target, work)
 
@@ -75,6 +101,7 @@ def move_store(
     if report is not None:
         show_report(report)
     out().print(verification_table(verification))
+    out().print(f"not compared: {'; '.join(verification.not_checked)}", soft_wrap=True)
     if not verification.ok:
         fail(
             "the destination differs from the source (see MISMATCH above): if the source changed during "
@@ -95,6 +122,9 @@ def same_store(a: str, b: str) -> bool:
 
 def _identity(target: str) -> tuple[str, ...] | None:
     """What names one store, or ``None`` for one that nothing else names (a plain memory://)."""
+    from ...adapters.sqlite import sqlite_path
+    from ...backends import scheme_of
+
     scheme = scheme_of(target)
     if scheme == "sqlite":
         return scheme, str(Path(sqlite_path(target)).expanduser().resolve())
@@ -119,6 +149,10 @@ async def _with_stores(source: str, target: str, work: Callable[[Storage, Storag
 
 async def _open(target: str, role: str) -> Storage:
     """Open a store and read it once, so a missing or old schema is reported before any copy."""
+    from ...adapters.clock import SystemClock
+    from ...backends import open_storage, redact
+    from ...settings import Settings
+
     try:
         storage = await open_storage(target, clock=SystemClock(), settings=Settings(db=target))
     except ConfigurationError as exc:
@@ -160,6 +194,13 @@ def show_report(report: MoveReport) -> None:
     out().print(f"copied {copied}{already}", soft_wrap=True)
     for note in report.notes:
         out().print(f"[yellow]note:[/yellow] {note}", soft_wrap=True)
+    if report.screened:
+        done = "left out" if report.invalid == "skip" else "repaired"
+        out().print(f"[yellow]{len(report.screened)} invalid row(s) {done}:[/yellow]", soft_wrap=True)
+        for label in report.screened[:SHOWN_ROWS]:
+            out().print(f"  {label}", soft_wrap=True, markup=False)
+        if len(report.screened) > SHOWN_ROWS:
+            out().print(f"  and {len(report.screened) - SHOWN_ROWS} more", soft_wrap=True)
 
 
 def verification_table(v: Verification) -> Table:
