@@ -262,6 +262,13 @@ class Settings(BaseSettings):
         le=3600,
         description="A streamed export whose client takes no bytes for this long is cut, and its slot freed.",
     )
+    ui_sessions_per_tenant: int = Field(
+        1000,
+        ge=1,
+        le=1_000_000,
+        description="Signed-in inspector (/ui) sessions kept per tenant in a service process; past it that tenant's "
+        "least recently used session ends (other tenants' are not affected).",
+    )
 
     @field_validator("memory_types")
     @classmethod

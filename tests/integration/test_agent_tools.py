@@ -208,7 +208,7 @@ def test_custom_memory_types_are_saved_listed_and_searched_by_type(db_path):
     run(db_path, scenario)
 
 
-def test_loaded_memory_carries_the_tenants_plan_and_quotas(db_path):
+def test_loaded_memory_carries_the_tenants_plan_and_quotas_when_asked(db_path):
     from hipocampo.agent.context import MemoryFlags, load_context
     from hipocampo.services import tenancy
 
@@ -216,8 +216,10 @@ def test_loaded_memory_carries_the_tenants_plan_and_quotas(db_path):
         await tenancy.create_tenant(mem.deps, "acme", plan="standard", max_memories=500)
         ana = tools(mem)
         await ana.save_memory("Ana is allergic to peanuts", "critical_info")
-        text = await load_context(mem, ana.session, "peanuts", MemoryFlags())
+        text = await load_context(mem, ana.session, "peanuts", MemoryFlags(quotas=True))
         assert text.startswith("Tenant acme: plan standard; quotas: max_memories 500")
         assert "peanuts" in text
+        plain = await load_context(mem, ana.session, "peanuts", MemoryFlags())  # operator data: asked for only
+        assert "peanuts" in plain and "quotas" not in plain and "plan" not in plain
 
     run(db_path, scenario)

@@ -141,7 +141,7 @@ def test_redis_down_then_back_without_a_restart(tmp_path: Path, redis_db_url: st
 
                 ready = await readiness(two)
                 assert ready["status"] == "ready"
-                assert ready["cache"].startswith("degraded: ") and ready["rate_limits"].startswith("degraded: ")
+                assert ready["cache"] == "degraded" and ready["rate_limits"] == "degraded"  # why: for admin keys
 
                 for _ in range(3):  # rate limits fail open: over quota, yet let through
                     await tenancy.count_request(two.deps, tenant)

@@ -37,8 +37,11 @@ class MemoryFlags(BaseModel):
       consolidations. Off: no facts are recalled.
     - ``cross_thread``: memories from the user's other threads. Off: only memories from the
       current thread are kept (ranked among all of the user's, so fewer may come back).
+    - ``quotas``: a line with the tenant's plan and quotas, before the memory. Off by default:
+      quotas are operator data, which a prompt should carry only when the agent is meant to
+      reason about them (say why a save was refused, keep fewer memories near the limit).
 
-    Everything is on by default: hipocampo is built to carry memory across conversations. The
+    Every memory layer is on by default: hipocampo is built to carry memory across conversations. The
     layers map onto recall options (kinds of memory) where the engine has them, and onto the
     sections of the rendered context otherwise.
     """
@@ -50,6 +53,7 @@ class MemoryFlags(BaseModel):
     vectors: bool = True
     entities: bool = True
     cross_thread: bool = True
+    quotas: bool = False
 
     def kinds(self) -> tuple[MemoryKind, ...] | None:
         """Kinds of memory to recall: ``None`` for all, ``()`` for none."""
@@ -78,9 +82,10 @@ async def tenant_context(deps: Deps, tenant_id: str) -> str | None:
 
 async def load_context(memory: AsyncMemory, session: SessionConfig, query: str, flags: MemoryFlags) -> str:
     """The memory context for ``query`` in ``session``, with the layers ``flags`` allows, after the
-    tenant's plan and quotas (:func:`tenant_context`). Raises on failure (the nodes catch)."""
+    tenant's plan and quotas (:func:`tenant_context`) when ``flags.quotas`` asks for them. Raises
+    on failure (the nodes catch)."""
     text = await _memory_context(memory, session, query, flags)
-    tenant = await tenant_context(memory.deps, session.tenant_id)
+    tenant = await tenant_context(memory.deps, session.tenant_id) if flags.quotas else None
     return f"{tenant}\n\n{text}" if tenant and text else tenant or text
 
 

@@ -84,7 +84,7 @@ def create_app(
         allowed_hosts = s.allowed_hosts or default_allowed_hosts(s.http_host, state.auth)
 
     mcp = mcp_mount(state)
-    ui = create_ui(state)  # the web inspector, at /ui
+    ui = create_ui(state, sessions_per_tenant=s.ui_sessions_per_tenant)  # the web inspector, at /ui
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

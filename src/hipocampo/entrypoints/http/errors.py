@@ -6,6 +6,7 @@ traceback and answered with a bare 500: no exception text, no stack, no SQL reac
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Mapping
@@ -85,12 +86,34 @@ def describe_validation(errors: list[dict[str, Any]]) -> str:
     return "; ".join(f"{_where(tuple(e.get('loc', ())))}: {_message(e)}" for e in errors[:10])
 
 
+BODY_SHAPES: dict[str, str] = {}
+"""Routes whose body nests its fields (``{"session": ..., "arguments": ...}``), by path: an example
+body, shown when a body's top level is wrong (a first try usually sends the fields flat)."""
+
+
+def example_body(model: type[Any]) -> str:
+    """The first example of a request model's schema, as JSON."""
+    return json.dumps(model.model_config["json_schema_extra"]["examples"][0])
+
+
 async def _request_validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
     if any(e.get("type") == "json_invalid" for e in errors):
         return error_response(400, "malformed_json", "the request body is not valid JSON")
-    return error_response(422, "invalid_input", describe_validation(errors))
+    detail = describe_validation(errors)
+    shape = BODY_SHAPES.get(request.url.path)
+    if shape and any(_top_level(e) for e in errors):
+        detail += f". Expected a body like {shape} (docs/service.md)"
+    return error_response(422, "invalid_input", detail)
+
+
+def _top_level(error: dict[str, Any]) -> bool:
+    """A field missing or unexpected at the body's top level, or a body that is no object."""
+    loc = tuple(error.get("loc", ()))
+    if loc == ("body",):
+        return True
+    return loc[:1] == ("body",) and len(loc) == 2 and error.get("type") in ("missing", "extra_forbidden")
 
 
 async def _pydantic_validation(request: Request, exc: Exception) -> JSONResponse:

@@ -186,8 +186,12 @@ class ReadyOut(BaseModel):
     status: str
     detail: str | None = None
     jobs: dict[str, int] | None = None
-    cache: str | None = Field(None, description="`ok`, or `degraded: <why>` (Redis unreachable; still ready).")
-    rate_limits: str | None = Field(None, description="`ok`, or `degraded: <why>` (requests let through).")
+    cache: str | None = Field(
+        None, description="`ok`, or `degraded` (Redis unreachable; still ready); `degraded: <why>` for an admin key."
+    )
+    rate_limits: str | None = Field(
+        None, description="`ok`, or `degraded` (requests let through); `degraded: <why>` for an admin key."
+    )
 
 
 class ChatOut(BaseModel):

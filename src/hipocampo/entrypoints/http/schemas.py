@@ -234,6 +234,7 @@ class ContextFlags(Strict):
     vectors: bool = Field(True, strict=True, description="Past conversation: turns, episodes, other summaries.")
     entities: bool = Field(True, strict=True, description="Facts about the user and their consolidations.")
     cross_thread: bool = Field(True, strict=True, description="Memories from the user's other threads.")
+    quotas: bool = Field(False, strict=True, description="A line with the tenant's plan and quotas (operator data).")
 
 
 class ContextIn(Strict):

@@ -83,6 +83,22 @@ async def admin_principal(principal: Annotated[Principal, Depends(current_princi
     return principal
 
 
+async def is_admin(request: Request) -> bool:
+    """Whether the request carries a valid admin key (always, with auth off), for public routes
+    that show operators more: nothing is counted, and a missing or wrong key is just a no."""
+    state = service(request)
+    if not state.auth:
+        return True
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header[:7].lower() == "bearer " else request.headers.get("x-api-key")
+    if not token or state.memory is None:
+        return False
+    try:
+        return (await tenancy.authenticate(state.memory.deps, token)).is_admin
+    except Unauthorized:
+        return False
+
+
 Caller = Annotated[Principal, Depends(current_principal)]
 AdminCaller = Annotated[Principal, Depends(admin_principal)]
 Mem = Annotated[AsyncMemory, Depends(memory)]

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 
 from ....agent.session import SessionConfig
 from ....services import tenancy
-from ..errors import ERROR_RESPONSES
+from ..errors import BODY_SHAPES, ERROR_RESPONSES, example_body
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ChatOut, ErrorOut
 from ..schemas import ChatIn
@@ -57,3 +57,4 @@ async def chat(
 
 
 router.add_api_route("/chat", chat, methods=["POST"], include_in_schema=False, **_DOC)
+BODY_SHAPES["/v1/chat"] = BODY_SHAPES["/chat"] = example_body(ChatIn)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from ....services import health
 from ..errors import retry_after
 from ..responses import HealthOut, ReadyOut
-from ..security import service
+from ..security import is_admin, service
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger("hipocampo.http")
@@ -27,9 +27,10 @@ async def readyz(request: Request) -> JSONResponse:
     """Readiness: the store is open, can be read (the job queue answers) and takes writes (a tiny
     write of its own, at most every few seconds). No authentication.
 
-    ``cache`` and ``rate_limits`` say ``ok`` or ``degraded: <why>`` (Redis unreachable): still
-    ready, since the log is the truth; windows are then read from it and rate limits let
-    requests through."""
+    ``cache`` and ``rate_limits`` say ``ok`` or ``degraded`` (Redis unreachable): still ready,
+    since the log is the truth; windows are then read from it and rate limits let requests
+    through. Why (``degraded: <why>``, which names the Redis host and port) only for a request
+    with an admin key, or with auth off: the probe itself is public."""
     state = service(request)
     mem = state.memory
     if mem is None:
@@ -46,7 +47,10 @@ async def readyz(request: Request) -> JSONResponse:
             status_code=503,
             headers={"Retry-After": retry_after(problem.retry_after_seconds)},
         )
-    return JSONResponse({"status": "ready", "jobs": jobs, **await health.shared_components(mem.deps)})
+    components = await health.shared_components(mem.deps)
+    if not await is_admin(request):
+        components = {name: value.split(":", 1)[0] for name, value in components.items()}
+    return JSONResponse({"status": "ready", "jobs": jobs, **components})
 
 
 async def metrics(request: Request) -> Response:

@@ -2,12 +2,17 @@
 
 Each call names the session (user, thread, agent) it runs in; the tenant is always the key's.
 A model's mistake (unknown id, bad type, empty text) is a 200 with ``success: false`` and an
-``error_message`` the model can act on, exactly as the in-process tools answer.
+``error_message`` the model can act on, exactly as the in-process tools answer. A tenant over its
+memory quota is not the model's mistake: ``save_memory`` answers it with the 429 every write
+route answers, whenever the refusal comes (see :class:`_QuotaRaised`).
+
+The body is ``{"session": {...}, "arguments": {...}}``; a body of another shape gets a 422 that
+shows the expected one (:data:`~..errors.BODY_SHAPES`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -15,13 +20,13 @@ from fastapi.responses import JSONResponse
 from ....agent.session import SessionConfig
 from ....agent.tools import GetMemoryResult, MemoryTools, WriteResult
 from ....client import AsyncMemory
-from ....domain.errors import InvalidInput
+from ....domain.errors import InvalidInput, QuotaExceeded
 from ....domain.model import Scope
 from ....domain.tenancy import Principal
 from ....services import tenancy
 from ....services.deps import Deps
 from ....services.facts import MEMORY_TYPE_DESCRIPTIONS, custom_memory_types, memory_types_for
-from ..errors import ERROR_RESPONSES
+from ..errors import BODY_SHAPES, ERROR_RESPONSES, example_body
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..schemas import DeleteMemoryCall, GetMemoryCall, SaveMemoryCall, ToolSession, UpdateMemoryCall
 from ..security import Caller, Mem
@@ -68,6 +73,30 @@ def bind(mem: AsyncMemory, principal: Principal, session: ToolSession) -> Memory
     return MemoryTools(mem, SessionConfig(tenant_id=principal.tenant_id, **fields))
 
 
+class _QuotaRaised(Exception):
+    """A :class:`QuotaExceeded` carried past the tool's ``except HipocampoError`` (which turns
+    errors into ``success: false`` results for a model), so the route answers it as a 429."""
+
+
+class _QuotaPassesThrough:
+    """The memory as the HTTP ``save_memory`` tool sees it: ``remember`` raises a quota refusal
+    as :class:`_QuotaRaised`; everything else is the memory's own. Without it the refusal was a
+    429 when the route's early look caught it and a 200 with ``success: false`` when a racing
+    save took the last slot between that look and the write (the write's own exact check)."""
+
+    def __init__(self, mem: AsyncMemory) -> None:
+        self._mem = mem
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._mem, name)
+
+    async def remember(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await self._mem.remember(*args, **kwargs)
+        except QuotaExceeded as exc:
+            raise _QuotaRaised(exc) from exc
+
+
 @router.post("/get_memory", response_model=GetMemoryResult)
 async def get_memory(body: GetMemoryCall, principal: Caller, mem: Mem) -> JSONResponse:
     """Find memories: ``semantic`` ranks them against ``query``; ``chronological`` lists the newest."""
@@ -80,14 +109,17 @@ async def get_memory(body: GetMemoryCall, principal: Caller, mem: Mem) -> JSONRe
 async def save_memory(
     request: Request, body: SaveMemoryCall, principal: Caller, mem: Mem, idempotency_key: IdempotencyKey = None
 ) -> JSONResponse:
-    """Save a durable fact about the user, of one of the session's memory types."""
-    tools = bind(mem, principal, body.session)
+    """Save a durable fact about the user, of one of the session's memory types. A tenant over its
+    memory quota gets 429 `quota_exceeded`, as from any write route (never a 200 with
+    `success: false`)."""
+    tools = bind(cast(AsyncMemory, _QuotaPassesThrough(mem)), principal, body.session)
 
     async def work() -> tuple[int, Any]:
-        # A look first, so a tenant over its quota gets a 429 as from any write route; the save
-        # itself enforces the quota exactly (a race lost there is a tool result with the reason).
-        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=1)
-        result = await tools.save_memory(body.arguments.content, body.arguments.memory_type)
+        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=1)  # before any work
+        try:
+            result = await tools.save_memory(body.arguments.content, body.arguments.memory_type)
+        except _QuotaRaised as raised:
+            raise raised.args[0] from None  # the write's exact check: a race lost, the same 429
         return 200, result.model_dump(mode="json")
 
     return await respond(request, principal, idempotency_key, work)
@@ -119,3 +151,12 @@ async def delete_memory(
         return 200, result.model_dump(mode="json")
 
     return await respond(request, principal, idempotency_key, work)
+
+
+for _name, _model in [
+    ("get_memory", GetMemoryCall),
+    ("save_memory", SaveMemoryCall),
+    ("update_memory", UpdateMemoryCall),
+    ("delete_memory", DeleteMemoryCall),
+]:
+    BODY_SHAPES[f"{router.prefix}/{_name}"] = example_body(_model)

@@ -17,16 +17,18 @@ from ..security import ServiceState
 from . import actions, operations, pages
 from .core import ERROR_HANDLERS, HERE, UI, SecurityHeaders, http_page, make_templates, validation_page
 from .operations import LatencySampler
-from .sessions import SessionStore
+from .sessions import SESSIONS_PER_TENANT, SessionStore
 
 PATH = "/ui"
 
 
-def create_ui(state: ServiceState, *, sample_seconds: float = 30.0) -> FastAPI:
+def create_ui(
+    state: ServiceState, *, sample_seconds: float = 30.0, sessions_per_tenant: int = SESSIONS_PER_TENANT
+) -> FastAPI:
     """The inspector over the service's state. Its latency sampler runs while
     ``app.state.sampler.running()`` is entered (the service's lifespan does it)."""
     app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-    app.state.ui = UI(state, SessionStore(), make_templates())
+    app.state.ui = UI(state, SessionStore(per_tenant=sessions_per_tenant), make_templates())
     app.state.sampler = LatencySampler(state.metrics, interval=sample_seconds)
     for exc, handler in ERROR_HANDLERS.items():
         app.add_exception_handler(exc, handler)

@@ -8,12 +8,12 @@ from fastapi import APIRouter, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
-from ....domain.errors import Forbidden, InvalidInput, NotFound, Unauthorized
+from ....domain.errors import Forbidden, InvalidInput, NotFound, QuotaExceeded, Unauthorized
 from ....domain.model import check_id
 from ....domain.tenancy import KeyRole
 from ....services import admin, browse, tenancy
 from ..schemas import MemoryIdPath, ThreadIdPath, UserIdPath
-from .core import Form, Looker, link, redirect, ui_of
+from .core import Form, Looker, form_text, link, redirect, ui_of
 from .sessions import clear_cookie, set_cookie
 
 router = APIRouter()
@@ -39,19 +39,31 @@ async def login_page(request: Request) -> Response:
 @router.post("/login", name="sign_in")
 async def sign_in(request: Request) -> Response:
     """Check the key through the API's own authentication; the key goes in the POST body only,
-    never in a URL, and is never logged."""
+    never in a URL, and is never logged. A sign-in counts against the key's tenant's rate limit,
+    as any request does; failed ones also count against the client's address
+    (:class:`.sessions.FailedSignIns`)."""
     ui = ui_of(request)
     pending = ui.sessions.get(request)
     form = await request.form()
     if pending is None or not pending.csrf_ok(form.get("csrf")):
         raise Forbidden("the sign-in form expired or cookies are blocked: reload the page and try again")
-    token = str(form.get("key", "")).strip() or None
-    user_id = str(form.get("user_id", "")).strip() or None
+    token, user_id = form_text(form, "key").strip() or None, form_text(form, "user_id").strip() or None
+    address = request.client.host if request.client else ""
     try:
         if user_id is not None:
             user_id = check_id("user_id", user_id)
         if ui.service.auth:
-            principal = await tenancy.authenticate(ui.memory.deps, token)
+            ui.failed_sign_ins.check(address)
+            try:
+                principal = await tenancy.authenticate(ui.memory.deps, token)
+            except Unauthorized:
+                ui.failed_sign_ins.record(address)
+                raise
+            try:
+                await tenancy.count_request(ui.memory.deps, principal.tenant)
+            except QuotaExceeded:
+                ui.service.metrics.rejected.labels("rate_limited").inc()
+                raise
         else:
             principal, token = tenancy.local_principal(ui.service.local_tenant), None
         if principal.role is not KeyRole.ADMIN and user_id is None:
@@ -72,7 +84,9 @@ async def sign_in(request: Request) -> Response:
             status_code=status,
         )
     ui.sessions.end(pending)
-    session = ui.sessions.sign_in(token, None if principal.role is KeyRole.ADMIN else user_id)
+    session = ui.sessions.sign_in(
+        token, None if principal.role is KeyRole.ADMIN else user_id, tenant_id=principal.tenant_id
+    )
     target = "users" if session.user_id is None else "user"
     params = {} if session.user_id is None else {"user_id": session.user_id}
     if principal.role is KeyRole.ADMIN and user_id is not None:  # an admin who named a user goes there
@@ -97,10 +111,10 @@ async def edit_memory(
     """Edit a fact's text, type or importance, as ``PATCH /v1/users/{u}/memories/{id}`` does; the
     old text goes into its history."""
     scope = viewer.scope(user_id)
-    content = str(form.get("content", ""))
-    memory_type = str(form.get("memory_type", "")) or None
+    content = form_text(form, "content")
+    memory_type = form_text(form, "memory_type") or None
     try:
-        importance = float(str(form.get("importance", "")).strip() or "nan")
+        importance = float(form_text(form, "importance").strip() or "nan")
     except ValueError:
         raise InvalidInput("importance must be a number between 0 and 1") from None
     await viewer.mem.update(

@@ -13,7 +13,7 @@ Content-Security-Policy can forbid both.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,17 +22,25 @@ from urllib.parse import quote
 import jinja2
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ....client import AsyncMemory
-from ....domain.errors import WIRE_ERRORS, Forbidden, HipocampoError, NotFound, QuotaExceeded, Unauthorized
+from ....domain.errors import (
+    WIRE_ERRORS,
+    Forbidden,
+    HipocampoError,
+    InvalidInput,
+    NotFound,
+    QuotaExceeded,
+    Unauthorized,
+)
 from ....domain.model import Scope as MemoryScope
 from ....domain.tenancy import Principal
 from ....services import tenancy
 from ..security import ServiceState, actor_of
-from .sessions import Session, SessionStore
+from .sessions import FailedSignIns, Session, SessionStore
 
 log = logging.getLogger("hipocampo.http")
 HERE = Path(__file__).parent
@@ -118,6 +126,7 @@ class UI:
     service: ServiceState
     sessions: SessionStore
     templates: Jinja2Templates
+    failed_sign_ins: FailedSignIns = field(default_factory=FailedSignIns)
 
     @property
     def memory(self) -> AsyncMemory:
@@ -213,11 +222,24 @@ Looker = Annotated[Viewer, Depends(current_viewer)]
 
 
 async def checked_form(request: Request, viewer: Looker) -> FormData:
-    """The POSTed form, after its CSRF token matched the session's (403 otherwise)."""
+    """The POSTed form, after its CSRF token matched the session's (403 otherwise) and with no
+    file in it (422: every inspector form is text)."""
     form = await request.form()
     if not viewer.session.csrf_ok(form.get("csrf")):
         raise Forbidden("the form's security token is missing or stale: reload the page and try again")
+    for name, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            raise InvalidInput(f"{name}: the inspector's forms take text, not a file")
     return form
+
+
+def form_text(form: FormData, name: str) -> str:
+    """A form field's text ("" when absent). A file posted in its place (multipart) is refused
+    with a 422: stored as it came, a fact's text would read ``UploadFile(filename=...)``."""
+    value = form.get(name, "")
+    if isinstance(value, UploadFile):
+        raise InvalidInput(f"{name}: the inspector's forms take text, not a file")
+    return value
 
 
 Form = Annotated[FormData, Depends(checked_form)]
