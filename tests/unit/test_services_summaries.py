@@ -95,7 +95,9 @@ def test_above_the_threshold_folds_all_but_the_recent_and_records_it() -> None:
         assert summary.updated_at == deps.clock.now()
         lines = summary.content.splitlines()
         assert lines[:2] == ["[2023-05-08]", f"- Ana: {said(0)}"]  # each day's lines under the day
-        assert lines[lines.index("[2023-05-09]") + 1] == f"- Assistant: {said(1)}"
+        assert lines[lines.index("[2023-05-10]") + 1] == f"- Ana: {said(2)}"
+        # What the user said comes before the assistant's lines: every one of hers is kept.
+        assert all(f"- Ana: {said(i)}" in lines for i in range(0, 11, 2))
         assert all(said(i) not in summary.content for i in range(11, 21))  # the recent window stays out
         assert await deps.summaries.get(ALICE, "t1") == summary
 

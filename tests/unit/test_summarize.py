@@ -147,9 +147,11 @@ class TestExtractiveSummary:
         assert lines(second) == [*lines(first), "- [2023-05-30] Caroline: We will visit Lisbon in March with the kids."]
         # Nothing new: the summary is a fixed point.
         assert extractive_summary(second, [], max_tokens=80, count=chars, embed=embed) == second
-        # Squeezed, it drops whole lines and never rewrites them.
-        tight = extractive_summary(second, [], max_tokens=40, count=chars, embed=embed)
-        assert len(lines(tight)) == 2 and set(lines(tight)) <= set(lines(second))
+        # Squeezed, it drops whole lines and never rewrites them; it says how many details it dropped.
+        tight = extractive_summary(second, [], max_tokens=50, count=chars, embed=embed)
+        kept, count_line = lines(tight)[:-1], tight.splitlines()[-1]
+        assert len(kept) == 2 and set(kept) <= set(lines(second))
+        assert count_line.startswith("(+") and count_line.endswith(" details omitted)")
 
     def test_previous_prose_becomes_lines(self) -> None:
         previous = "Ana moved to Porto in 2021. She prefers tea to coffee."

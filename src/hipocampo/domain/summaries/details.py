@@ -8,6 +8,8 @@ details as a set to cover, not just a bonus on sentences (:mod:`.summarize`), an
 * a **number** is a token with a digit in it, money and codes included ("€300", "1,200", "20h",
   "XK7P2Q"); what must appear is the token without its currency sign or trailing punctuation;
 * a **date** is a month or weekday name, or a day word ("yesterday", "amanhã", "next week");
+* a **decision** is a sentence with a decision or plan cue ("decidi", "vamos", "we agreed"),
+  kept whole (:func:`decision_in`; the benchmark counts it apart);
 * a **name** is a capitalised word that does not open its sentence and is not a stopword, a
   date word, nor one of the speakers (whose names every line already carries).
 
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 from ..text import fold, names_in
 from .salience import is_filler, phrases, strip_leading_filler
+from .signals import DECISION
 
 DATE_WORDS = phrases(
     *("january", "february", "march", "april", "june", "july", "august", "september", "october"),
@@ -55,12 +58,14 @@ class Detail:
     span: tuple[int, int] = (0, 0)  # character offsets in the sentence
 
 
-def details_in(sentence: str, *, speakers: Iterable[str] = ()) -> list[Detail]:
+def details_in(sentence: str, *, speakers: Iterable[str] = (), fragment: bool = False) -> list[Detail]:
     """The details of one sentence, in order (each key once); none in filler ("Thanks, Mel!").
 
-    ``speakers``: names of the people talking, left out (folded or not)."""
-    text = strip_leading_filler(sentence)
-    if not text or is_filler(text):
+    ``speakers``: names of the people talking, left out (folded or not). ``fragment``: the text
+    is a piece cut from a sentence ("Sofia e a Laura"), whose first word does not open a sentence
+    and which may be a lone name."""
+    text = sentence if fragment else strip_leading_filler(sentence)
+    if not text or (not fragment and is_filler(text)):
         return []
     offset = 0
     who = {fold(w) for s in speakers for w in s.split()}
@@ -77,16 +82,32 @@ def details_in(sentence: str, *, speakers: Iterable[str] = ()) -> list[Detail]:
             found.setdefault("may", Detail("date", "may", _span(m, offset)))
     for part in _SENTENCE.split(text):
         start = text.find(part)
-        opener = _OPENER.match(part)
+        opener = None if fragment and start == 0 else _OPENER.match(part)
         rest = part[opener.end() :] if opener else part
         base = start + (opener.end() if opener else 0)
         for name in sorted(names_in(rest), key=rest.find):
             key = fold(name)
-            if key in who or DATE_WORDS.fullmatch(key) or key in found:
+            if _speaker(key, who) or DATE_WORDS.fullmatch(key) or key in found:
                 continue
             at = base + rest.find(name)
             found[key] = Detail("name", key, (at + offset, at + offset + len(name)))
     return sorted(found.values(), key=lambda d: d.span)
+
+
+def decision_in(sentence: str) -> Detail | None:
+    """A sentence that settles something ("Decidi: vai ser em casa.", "We agreed to meet on
+    Friday") is itself a detail: its key is the whole sentence, without its final stop. Questions
+    and filler settle nothing."""
+    text = strip_leading_filler(sentence).strip()
+    if not text or text.endswith("?") or is_filler(text) or not DECISION.search(fold(text.replace("’", "'"))):
+        return None
+    key = fold(text.rstrip(".!…").rstrip())
+    return Detail("decision", key, (0, len(text))) if key else None
+
+
+def _speaker(key: str, who: set[str]) -> bool:
+    """One of the speakers, or a short form of one ("Mel" for Melanie: how they address each other)."""
+    return key in who or (len(key) >= 3 and any(w.startswith(key) for w in who))
 
 
 def _span(m: re.Match[str], offset: int) -> tuple[int, int]:

@@ -32,6 +32,12 @@ penalties for filler ("haha", "ok", "obrigado"), questions, praise addressed to 
 speaker ("You'll be an awesome mom!") and the assistant's own suggestions. Fact updates come
 first. The best are taken greedily while the rendered text fits the budget, then shown in the
 order they were said.
+
+Numbers, dates, names and decisions of what the speakers said (:mod:`.details`) are a set to
+cover, not only a bonus: a sentence is taken only if the details still unsaid keep room for their
+fragments, the words around each (:mod:`.coverage`, "…total é de €300 … Rui, a Joana e o
+Tiago…"); what even fragments cannot hold is counted on a last line, "(+3 details omitted)",
+carried from fold to fold. The lines of an older summary that say a detail come before new ones.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ from datetime import datetime
 import numpy as np
 
 from ..text import analyze, detect_language, fold
+from .coverage import fragment_line, is_omitted_line, omitted_in, omitted_line, split_fragments, windows
+from .details import Detail, decision_in, details_in, missing
 from .salience import strip_leading_filler
 from .signals import SENTENCE_BOUNDARY, Signals
 
@@ -66,6 +74,16 @@ PREVIOUS_BONUS = 0.15  # a line of the previous summary: stability across update
 QUESTION_PENALTY = 0.3  # a question says less than its answer, even one that names a preference
 ASSISTANT_PENALTY = 0.2  # the assistant's suggestions matter less than what the user said
 UPDATE_BONUS = 2.0  # a fact update handed in by the caller: always first in
+DETAIL_BONUS = 0.05  # per number, date or name (up to four): each is something to keep
+MAX_DETAIL_BONUSES = 4
+PREVIOUS_DETAIL_BONUS = 1.0
+"""A line of the previous summary that says a number, date or name: kept before any new line.
+The budget grows with what is folded, so the old lines still fit; a rolling summary that let new
+chat push them out would lose, fold after fold, the details it had kept."""
+CONTEXT_WORDS = 1  # content words kept each side of a detail in a fragment ("budget is $12,000")
+FRAGMENT_SHARE = 0.5
+"""At most this share of the budget is held back, while choosing sentences, for fragments of
+the details they leave out (:mod:`.coverage`): beyond it, sentences win and the rest is counted."""
 DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) adds nothing
 MIN_FOLD_BUDGET = 60
 """:func:`fold_budget` never goes below this: a few lines, so that a short thread keeps its one
@@ -93,6 +111,7 @@ class _Candidate:
     previous: bool
     assistant: bool = False
     update: bool = False
+    fragment: bool = False  # a fragment of an older summary's line of fragments (:mod:`.coverage`)
 
     @property
     def line(self) -> str:
@@ -165,7 +184,7 @@ def _previous_candidates(previous: str | None) -> list[_Candidate]:
         if header:
             day = header.group(1)
             continue
-        if not line:
+        if not line or is_omitted_line(line):  # the count of what it left out is carried apart
             continue
         if line.startswith("-"):  # one of our lines: it keeps its own text
             dated = _DATED_LINE.match(line)
@@ -173,7 +192,13 @@ def _previous_candidates(previous: str | None) -> list[_Candidate]:
             rest = line[dated.end() :] if dated else _UNDATED_LINE.sub("", line, count=1)
             who = _WHO.match(rest)
             speaker, text = (who.group(1), rest[who.end() :]) if who else ("", rest)
-            found.append(_Candidate(when, speaker, text, (-1, i * 1000), True))
+            pieces = split_fragments(text)
+            if pieces:  # a line of fragments: each is kept or left out on its own
+                found += [
+                    _Candidate(when, speaker, p, (-1, i * 1000 + j), True, fragment=True) for j, p in enumerate(pieces)
+                ]
+            else:
+                found.append(_Candidate(when, speaker, text, (-1, i * 1000), True))
         else:  # prose (an LLM's summary): its sentences become lines
             found += [
                 _Candidate(day, "", s, (-1, i * 1000 + j), True)
@@ -288,17 +313,24 @@ def extractive_summary(
     """
     if max_tokens <= 0:
         return ""
+    everything = _candidates(previous, turns, updates)
+    speakers = {c.speaker for c in everything if c.speaker} | {"User", "Assistant"}
+    found = [_details(c, speakers) for c in everything]
     candidates: list[_Candidate] = []
+    keys: list[frozenset[str]] = []
     bonuses: list[float] = []
-    for c in _candidates(previous, turns, updates):
+    for c, ds in zip(everything, found, strict=True):
         signals = Signals.of(c.text)
-        if c.update or signals.worth_a_line:
+        if not c.fragment and (c.update or signals.worth_a_line):
             candidates.append(c)
+            keys.append(frozenset(d.key for d in ds))
             question = QUESTION_PENALTY if c.text.endswith("?") else 0.0
             bonuses.append(
                 signals.bonus
                 - question
+                + DETAIL_BONUS * min(len(ds), MAX_DETAIL_BONUSES)
                 + (PREVIOUS_BONUS if c.previous else 0.0)
+                + (PREVIOUS_DETAIL_BONUS if c.previous and ds else 0.0)
                 - (ASSISTANT_PENALTY if c.assistant else 0.0)
                 + (UPDATE_BONUS if c.update else 0.0)
             )
@@ -311,33 +343,142 @@ def extractive_summary(
     centrality = _embedding_centrality(vectors) if vectors is not None else _term_centrality(terms)
     scores = CENTRALITY_WEIGHT * _minmax(centrality) + np.array(bonuses)
     ranked = sorted(range(len(candidates)), key=lambda i: (-round(float(scores[i]), 9), candidates[i].order))
+    # What must be said: every detail of what the speakers said (the assistant's aside). Only
+    # new turns give fragments: an older summary's lines are kept whole or left out (and counted).
+    sources = [(c, ds) for c, ds in zip(everything, found, strict=True) if ds and not (c.assistant or c.update)]
+    must = list(dict.fromkeys(d.key for _, ds in sources for d in ds))
+    carried = omitted_in(previous)
+    fragment_cost: dict[str, int] = {}
+    for c, ds in sources:
+        for d in ds:
+            if d.key in fragment_cost or (c.previous and not c.fragment):
+                continue
+            piece = c.text if c.fragment else " … ".join(windows(strip_leading_filler(c.text), [d]))
+            fragment_cost[d.key] = count(piece) + 2
+    reserve_cap = int(FRAGMENT_SHARE * max_tokens)
+    omitted_cost = count(omitted_line(999, language)) + 1
+
+    def reserve(uncovered: set[str]) -> int:
+        return min(reserve_cap, sum(fragment_cost.get(k, 0) for k in uncovered)) + omitted_cost if uncovered else 0
+
+    uncovered = set(must)
     chosen: list[int] = []
     chosen_terms: list[frozenset[str]] = []
     chosen_texts: set[str] = set()
     days: set[str | None] = {None}
     used = 0
-    for i in ranked:
-        c = candidates[i]
-        mine = frozenset(terms[i]) | frozenset(_DIGITS.findall(c.text))
-        key = fold(c.text)
-        if key in chosen_texts or any(_jaccard(mine, t) >= DUPLICATE_JACCARD for t in chosen_terms):
-            continue
-        cost = count(c.line) + (1 if chosen else 0)  # the newline joining it
-        if c.date not in days:
-            cost += count(f"[{c.date}]") + 1
-        if used + cost > max_tokens:
-            continue
-        chosen.append(i)
-        chosen_terms.append(mine)
-        chosen_texts.add(key)
-        days.add(c.date)
-        used += cost
-    # The sum of line counts is an estimate (a tokenizer may merge across the newline): check
-    # the real text, and drop the weakest lines until it fits.
-    while chosen:
-        ordered = sorted(chosen, key=lambda i: candidates[i].order)
-        text = render_lines([(candidates[i].date, candidates[i].line) for i in ordered])
+    # Twice: a line passed over while the details of later lines were still held back for
+    # fragments may fit once those lines have said them.
+    for _ in range(2):
+        for i in ranked:
+            c = candidates[i]
+            if i in chosen or (c.assistant and uncovered):  # what the user said comes first
+                continue
+            mine = frozenset(terms[i]) | frozenset(_DIGITS.findall(c.text))
+            key = fold(c.text)
+            if key in chosen_texts or any(_jaccard(mine, t) >= DUPLICATE_JACCARD for t in chosen_terms):
+                continue
+            cost = count(c.line) + (1 if chosen else 0)  # the newline joining it
+            if c.date not in days:
+                cost += count(f"[{c.date}]") + 1
+            left = uncovered - keys[i]
+            if used + cost + reserve(left) > max_tokens:
+                continue
+            chosen.append(i)
+            chosen_terms.append(mine)
+            chosen_texts.add(key)
+            days.add(c.date)
+            used += cost
+            uncovered = left
+    lines = [((candidates[i].order, 0), candidates[i].date, candidates[i].line) for i in chosen]
+    return _with_details(lines, sources, must, carried, language, max_tokens, count)
+
+
+def _details(c: _Candidate, speakers: set[str]) -> list[Detail]:
+    """What ``c`` says that a summary must keep: its numbers, dates and names, and itself when it
+    settles something (a decision is kept whole or counted, like any detail)."""
+    found = details_in(c.text, speakers=speakers, fragment=c.fragment)
+    decision = None if c.assistant or c.update else decision_in(c.text)
+    return [*found, decision] if decision is not None else found
+
+
+def _with_details(
+    lines: list[tuple[_Order, str | None, str]],
+    sources: Sequence[tuple[_Candidate, Sequence[Detail]]],
+    must: Sequence[str],
+    carried: int,
+    language: str,
+    max_tokens: int,
+    count: Callable[[str], int],
+) -> str:
+    """The chosen lines (best first), then fragments of the details they leave out while they
+    fit, then the count of what is still out; within ``max_tokens`` as ``count`` measures the
+    real text (the sum of line counts is an estimate: a tokenizer may merge across newlines), by
+    dropping the last fragments, then the weakest lines."""
+
+    def render(kept: Sequence[tuple[_Order, str | None, str]], pieces: list[_Piece]) -> str:
+        grouped: dict[tuple[str | None, str], list[_Piece]] = {}
+        for p in sorted(pieces, key=lambda p: p.order):
+            grouped.setdefault((p.date, p.speaker), []).append(p)
+        extra = [(g[0].order, day, fragment_line(who, [p.text for p in g])) for (day, who), g in grouped.items()]
+        return render_lines([(day, line) for _, day, line in sorted([*kept, *extra], key=lambda x: x[0])])
+
+    def counted(text: str) -> str:
+        n = carried + len(missing(text, must))
+        return (
+            f"{text}\n{omitted_line(n, language)}" if n and text else text or (omitted_line(n, language) if n else "")
+        )
+
+    pieces: list[_Piece] = []
+    usable = [s for s in sources if s[0].fragment or not s[0].previous]
+    # Fragments with a word of context each side; then, for what those leave out, the bare details.
+    for context in (CONTEXT_WORDS, 0):
+        for piece in _pieces(usable, missing(render(lines, pieces), must), context):
+            pieces.append(piece)
+            if count(counted(render(lines, pieces))) > max_tokens:
+                pieces.pop()
+    while True:
+        text = counted(render(lines, pieces))
         if count(text) <= max_tokens:
             return text
-        chosen.pop()
-    return ""
+        if pieces:
+            pieces.pop()
+        elif lines:
+            lines.pop()
+        else:
+            return ""
+
+
+_Order = tuple[tuple[int, int], int]  # a line's place: its sentence's, then 0 (the sentence) or 1+ (fragments)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    order: _Order
+    date: str | None
+    speaker: str
+    text: str
+    size: int  # details it holds
+    previous: bool = False  # from the older summary
+    decision: bool = False  # says what was settled: before the pieces that hold only names or numbers
+
+
+def _pieces(
+    sources: Sequence[tuple[_Candidate, Sequence[Detail]]], left: Sequence[str], context: int = 1
+) -> list[_Piece]:
+    """Fragments around the details in ``left`` (``context``: content words kept each side), each
+    from the first sentence that says it: the older summary's fragments first (as they are), then
+    decisions, then those holding more details, then in the order said."""
+    wanted = set(left)
+    out: list[_Piece] = []
+    for c, ds in sorted(sources, key=lambda s: (not s[0].fragment, s[0].order)):
+        mine = [d for d in ds if d.key in wanted]
+        if not mine:
+            continue
+        wanted -= {d.key for d in mine}
+        found = [c.text] if c.fragment else windows(strip_leading_filler(c.text), mine, before=context, after=context)
+        for i, piece in enumerate(found):
+            held = [d for d in mine if d.key in fold(piece)]
+            settles = any(d.kind == "decision" for d in held)
+            out.append(_Piece((c.order, 1 + i), c.date, c.speaker, piece, len(held), c.fragment, settles))
+    return sorted(out, key=lambda p: (not p.previous, not p.decision, -p.size, p.order))
