@@ -31,6 +31,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -47,7 +48,7 @@ MODE = next(m for m in MODES if m.next_day and not m.consolidate)
 """The day after the chat's last turn, no consolidation: a user coming back the next day."""
 CHECKS = ("answer_in_context", "top_hit_answers", "empty_memory", "stale_as_current", "foreign_leaked")
 HEADINGS = {
-    "answer_in_context": "in context",
+    "answer_in_context": "in ctx",
     "top_hit_answers": "top hit",
     "empty_memory": "empty",
     "stale_as_current": "stale",
@@ -128,9 +129,13 @@ def _cell(agg: dict[str, Any], check: str) -> str:
 def render_realistic(result: dict[str, Any], console: Console, *, verbose: bool = False) -> None:
     """The per-check table per language and overall; with ``verbose``, every failing probe with
     what the context held."""
-    table = Table(title=f"Recall on realistic chat (embedder: {result['embedder']}, clock: {result['mode']})")
-    table.add_column("", no_wrap=True)
-    for col in ("chats", "questions", *(HEADINGS[c] for c in CHECKS), "tokens p50", "p90"):
+    table = Table(
+        title=f"Recall on realistic chat (embedder: {result['embedder']}, clock: {result['mode']})",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column("", no_wrap=True, min_width=7)
+    for col in ("chats", "asked", *(HEADINGS[c] for c in CHECKS), "tok p50", "tok p90"):
         table.add_column(col, justify="right", no_wrap=True)
     groups = [(lang, result["by_language"][lang]) for lang in LANGUAGES]
     for name, agg in [*groups, ("overall", result["overall"])]:
@@ -148,9 +153,9 @@ def render_realistic(result: dict[str, Any], console: Console, *, verbose: bool 
         )
     console.print(table)
     console.print(
-        "[dim]in context: the answer is in the context; top hit: the first search hit states it; empty: no "
+        "[dim]in ctx: the answer is in the context; top hit: the first search hit states it; empty: no "
         "memory shown; stale: a superseded value shown as current; foreign: another user's value shown; "
-        "tokens: the context's, in a new thread[/dim]"
+        "tok: the context's tokens, in a new thread[/dim]"
     )
     failing = [r for r in result["probes"] if r["failures"]]
     if verbose:

@@ -1,7 +1,10 @@
 """The ``hipocampo`` command line. Every command goes through :class:`~hipocampo.AsyncMemory`.
 
 This module builds the app and holds the everyday commands; operations (reindex, worker, doctor,
-settings), import and the benchmarks live in the modules of this package.
+settings), import and the benchmarks live in the modules of this package. None of them imports
+the engine at the top, only inside the commands that need it: building the app for
+``hipocampo --version`` or ``--help`` loads typer, rich and the domain's plain types, nothing else
+(a test keeps it so; ``benchmarks/cli_startup.py`` measures it).
 """
 
 from __future__ import annotations
@@ -10,16 +13,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from ... import __version__
-from ...client import AsyncMemory
 from ...domain.errors import InvalidInput
-from ...domain.model import MemoryKind, Message, Role
-from ...domain.retrieval.recall import RecencyMode, memory_to_dict
-from ..demo import run_demo
+from ...domain.model import MemoryKind, Role
 from . import admin as cli_admin
 from . import chat as cli_chat
 from . import export as cli_export
@@ -50,6 +50,14 @@ from .support import (
     state,
     wait_for_indexing,
 )
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
+    from ...domain.model import Message
+
+RecencyName = Literal["recent_focused", "balanced", "archeological"]
+"""The values of :class:`~hipocampo.RecencyMode`, spelled out so that building the command line does
+not load the ranking code that defines it; a test keeps the two the same."""
 
 app = typer.Typer(
     cls=CliGroup,
@@ -163,7 +171,7 @@ def recall(
         ),
     ] = None,
     recency: Annotated[
-        RecencyMode | None,
+        RecencyName | None,
         typer.Option(help="How much the age of a memory matters (default: HIPOCAMPO_RECENCY_MODE)."),
     ] = None,
     exclude_thread: ExcludeThreadOpt = False,
@@ -225,6 +233,8 @@ def memories(
     json_out: JsonOpt = False,
 ) -> None:
     """List USER's stored memories: turns, saved facts, summaries."""
+    from ...domain.retrieval.recall import memory_to_dict
+
     st = state(ctx)
     items = st.run(lambda mem: mem.list(user, tenant_id=st.tenant, kind=kind, thread_id=thread, limit=limit))
     if json_out:
@@ -264,6 +274,8 @@ def demo(
     Writes two conversations, then recalls in Portuguese, in English and across languages, with
     their explanations and timings.
     """
+    from ..demo import run_demo
+
     st = state(ctx)
     with tempfile.TemporaryDirectory(prefix="hipocampo-demo-") as tmp:
         chosen = CliState(db=db or st.db or str(Path(tmp) / "demo.db"), tenant=st.tenant)

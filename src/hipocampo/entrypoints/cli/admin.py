@@ -11,17 +11,18 @@ import types
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 import typer
-from pydantic.fields import FieldInfo
 from rich.table import Table
 
-from ...client import AsyncMemory
-from ...plugins import Named
-from ...settings import Settings
 from .render import doctor_view
 from .support import OPERATIONAL, JsonOpt, YesOpt, confirm, env_var, out, print_json, progress_bar, state
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
+
+    from ...client import AsyncMemory
 
 
 def reindex(ctx: typer.Context, yes: YesOpt = False) -> None:
@@ -138,6 +139,8 @@ class SettingRow:
 
 def settings_rows() -> list[SettingRow]:
     """Every :class:`Settings` field, read from the class itself so the docs cannot drift."""
+    from ...settings import Settings
+
     return [
         SettingRow(env_var(name), _type_name(field), _default(field), field.description or "")
         for name, field in Settings.model_fields.items()
@@ -145,6 +148,8 @@ def settings_rows() -> list[SettingRow]:
 
 
 def _type_name(field: FieldInfo) -> str:
+    from ...plugins import Named
+
     annotation: Any = field.annotation
     args = get_args(annotation)
     optional = get_origin(annotation) in (Union, types.UnionType) and type(None) in args

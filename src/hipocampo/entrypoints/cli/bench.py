@@ -180,9 +180,16 @@ def realistic(
     """
     _require_benchmarks()
     from hipocampo_bench.realistic import render_realistic, run_realistic
-    from hipocampo_bench.scenario_files import REALISTIC_DIR
+    from hipocampo_bench.scenario_files import REALISTIC_DIR, load_dir
 
-    result = run_realistic(data or REALISTIC_DIR, embedder=embedder, progress=not json_out)
+    folder = data or REALISTIC_DIR
+    try:
+        chats = load_dir(folder)
+    except ValueError as exc:  # a malformed file, named with what is wrong in it
+        raise InvalidInput(str(exc)) from None
+    if not chats:
+        raise InvalidInput(f"no chat files (*.json) in {folder}")
+    result = run_realistic(chats, embedder=embedder, progress=not json_out)
     if json_out:
         print_json(result)
     else:

@@ -13,8 +13,6 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from ...agent.session import SessionConfig
-from ...client import AsyncMemory
 from ...domain.errors import HipocampoError
 from ...domain.model import MemoryKind
 from .render import memories_table
@@ -22,6 +20,8 @@ from .support import out, state
 
 if TYPE_CHECKING:
     from ...agent.chat import ChatReply
+    from ...agent.session import SessionConfig
+    from ...client import AsyncMemory
 
 HELP = "Commands: /memories (what I remember), /forget <memory id>, /quit."
 FLUSH_SECONDS = 60.0
@@ -45,6 +45,7 @@ def chat(
     /forget ID deletes a memory, /quit (or end of input) leaves.
     """
     from ...agent.chat import chat_model_from_config  # imported late: the core CLI starts faster without it
+    from ...agent.session import SessionConfig
 
     st = state(ctx)
     session = SessionConfig(

@@ -5,19 +5,22 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from ...client import AsyncMemory
 from ...domain.model import Scope
-from ...services.export import export_records, json_line
 from .support import UserArg, out, state
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
 
 
 async def write_export(mem: AsyncMemory, scope: Scope, target: IO[str]) -> dict[str, int]:
     """Write ``scope``'s export to ``target`` line by line; returns the counts of the end record,
     plus ``saved``: the memories saved directly (the others are rebuilt from the messages)."""
+    from ...services.export import export_records, json_line
+
     counts: dict[str, int] = {}
     saved = 0
     async for record in export_records(mem.deps, scope):

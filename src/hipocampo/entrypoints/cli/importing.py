@@ -9,14 +9,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...client import AsyncMemory
 from ...domain.errors import InvalidInput
 from ...domain.model import CUSTOM_TYPE_KEY, MemoryKind, MemoryType, NewMessage, check_id
 from .support import NoWaitOpt, out, progress_bar, state, wait_for_indexing
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
 
 CHUNK = 500
 """Messages per ``add`` call: large enough to be fast, well under the per-call limit."""

@@ -6,15 +6,16 @@ import logging
 import sys
 from contextlib import redirect_stdout
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...agent.session import SessionConfig
-from ...client import AsyncMemory
 from ...domain.errors import InvalidInput
 from ...domain.model import check_id
 from .support import state
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
 
 
 class Transport(str, Enum):
@@ -49,6 +50,7 @@ def mcp(
     request sends `Authorization: Bearer hk_...` (see `hipocampo keys`) and names its user in
     the `X-Hipocampo-User` header (thread: `X-Hipocampo-Thread`, default `mcp`).
     """
+    from ...agent.session import SessionConfig
     from .. import mcp_server  # the `mcp` extra: the core CLI loads without it
 
     st = state(ctx)

@@ -14,14 +14,14 @@ from typing import Annotated
 
 import typer
 
-from ...backends import redact, scheme_of
-from ...settings import Settings
 from .support import out, state, user_errors
 
 
 async def migrate_database(target: str) -> tuple[int, int] | None:
     """Apply the pending migrations of the database ``target`` names: ``(before, after)``
     schema versions, or ``None`` for a backend with no schema (``memory://``)."""
+    from ...backends import scheme_of
+
     scheme = scheme_of(target)
     if scheme == "postgresql":
         from ...adapters.postgres.schema import migrate
@@ -68,6 +68,9 @@ def migrate(
     running it again, or from several machines at once, is safe. SQLite migrates itself when
     opened: this only does it now.
     """
+    from ...backends import redact
+    from ...settings import Settings
+
     with user_errors():
         target = db or state(ctx).db or Settings().db
         versions = asyncio.run(migrate_database(target))

@@ -8,17 +8,21 @@ entry points' metadata; ``--check`` also imports each one, to find the ones that
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from ... import plugins
 from ...domain.errors import ConfigurationError
 from .support import out
 
+if TYPE_CHECKING:
+    from ... import plugins
+
 
 def plugin_rows(check: bool = False) -> list[dict[str, str]]:
+    from ... import plugins
+
     rows = []
     for kind, registry in plugins.REGISTRIES.items():
         for provider in registry.providers():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -11,8 +11,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ...domain.model import MemoryItem, Message
-from ...domain.retrieval.recall import RecallResult, ScoredMemory, SearchResult
+if TYPE_CHECKING:  # annotations only: `hipocampo --help` loads no engine module
+    from ...domain.model import MemoryItem, Message
+    from ...domain.retrieval.recall import RecallResult, ScoredMemory, SearchResult
 
 CONTENT_CHARS = 90
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...backends import redact
-from ...client import AsyncMemory
-from ...services import tenancy
 from .support import out, state
+
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
 
 
 async def serve_http(
@@ -24,6 +24,8 @@ async def serve_http(
     ``host`` and ``auth``, see :mod:`hipocampo.entrypoints.http.hosts`)."""
     import uvicorn  # loaded only by the command that needs it
 
+    from ...backends import redact
+    from ...services import tenancy
     from ..http import create_app
     from ..http.access_log import drop_query_strings
     from ..http.hosts import default_allowed_hosts, is_loopback

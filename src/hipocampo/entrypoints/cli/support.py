@@ -1,4 +1,9 @@
-"""What every CLI command shares: the global options, opening the memory, errors, common options."""
+"""What every CLI command shares: the global options, opening the memory, errors, common options.
+
+Every module of the command line imports the engine (the client, settings, services) inside the
+commands that use it, never at the top: ``hipocampo --version`` and ``--help`` then answer in a
+fraction of a second instead of loading everything first (``benchmarks/cli_startup.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,9 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
@@ -25,9 +29,12 @@ from rich.progress import (
 )
 from typer.core import TyperGroup
 
-from ...client import AsyncMemory
 from ...domain.errors import ConfigurationError, HipocampoError, InvalidInput, NotFound
-from ...settings import Settings
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from ...client import AsyncMemory
 
 T = TypeVar("T")
 
@@ -50,6 +57,9 @@ class CliState:
         Settings are read from the environment here (so a bad ``HIPOCAMPO_*`` value is reported
         like any other bad input); ``--db`` and ``overrides`` win over them.
         """
+
+        from ...client import AsyncMemory
+        from ...settings import Settings
 
         async def main() -> T:
             async with await AsyncMemory.open(self.db, settings=Settings(), **overrides) as mem:
@@ -100,6 +110,8 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
 
 def describe_error(exc: BaseException) -> tuple[int, str] | None:
     """The exit code and one-line message for a failure we expect; ``None`` for a bug."""
+    from pydantic import ValidationError
+
     if isinstance(exc, ValidationError):
         return BAD_INPUT, _validation_message(exc)
     if isinstance(exc, json.JSONDecodeError):
@@ -120,10 +132,14 @@ def describe_error(exc: BaseException) -> tuple[int, str] | None:
 
 def env_var(field: str) -> str:
     """The environment variable of a :class:`Settings` field (``db`` -> ``HIPOCAMPO_DB``)."""
+    from ...settings import Settings
+
     return f"{Settings.model_config.get('env_prefix', '')}{field}".upper()
 
 
 def _validation_message(exc: ValidationError) -> str:
+    from ...settings import Settings
+
     from_settings = exc.title == Settings.__name__
     parts = []
     for e in exc.errors():

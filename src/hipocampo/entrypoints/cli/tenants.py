@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich import box
 from rich.table import Table
 
-from ...adapters.embedders.fake import FakeEmbedder
 from ...domain.errors import InvalidInput
 from ...domain.tenancy import PLANS, ApiKey, KeyRole, Tenant, key_to_dict, tenant_to_dict
-from ...services import tenancy
-from ...services.deps import Deps
-from ...services.tenancy import Limit
 from .support import JsonOpt, err, out, print_json, state
+
+if TYPE_CHECKING:
+    from ...services.deps import Deps
+    from ...services.tenancy import Limit
 
 T = TypeVar("T")
 
@@ -43,6 +43,8 @@ TenantArg = Annotated[str, typer.Argument(help="The tenant's id.", show_default=
 
 def _run(ctx: typer.Context, work: Callable[[Deps], Awaitable[T]]) -> T:
     # These commands touch no vectors: the fake embedder spares loading a model, and no worker runs.
+    from ...adapters.embedders.fake import FakeEmbedder
+
     return state(ctx).run(lambda mem: work(mem.deps), worker="external", embedder=FakeEmbedder())
 
 
@@ -89,6 +91,8 @@ def create_tenant(
     json_out: JsonOpt = False,
 ) -> None:
     """Create tenant TENANT_ID; then give it a key with `hipocampo keys create --tenant TENANT_ID`."""
+    from ...services import tenancy
+
     rpm_limit, memories_limit = _limit(rpm, "--rpm"), _limit(max_memories, "--max-memories")
     tenant = _run(
         ctx,
@@ -119,6 +123,8 @@ def update_tenant(
     """Change TENANT_ID's name, plan, quotas or status; what is not given stays as it is.
 
     A new --plan resets both quotas to the plan's, except one given with it."""
+    from ...services import tenancy
+
     rpm_limit, memories_limit = _limit(rpm, "--rpm"), _limit(max_memories, "--max-memories")
     tenant = _run(
         ctx,
@@ -141,6 +147,8 @@ def update_tenant(
 @tenants_app.command("list")
 def list_tenants(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List every tenant with its plan and quotas."""
+    from ...services import tenancy
+
     tenants = _run(ctx, tenancy.list_tenants)
     if json_out:
         print_json([tenant_to_dict(t) for t in tenants])
@@ -176,6 +184,8 @@ def create_key(
     """Create an API key for --tenant and print its token, once: only its hash is stored.
 
     The token alone goes to stdout, so `TOKEN=$(hipocampo keys create --tenant acme)` works."""
+    from ...services import tenancy
+
     role = KeyRole.ADMIN if admin else KeyRole.USER
     key, token = _run(ctx, lambda deps: tenancy.issue_key(deps, tenant, role=role, name=name))
     if json_out:
@@ -196,6 +206,8 @@ def list_keys(
     json_out: JsonOpt = False,
 ) -> None:
     """List API keys (ids, roles, last use; never their secrets)."""
+    from ...services import tenancy
+
     keys: list[ApiKey] = _run(ctx, lambda deps: tenancy.list_keys(deps, tenant))
     if json_out:
         print_json([key_to_dict(k) for k in keys])
@@ -219,6 +231,8 @@ def revoke_key(
     json_out: JsonOpt = False,
 ) -> None:
     """Revoke KEY_ID for good: requests with it are refused from now on."""
+    from ...services import tenancy
+
     key = _run(ctx, lambda deps: tenancy.revoke_key(deps, key_id))
     if json_out:
         print_json(key_to_dict(key))
