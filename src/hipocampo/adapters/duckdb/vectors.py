@@ -23,6 +23,7 @@ write-ahead log reliably after a crash: after an unclean stop, ``hipocampo reind
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import threading
@@ -35,6 +36,8 @@ from ...domain.errors import ConfigurationError, IndexUnavailable
 from ...domain.model import Scope
 from ...ports import MemoryStore
 from ..external_vectors import SHARED, ExternalVectorIndex, VectorRow, refuse_model, refuse_query
+
+log = logging.getLogger(__name__)
 
 try:
     import duckdb
@@ -69,11 +72,23 @@ def vss_extension() -> str:
     return str(found[0])
 
 
-def open_vector_index(url: str, *, memories: MemoryStore) -> DuckDbVectorIndex:
-    """``duckdb:///path/file.duckdb`` (``duckdb:////abs/path`` for an absolute path)."""
+def duckdb_path(url: str) -> str:
+    """The file of a ``duckdb://`` URL, by SQLAlchemy's rule for SQLite URLs (which ``sqlite:///``
+    and ``chroma:///`` follow here too): three slashes, then the path, so ``duckdb:///rel/f.duckdb``
+    is relative to the working directory and ``duckdb:////abs/f.duckdb`` is absolute; ``~`` is
+    the home folder. A query (``?...``) is ignored."""
     path = os.path.expanduser(url.split("://", 1)[1].removeprefix("/").partition("?")[0])
     if not path:
-        raise ConfigurationError("duckdb:///path/to/file.duckdb needs a file")
+        raise ConfigurationError(
+            "duckdb:///path/to/file.duckdb needs a file (duckdb:////abs/path/file.duckdb for an absolute path)"
+        )
+    return path
+
+
+def open_vector_index(url: str, *, memories: MemoryStore) -> DuckDbVectorIndex:
+    """``duckdb:///rel/path/file.duckdb``, ``duckdb:////abs/path/file.duckdb`` (:func:`duckdb_path`)."""
+    path = duckdb_path(url)
+    log.info("DuckDB vector index: %s", os.path.abspath(path))  # where a relative path went
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
