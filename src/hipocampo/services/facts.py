@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TypeVar
 
 from ..domain.dates import resolve_dates
 from ..domain.extraction import ExtractedFact, answer_length, extract_facts, speaker_gender
 from ..domain.extraction.llm_schemas import (
     FactsOut,
+    LLMError,
     ReconcileOut,
     RevisionOut,
     RevisionsOut,
     extraction_prompt,
     facts_schema,
+    grounded,
     reconcile_prompt,
     revision_prompt,
 )
@@ -60,6 +64,7 @@ from .deps import Deps
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 __all__ = ["EXTRACT_JOB", "Applied", "LlmFindings", "Revision", "ask_llm", "llm_actor", "mine_messages"]
 
@@ -236,25 +241,98 @@ async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> LlmFindin
     """The facts the configured LLM finds in these messages and, where the slot already holds
     memories, its reconciliation verdict; then its review of the user's current facts against
     these turns (:class:`Revision`). Call outside any transaction: no write lock may be held
-    while a model thinks. Raises ``LLMError`` (the job then retries)."""
+    while a model thinks. A failed call costs only its own answer (see :class:`_Calls`); raises
+    ``LLMError`` (the job then retries) only when every call failed."""
     if deps.chat is None:
         return LlmFindings()
     found = LlmFindings()
     turns = await _user_turns(deps, scope, message_ids)
+    calls = _Calls(scope)
     for message in turns:
         found[message.id] = []
-        for llm_fact in await _llm_facts(deps, message):
+        for llm_fact in await calls.ask(_llm_facts(deps, message), message.id, [], extraction=True):
             fact = llm_fact.fact
             current = same_speaker(await deps.memories.current_by_key(scope, fact.key), message.name)
+            checked = _old_value_checked(fact, message, current)
+            if checked is None:
+                continue
+            llm_fact = replace(llm_fact, fact=checked)
             verdict = None
             if current:
                 prompt = reconcile_prompt(fact.content, [(m.id, m.content, m.created_at) for m in current])
-                with deps.chat.job():
-                    verdict = await deps.chat.complete(*prompt, schema=ReconcileOut)
+                verdict = await calls.ask(_complete(deps, prompt, ReconcileOut), message.id, None)
+                verdict = _retraction_verdict(checked, verdict)
             found[message.id].append(replace(llm_fact, verdict=verdict))
     if turns:
-        found.revisions = await _revisions(deps, scope, message_ids, turns)
+        found.revisions = await calls.ask(_revisions(deps, scope, message_ids, turns), "the review", [])
+    calls.raise_if_all_failed()
     return found
+
+
+class _Calls:
+    """The model calls of one batch, each of which may fail alone: a slow answer (past
+    ``llm_timeout_seconds``, after the adapter's retries), a malformed one, a spent budget. A
+    failed call costs only what it asked for: the rules' facts of the turn were committed before
+    the model was asked and stand, the turn is kept, and the other calls' answers are used. Only
+    when the extraction of every turn failed (the model is down) is the error raised, so the job
+    is retried later."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.extractions = self.extractions_failed = 0
+        self.last: LLMError | None = None
+
+    async def ask(self, call: Awaitable[T], what: str, fallback: T, *, extraction: bool = False) -> T:
+        self.extractions += extraction
+        try:
+            return await call
+        except LLMError as exc:
+            self.extractions_failed += extraction
+            self.last = exc
+            log.warning(
+                "LLM call for %s of tenant %r user %r failed, the rules' result stands: %s",
+                what, self.scope.tenant_id, self.scope.user_id, exc,
+            )  # fmt: skip
+            return fallback
+
+    def raise_if_all_failed(self) -> None:
+        if self.last is not None and self.extractions_failed == self.extractions:
+            raise self.last
+
+
+async def _complete(deps: Deps, prompt: tuple[str, str], schema: type[T]) -> T:
+    assert deps.chat is not None
+    with deps.chat.job():
+        answer: T = await deps.chat.complete(*prompt, schema=schema)
+    return answer
+
+
+def _retraction_verdict(fact: ExtractedFact, verdict: ReconcileOut | None) -> ReconcileOut | None:
+    """A retraction (negated, no value) that the model reconciles as an UPDATE is the "update to
+    false" small models write: it closes its target. ADD or NONE of a retraction would store an
+    empty fact or keep the retracted one, so the rules decide those (:func:`decide` closes the slot)."""
+    if verdict is None or not fact.negated or fact.value:
+        return verdict
+    if verdict.action in ("UPDATE", "DELETE") and verdict.target_id:
+        return ReconcileOut(action="DELETE", target_id=verdict.target_id, reason=verdict.reason)
+    return None
+
+
+def _old_value_checked(fact: ExtractedFact, message: Message, current: list[MemoryItem]) -> ExtractedFact | None:
+    """The model's fact with its old value only where the user's words hold it: the turn, or a
+    fact stored for the slot. Small models invent an old value ("changed from Lisbon" when no
+    Lisbon was ever said): it is dropped, and so is the fact when its sentence repeats it (the
+    sentence would tell a history that never happened)."""
+    old = fact.previous_value
+    if not old:
+        return fact
+    said = [message.content, *(str(m.metadata.get(FACT_VALUE) or "") for m in current), *(m.content for m in current)]
+    if grounded(old, *said):
+        return fact
+    log.info("LLM old value %r of %r is in none of the user's words: dropped", old, fact.key)
+    if grounded(old, fact.content):
+        return None
+    return replace(fact, previous_value=None)
 
 
 async def _revisions(deps: Deps, scope: Scope, message_ids: list[str], turns: list[Message]) -> list[Revision]:
@@ -351,6 +429,17 @@ async def _llm_facts(deps: Deps, message: Message) -> list[LlmFact]:
     found: list[LlmFact] = []
     for f in out.facts:
         if not f.key.strip() or f.memory_type not in allowed:
+            continue
+        if f.value and not grounded(f.value, message.content):
+            # A translation ("Lisbon" for "Lisboa"), a paraphrase or an invention: not the user's
+            # words. A retraction keeps its slot and drops the value; anything else is not stored.
+            log.info(
+                "LLM value %r of %r is not in the turn: %s", f.value, f.key, "slot kept" if f.negated else "dropped"
+            )
+            if not f.negated:
+                continue
+            f = f.model_copy(update={"value": ""})
+        elif not f.value and not f.negated:
             continue
         builtin = f.memory_type in MEMORY_TYPE_DESCRIPTIONS
         fact = ExtractedFact(

@@ -14,16 +14,31 @@ Answers are asked for in the language of the input, so Portuguese turns give Por
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 # --- errors (to move to domain/errors.py) -------------------------------------------------------
 from ..errors import HipocampoError, LLMBudgetExceeded, LLMError  # noqa: E402, F401  (re-exported)
+
+log = logging.getLogger(__name__)
 
 # --- output schemas ---------------------------------------------------------------------------
 
@@ -90,9 +105,45 @@ class FactOut(_Out):
         except ValueError:
             return None
 
+    @model_validator(mode="after")
+    def _yes_no_values(self) -> FactOut:
+        """Small models write a retraction as an update to "false" or "none" (``goal:half_marathon``
+        = "false") and a set item as "true": the first is a retraction of the slot (negated, no
+        value: :func:`~hipocampo.domain.truth.reconcile.decide` then closes what the slot holds),
+        the second names the item its key already names ("likes:jazz" = "jazz")."""
+        word = _bare(self.value)
+        if word in NULL_VALUES:
+            self.value, self.negated = "", True
+        elif word in TRUE_VALUES and ":" in self.key:
+            self.value = self.key.split(":", 1)[1].replace("_", " ").strip()
+        return self
+
 
 class FactsOut(_Out):
     facts: list[FactOut] = Field(description="Durable facts; empty when the turn states none.")
+
+    @field_validator("facts", mode="wrap")
+    @classmethod
+    def _good_items(cls, v: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """One bad item (a type nobody configured, "high" as a confidence) beside good ones costs
+        that fact, not the answer: the other facts of the turn are kept, and the bad one is
+        logged. An answer with no good item stays a wrong answer (the adapter asks again).
+        Inherited by :func:`facts_schema`'s subclasses, checked against their own types."""
+        try:
+            return handler(v)
+        except ValidationError as whole:
+            if not isinstance(v, list):
+                raise
+            error = whole
+        kept: list[Any] = []
+        for item in v:
+            try:
+                kept += handler([item])
+            except ValidationError as exc:
+                log.info("LLM fact dropped, it does not fit the schema: %s", " ".join(str(exc).split())[:300])
+        if not kept:
+            raise error
+        return kept
 
 
 BUILTIN_TYPE_NAMES: tuple[str, ...] = get_args(MemoryTypeName)
@@ -176,6 +227,13 @@ class RevisionOut(_Out):
     def _blank_is_none(cls, v: Any) -> Any:
         return None if isinstance(v, str) and not v.strip() else v
 
+    @model_validator(mode="after")
+    def _correct_to_nothing(self) -> RevisionOut:
+        """A correction to "false" or "none" is how small models write a retraction."""
+        if self.op == "CORRECT" and self.value is not None and _bare(self.value) in NULL_VALUES:
+            self.op, self.value, self.content = "RETRACT", None, None
+        return self
+
 
 class RevisionsOut(_Out):
     revisions: list[RevisionOut] = Field(
@@ -204,13 +262,125 @@ def extract_json(text: str) -> Any:
     """
     fenced = _FENCE.search(text)
     body = fenced.group(1) if fenced else text
+    if not fenced and "```" in text:  # an opening fence the answer never closed (cut off)
+        body = text.split("```", 1)[1].removeprefix("json").removeprefix("JSON")
     decoder = json.JSONDecoder()
     for match in re.finditer(r"[{\[]", body):
         try:
             return decoder.raw_decode(body, match.start())[0]
         except json.JSONDecodeError:
-            continue
+            # Before the next bracket, which may be inside this value: an answer cut off here
+            # keeps its complete part, not just its first inner object.
+            salvaged = _salvage(body[match.start() :])
+            if salvaged is not None:
+                return salvaged
     raise ValueError(f"no JSON found in the model's answer: {text[:200]!r}")
+
+
+_CLOSERS = {"{": "}", "[": "]"}
+SALVAGE_TRIES = 64
+"""How many cut points :func:`_salvage` tries, from the end; each is one ``json.loads``."""
+
+
+def _salvage(body: str) -> Any:
+    """The complete part of a JSON answer cut off mid-way (a model out of tokens, a timeout while
+    streaming): the text up to the last complete value, with the brackets still open closed.
+    ``{"facts": [{...}, {"key": "job", "va`` gives ``{"facts": [{...}]}``. None when nothing
+    complete was written (the answer then fails, and is asked again). Only a cut answer is mended: its first bracket must still be open at
+    the end, so a full answer that is merely invalid is not rewritten into something else."""
+    start = next((i for i, c in enumerate(body) if c in _CLOSERS), None)
+    if start is None:
+        return None
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []  # (end of a complete value, the closers it then needs)
+    in_string = escaped = False
+    for i in range(start, len(body)):
+        c = body[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+            continue
+        if c == '"':
+            in_string = True
+        elif c in _CLOSERS:
+            stack.append(_CLOSERS[c])
+        elif c in "}]":
+            if not stack or stack.pop() != c:
+                return None
+            if not stack:
+                return None  # it closed: not a cut answer, just an invalid one
+            cuts.append((i + 1, "".join(reversed(stack))))
+    if not stack:
+        return None
+    for end, closers in reversed(cuts[-SALVAGE_TRIES:]):
+        try:
+            return json.loads(body[start:end].rstrip().rstrip(",") + closers)
+        except json.JSONDecodeError:
+            continue
+    return None
+
+
+# --- checking values against the words they came from -------------------------------------------
+
+NULL_VALUES = frozenset(
+    {"false", "none", "null", "nil", "no", "n/a", "na", "nothing", "unknown", "undefined", "empty", "-"}
+    | {"nenhum", "nenhuma", "nada", "não", "nao", "falso", "sem", "ninguém", "ninguem"}
+)
+"""Values that say "not any more" rather than name a value (lower-cased, stripped of punctuation)."""
+TRUE_VALUES = frozenset({"true", "yes", "sim", "verdadeiro"})
+
+_STOP = frozenset(
+    "the a an of at in on to for and or with my his her their our from by as is "
+    "o os as um uma uns umas de do da dos das em no na nos nas ao aos à às e ou com meu minha por para pra".split()
+)
+_TOKEN = re.compile(r"\w+")
+
+
+def _bare(value: str | None) -> str:
+    return (value or "").strip().strip(".!?\"'").strip().lower()
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, so "São Paulo" and "sao paulo" meet."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _words(text: str) -> list[str]:
+    return _TOKEN.findall(_fold(text))
+
+
+_ENDINGS = frozenset(
+    {"", "a", "o", "e", "s", "as", "os", "es", "is", "ns", "ao", "oes", "aes", "ing", "ed", "er", "ers"}
+)
+"""What two forms of one word may differ by at the end (accents folded): gender and number in
+Portuguese ("vegetariano"/"vegetariana", "gato"/"gatos"), the common English suffixes."""
+
+
+def _same_word(word: str, other: str) -> bool:
+    """The same word up to an inflection ("gato"/"gatos", "vegetarian"/"vegetariana"), never a
+    translation ("Lisbon"/"Lisboa": "n" and "a" are not both endings of one stem)."""
+    if word == other:
+        return True
+    common = len(os.path.commonprefix([word, other]))
+    return common >= 3 and word[common:] in _ENDINGS and other[common:] in _ENDINGS
+
+
+def grounded(value: str | None, *texts: str | None) -> bool:
+    """Whether every content word of ``value`` is a word of one of ``texts`` (up to accents, case
+    and inflection). A model's value that is not is a translation ("Lisbon" for a turn that says
+    "Lisboa"), a paraphrase or an invention: shown as the user's own words it would be wrong, so
+    the facts service drops it (or its old value) rather than store it. A value of stop words
+    only ("a", "de") is never grounded."""
+    wanted = [w for w in _words(value or "") if w not in _STOP]
+    if not wanted:
+        return False
+    have = [w for text in texts if text for w in _words(text)]
+    return all(any(_same_word(w, h) for h in have) for w in wanted)
 
 
 def parse_structured(raw: Any, schema: type[T]) -> T:
