@@ -62,7 +62,9 @@ def worker(ctx: typer.Context) -> None:
         _stop_on_signals(mem)
         _tasks_on_sigusr1()
         # After the handlers: once this line is out, a signal is handled, never fatal.
-        out().print(f"hipocampo worker: {s.db} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
+        from ...backends import redact  # the password stays out of logs, as serve and migrate do
+
+        out().print(f"hipocampo worker: {redact(s.db)} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
         await mem.run_worker()  # a signal stops it within HIPOCAMPO_WORKER_SHUTDOWN_SECONDS
 
     st.run(work, worker="external")
