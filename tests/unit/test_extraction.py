@@ -268,10 +268,23 @@ class TestConfidence:
 
     @pytest.mark.parametrize(
         "text",
-        ["I think I'm allergic to penicillin", "Acho que sou alérgico a dipirona", "Maybe I'll move to Berlin"],
+        ["I think I'm allergic to penicillin", "Acho que sou alérgico a dipirona", "Maybe I'm allergic to dust"],
     )
     def test_hedged_statements_are_lower(self, text: str) -> None:
         assert only(text).confidence == pytest.approx(0.6)
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Maybe I'll move to Berlin",
+            "Perhaps we'll adopt a dog next year",
+            "Talvez eu mude para o Porto",
+            "Se calhar vou viver para Braga",
+            "Quem sabe eu faça um mestrado",
+        ],
+    )
+    def test_a_possibility_is_no_fact(self, text: str) -> None:
+        assert extract_facts(text) == []
 
     def test_facts_about_other_people_are_below_the_users_own(self) -> None:
         assert only("My brother is allergic to peanuts").confidence < 0.9

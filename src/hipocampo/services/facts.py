@@ -60,7 +60,9 @@ from ..domain.truth.reconcile import (
     normalise_value,
     same_speaker,
 )
+from ..domain.truth.validity import SUPERSEDED_BY
 from .deps import Deps
+from .fact_upkeep import KNOWN_FACTS, SAVED_AS, SPEAKER_FEMININE, noticed_endings, regender_earlier, saved_twin
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
 log = logging.getLogger(__name__)
@@ -130,7 +132,9 @@ async def mine_messages(
     for message in messages:
         found: list[ExtractedFact] = []
         if rules:
-            found, message = await _rule_facts(deps, message)
+            found, message, learnt = await _rule_facts(deps, message)
+            if learnt:
+                new_items += await regender_earlier(deps, message)
         stated = [LlmFact(f) for f in found]
         from_llm = (llm_facts or {}).get(message.id, [])
         for item, actor in [*((f, ACTOR) for f in stated), *((f, model) for f in from_llm)]:
@@ -139,6 +143,12 @@ async def mine_messages(
                 applied.append(result)
                 if result.action in (Action.ADD, Action.UPDATE):
                     new_items.append(result.memory.id)
+        if rules:
+            for ended in await noticed_endings(deps, message, {f.key for f in found}):
+                reason = f"ended by a later statement ({ended.cue!r}): {ended.sentence[:200]!r}"
+                decision = Decision(Action.DELETE, [ended.fact], reason)
+                await _close(deps, _scope(message), decision, message, HistoryEvent.DELETE, None, ACTOR)
+                applied.append(Applied(Action.DELETE, ended.fact, [ended.fact]))
     revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
     if revisions and messages:
         for revision in revisions:
@@ -153,27 +163,20 @@ async def mine_messages(
     return applied
 
 
-SPEAKER_FEMININE = "speaker_feminine"
-"""Fact metadata: the grammatical gender the user gave themselves in Portuguese (True feminine,
-False masculine), remembered so that their later sentences agree with it when a turn does not say."""
-
-KNOWN_FACTS = 200
-"""Most current facts (newest first) the rules see of the user while reading a turn."""
-
-
-async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact], Message]:
+async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact], Message, bool]:
     """The rules' facts of one turn, read with what the turn alone does not say: the speaker's current
     facts (a pet retracted by name, "I moved to Globex": a job or a home), the assistant's question
     a bare "not anymore" answers, and the gender the speaker's facts remember (else this turn's).
-    The turn comes back with that gender in its metadata, so the facts written from it remember it."""
+    The turn comes back with that gender in its metadata, so the facts written from it remember it,
+    and whether the gender was learnt from this turn (the earlier facts are then reworded)."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
     current = same_speaker([m for m in listed if m.valid_to is None], message.name)
     known = [(m.key, str(m.metadata[FACT_VALUE])) for m in current if m.key and m.metadata.get(FACT_VALUE)]
-    feminine = next(
-        (m.metadata[SPEAKER_FEMININE] for m in current if isinstance(m.metadata.get(SPEAKER_FEMININE), bool)),
-        speaker_gender(message.content),
+    remembered = next(
+        (m.metadata[SPEAKER_FEMININE] for m in current if isinstance(m.metadata.get(SPEAKER_FEMININE), bool)), None
     )
+    feminine = remembered if remembered is not None else speaker_gender(message.content)
     asked = await _asked(deps, message) if answer_length(message.content) is not None else None
     # Off the event loop: the rules take ~0.2 s over a 100,000-character message, a stall
     # every other tenant's requests would share.
@@ -182,7 +185,7 @@ async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact]
     )
     if feminine is not None:
         message = replace(message, metadata={**message.metadata, SPEAKER_FEMININE: feminine})
-    return found, message
+    return found, message, remembered is None and feminine is not None
 
 
 async def _asked(deps: Deps, message: Message) -> str | None:
@@ -508,7 +511,13 @@ async def _apply(
     if decision.action is Action.DELETE:
         await _close(deps, scope, decision, message, HistoryEvent.DELETE, None, actor)
         return Applied(Action.DELETE, decision.targets[0], decision.targets)
+    twin = await saved_twin(deps, scope, message, fact) if decision.action is Action.ADD else None
     item = _fact_memory(scope, message, fact, custom_type)
+    if twin is not None:  # one memory for one fact: the turn's, keyed, carrying the saved one's sources
+        item.importance = max(item.importance, twin.importance)
+        item.mention_count = twin.mention_count + 1
+        item.metadata = {**item.metadata, SAVED_AS: [twin.id]}
+        decision = Decision(Action.UPDATE, [twin], f"the same fact as saved memory {twin.id}: merged")
     await deps.memories.upsert([item])
     reason = f"{decision.reason}; stated in message {message.id}"
     added = HistoryEntry(item.id, HistoryEvent.ADD, when, None, item.content, actor, reason)
@@ -602,6 +611,8 @@ async def _close(
     for old in decision.targets:
         old.valid_to = message.created_at
         old.updated_at = message.created_at
+        if successor is not None:  # remembered: forgetting the successor's thread is no retraction
+            old.metadata = {**old.metadata, SUPERSEDED_BY: successor.id}
         await deps.memories.upsert([old])
         await deps.memories.add_history(
             scope,
@@ -618,6 +629,10 @@ async def _close(
                 )
             ],
         )
+
+
+def _scope(message: Message) -> Scope:
+    return Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
 
 
 def _fact_memory(scope: Scope, message: Message, fact: ExtractedFact, custom_type: str | None = None) -> MemoryItem:

@@ -50,7 +50,15 @@ from .roles import relation
 from .settling import render, settle
 from .validate import keep_valid
 
-__all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "speaker_gender"]
+__all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "regender", "speaker_gender"]
+
+
+def regender(content: str, value: str, feminine: bool) -> str:
+    """A fact's sentence reworded for the user's grammatical gender, learnt after it was written
+    ("O usuário é vegano." -> "A usuária é vegana."), so that one user has one gender in every fact."""
+    for lang in LANGUAGES.values():
+        content = lang.grammar.regender(content, value, feminine)
+    return content
 
 
 def speaker_gender(text: str) -> bool | None:
@@ -218,6 +226,8 @@ def _sentence_facts(
         if skip_next or (question and i == len(clauses) - 1):
             skip_next = False
             continue
+        if _possible(text[cs:ce], langs):
+            continue  # "maybe I'll move to Berlin", "talvez eu mude": a possibility is no fact
         body, offset, hedged = _strip(text[cs:ce], langs)
         if not body.strip(" .,;:!?…-"):
             continue
@@ -243,6 +253,13 @@ def _sentence_facts(
                         at = text.find(d.value, m.start(), ce)
                         found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
     return found
+
+
+def _possible(clause: str, langs: list[Grammar]) -> bool:
+    """Whether the clause says something may happen ("maybe I'll", "talvez eu mude"), in any of
+    the languages reading it (each bundle's ``forms.POSSIBILITY``)."""
+    folded = fold(clause).strip()
+    return any(re.match(LANGUAGES[g.code].forms.POSSIBILITY, folded) for g in langs)
 
 
 def _languages(text: str, language: str | None) -> list[Grammar]:

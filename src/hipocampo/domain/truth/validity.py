@@ -38,6 +38,13 @@ tests and the scenario probes look for."""
 RETRACTED = "retracted"
 """The note's ending when nothing replaced the closed fact (the user took it back)."""
 
+REPLACED = "replaced by a statement since forgotten"
+"""The note's ending when a newer fact replaced the closed one and that fact was deleted since
+(its thread forgotten): the closed value is still earlier, but the user never took it back."""
+
+SUPERSEDED_BY = "superseded_by"
+"""Fact metadata on a closed fact: the id of the fact that replaced it (set when it is closed)."""
+
 UPDATED_SINCE = "Updated since:"
 """Starts the line added under a thread summary that states a value a later fact replaced."""
 
@@ -68,6 +75,12 @@ class Change:
     @property
     def value(self) -> str:
         return _value(self.closed)
+
+    @property
+    def ending(self) -> str:
+        """How a change with no current successor ended: taken back, or replaced by a fact that
+        was deleted since (forgetting a thread deletes its facts, not the change they made)."""
+        return REPLACED if self.closed.metadata.get(SUPERSEDED_BY) else RETRACTED
 
     @property
     def new_value(self) -> str | None:
@@ -104,14 +117,14 @@ class Change:
         if self.successor is not None:
             now = self.successor.content.strip().rstrip(".")
         else:
-            now = f"{RETRACTED}: {self.closed.content.strip().rstrip('.')}"
+            now = f"{self.ending}: {self.closed.content.strip().rstrip('.')}"
         return f"{OUTDATED_MARK} {self.since:%Y-%m-%d}: {now}"
 
     def update_line(self) -> str:
         """ "employer Acme → Globex (2024-06-02)"; a set item's key already names its value."""
         key = self.closed.key or ""
         label = key if ":" in key else f"{key} {self.value}".strip()
-        return f"{label} → {self.new_value or RETRACTED} ({self.since:%Y-%m-%d})"
+        return f"{label} → {self.new_value or self.ending} ({self.since:%Y-%m-%d})"
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,9 @@ TIME_TAIL = (
 )
 """A time or a reason after a plan ("run a marathon next year", "learn to surf now that I live by
 the sea"): no part of what is planned; the turn keeps it, and the date resolver reads the time."""
+
+POSSIBILITY = (
+    r"^(?:(?:oh|well|so|and|but|also|honestly)[\s,]+)*(?:maybe|perhaps|possibly|probably)[\s,]+"
+    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?m\s+gonna|i\s+could|i\s+might|i'?d|we'?ll|we\s+will|we\s+might)\b"
+)
+"""A possibility, not a plan ("maybe I'll move to Berlin"): kept as a turn, never a fact."""

@@ -16,6 +16,11 @@ def speaker_gender(text: str) -> bool | None:
     return None
 
 
+def regender(content: str, value: str, fem: bool) -> str:
+    """English sentences about the user do not change with their gender ("The user is vegan.")."""
+    return content
+
+
 # --- whole-clause rewrites ----------------------------------------------------------------------
 
 _NEGATIONS = [
@@ -172,6 +177,7 @@ TEMPLATES = {
 
 FILLERS = re.compile(
     r"^(?:oh|ah|well|so|and|but|also|actually|btw|by\s+the\s+way|fyi|for\s+the\s+record|just\s+so\s+you\s+know|"
+    r"i\s+(?:just\s+|also\s+|recently\s+)?(?:found\s+out|learned|learnt|discovered|realized|realised)(?:\s+that)?|"
     r"anyway|anyways|honestly|ok|okay|yes|yeah|yep|no|nope|hi|hello|hey|now|currently|these\s+days|nowadays|"
     r"today|recently|lately|right\s+now|as\s+of\s+now|as\s+you\s+know|you\s+know|remember|note|please\s+note|"
     r"keep\s+in\s+mind|in\s+fact|to\s+be\s+honest|tbh|um|uh|hmm|lol|haha|plus|besides|that\s+said|though|"

@@ -55,3 +55,10 @@ TIME_TAIL = (
 )
 """A time or a reason after a plan ("correr a maratona do Rio ano que vem", "aprender kitesurf agora
 que moro na praia"): no part of what is planned; the turn keeps it, the date resolver reads the time."""
+
+POSSIBILITY = (
+    r"^(?:(?:ah|olha|bom|e|mas|entao)[\s,]+)*(?:talvez|quem\s+sabe|se\s+calhar|pode\s+ser\s+que|possivelmente)[\s,]+"
+    r"(?:eu\s+|a\s+gente\s+|nos\s+)?(?:\w+(?:e|a|emos|amos)|va|vamos|me\s+\w+|mude|faca|seja|esteja|tenha|vou)\b"
+)
+"""A possibility, not a plan ("talvez eu mude para o Porto", "se calhar vou viver para Braga"):
+kept as a turn, never a fact. Folded text: "faça" is "faca"."""

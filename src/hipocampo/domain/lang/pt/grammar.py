@@ -23,6 +23,7 @@ _GENDERED = (*own.OCCUPATIONS, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *le
              "aposentado", "casado", "cansado", "animado", "nervoso", "feliz")  # fmt: skip
 _FEMININE_WORDS = frozenset(fold(pt_feminine(w)) for w in _GENDERED) - {"estudanta", "dentista", "artista", "feliz"}
 _MASCULINE_WORDS = frozenset(fold(w) for w in _GENDERED) - _FEMININE_WORDS - {"feliz"}
+_GENDERED_FOLDED = frozenset(fold(w) for w in _GENDERED)
 _SELF = re.compile(
     r"\b(?:sou|aqui\s+é|aqui\s+e)\s+(?P<art>[oa])\s+[A-ZÀ-Ý]|"
     r"\b(?P<word>obrigad[oa]|grávida|gravida)\b|\b(?:sou|estou|tô|fico|ando|virei|deixei\s+de\s+ser|passei\s+a\s+ser)\s+(?:(?:muito|bem|super|mais|já|"
@@ -50,6 +51,30 @@ def speaker_gender(text: str) -> bool | None:
         if _PARTICIPLE.fullmatch(word):  # "estou chateada", "fui contratado"
             return word.endswith("a")
     return None
+
+
+_USER = re.compile(r"\b(?P<art>[OoAa]|d[oa]|a[o]|à|pel[oa])\s+(?P<noun>usuári[oa])\b")
+_ARTICLES = {"o": "a", "a": "o", "do": "da", "da": "do", "ao": "à", "à": "ao", "pelo": "pela", "pela": "pelo"}
+
+
+def regender(content: str, value: str, fem: bool) -> str:
+    """A sentence about the user worded for the gender learnt since it was written: "O usuário é
+    vegano." -> "A usuária é vegana." (the subject, and the value when it is a gendered word)."""
+
+    def swap(m: re.Match[str]) -> str:
+        art, noun = m["art"], m["noun"]
+        if noun.endswith("a") == fem:
+            return m.group(0)
+        new = _ARTICLES[art.lower()]
+        new = new.capitalize() if art[0].isupper() else new
+        return f"{new} {'usuária' if fem else 'usuário'}"
+
+    out = _USER.sub(swap, content)
+    if out != content and value and fold(value) in _GENDERED_FOLDED:
+        word = pt_feminine(value) if fem else value
+        other = value if fem else pt_feminine(value)
+        out = re.sub(rf"\b{re.escape(other)}\b", word, out)
+    return out
 
 
 def feminine(text: str) -> bool:
@@ -249,6 +274,7 @@ TEMPLATES = {
 
 FILLERS = re.compile(
     r"^(?:ah|oh|olha|bom|bem|então|entao|e|mas|também|tambem|aliás|alias|na\s+verdade|na\s+real|inclusive|"
+    r"(?:eu\s+)?(?:descobri|fiquei\s+a\s+saber|fiquei\s+sabendo|soube)\s+que|"
     r"além\s+disso|alem\s+disso|agora|atualmente|hoje\s+em\s+dia|hoje|ultimamente|recentemente|sim|não,|nao,|"
     r"oi|olá|ola|opa|ok|tá|ta|beleza|enfim|só\s+pra\s+(?:você|vc)\s+saber|só\s+para\s+(?:você|vc)\s+saber|"
     r"pra\s+constar|para\s+constar|lembr[ae](?:-se)?\s+que|vale\s+lembrar\s+que|como\s+(?:você|vc)\s+sabe|"

@@ -1,0 +1,23 @@
+"""Portuguese cues (Brazil and Portugal) that a statement takes back or ends what the user said
+before, whatever the phrasing of the rest: the generic change detector
+(:mod:`hipocampo.domain.truth.changes`) pairs them with an earlier fact the same sentence names.
+Patterns run over folded text (no accents)."""
+
+from __future__ import annotations
+
+RETRACT = (
+    r"\bja\s+nao\b|\bnao\b[^.!?]{0,40}\bmais\b|\bnunca\s+mais\b|\bdeixei\s+de\b|\bparei\s+de\b|\badeus\b|"
+    r"\besquece\b|\besqueca\b|\bdesconsidera\b|\besqueci\s+o\s+que\s+disse\b|"
+    r"\bcancel(?:ei|ado|ada|amos|aram|ou)\b|\bdesisti\b|\bdesistimos\b|\bvendi\b|\bvendemos\b|"
+    r"\bterminamos\b|\bterminei\b|\bacabou\b|\bacabamos\b|\bmorreu\b|\bfaleceu\b|\blarguei\b|\bnao\s+vai\s+(?:dar|rolar)\b|"
+    r"\bfoi\s+por\s+agua\s+abaixo\b|\bsem\s+\w+\s+este\s+ano\b"
+)
+"""Ending cues: with an earlier fact named in the same sentence, that fact no longer holds."""
+RESUME = r"\bvoltei\s+a\b|\bde\s+novo\b|\boutra\s+vez\b"
+"""Taking something up again: ends an earlier "avoids" or "dislikes" of the thing named."""
+SLOT_ENDINGS = {
+    "employer": r"\b(?:sai|pedi\s+demissao|fui\s+demitid[oa]|fui\s+despedid[oa]|larguei)\b[^.!?]{0,30}"
+    r"\b(?:emprego|empresa|trabalho)\b|\bpedi\s+demissao\b|\bfui\s+(?:demitid|despedid)[oa]\b",
+    "person:partner": r"\b(?:terminamos|terminei\s+com|acabou\s+o\s+namoro|nos\s+separamos|separei-me)\b",
+}
+"""Cues that end one slot without naming its value ("pedi demissão", "terminamos")."""

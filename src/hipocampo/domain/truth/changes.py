@@ -1,0 +1,156 @@
+"""Changes noticed without a rule per phrasing: a later statement that ends an earlier fact. Pure.
+
+The extraction rules recognise an update or a retraction only in phrasing they were written for;
+"scratch what I said about the half marathon, I hurt my knee" or "adeus Lisboa, agora é a aldeia"
+fit no slot rule, and the stale fact would stay current. Most such statements carry two generic
+signals, and this module pairs them:
+
+- an ending cue of the turn's language (``domain/lang/<code>/changes.py``): a negation that
+  ends something ("já não", "não ... mais", "no longer"), a cancellation ("forget", "is off",
+  "cancelei"), an end ("sold", "broke up", "morreu", "deixei de"); or, for a fact that says the
+  user avoids something, a cue of taking it up again ("voltei a", "again");
+- in the same sentence, the subject of one of the user's current facts: the words of its value
+  (stems, so "maratona" and "maratonas" meet), or for a few slots that are ended without naming
+  the value ("I quit my job", "terminamos") the slot's own ending cue.
+
+The facts so named are returned as ended by the turn; the caller closes them through the usual
+history (they stay stored, no longer current, and recall marks what said them as earlier). A false
+"earlier" hides a true memory, so the pairing is strict: no questions, hypotheticals or other
+people's sentences; the fact must be older than the turn and untouched by its own rules; the
+sentence must name the fact's specific words, not a generic one; and the sentence must not state
+the same value as holding ("I still love Lisbon, I don't live there anymore" ends nothing it names
+positively... it is read by the rules instead).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..lang import LANGUAGES, language, merged_map
+from ..model import MemoryItem, MemoryType
+from ..text import fold, names_in, query_terms
+from .reconcile import FACT_VALUE, is_negative
+
+__all__ = ["Ended", "ended_facts"]
+
+_SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
+_QUESTION = re.compile(r"\?\s*$")
+_CONDITIONAL = re.compile(
+    r"^\W*(?:if|unless|suppose|imagine|what\s+if|in\s+case|maybe|perhaps|se|caso|talvez|imagina|e\s+se|"
+    r"sera\s+que|should\s+i|devo)\b"
+)
+_SPEECH = re.compile(r"\b(?:said|says|told|asked|disse|diz|falou|perguntou|contou)\b")
+_OWN_WORDS = re.compile(r"\b(?:what\s+i\s+(?:said|told\s+you)|o\s+que\s+(?:eu\s+)?(?:disse|falei|te\s+disse))\b")
+"""The user quoting themselves ("scratch what I said") is no reported speech."""
+_MIN_STEM = 4
+"""Shorter stems ("rio", "sol") match too much text to name a fact."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A current fact the turn ends, and the sentence (with its cue) that ends it."""
+
+    fact: MemoryItem
+    sentence: str
+    cue: str
+
+
+@cache
+def _patterns(code: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, re.Pattern[str]]]:
+    cues = language(code).changes
+    return (
+        re.compile(cues.RETRACT),
+        re.compile(cues.RESUME),
+        {slot: re.compile(p) for slot, p in cues.SLOT_ENDINGS.items()},
+    )
+
+
+@cache
+def _relation_words() -> frozenset[str]:
+    return frozenset(w for w in merged_map("RELATIONS") if " " not in w)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def _own(sentence: str) -> bool:
+    """A sentence about the user, said by the user: no question, hypothetical, reported speech,
+    or sentence about a relative ("my sister is no longer vegan")."""
+    folded = fold(sentence)
+    speech = _SPEECH.search(_OWN_WORDS.sub(" ", folded))
+    if _QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence:
+        return False
+    return not any(w in _relation_words() for w in re.findall(r"[\w-]+", folded))
+
+
+def _stems(text: str) -> set[str]:
+    """Stems in every language (a one-word value is too short to tell its language)."""
+    return {s for s in query_terms(text) if len(s) >= _MIN_STEM and not s.isdigit()}
+
+
+def _purpose(fact: MemoryItem) -> str:
+    """What a budget or a saving is for, as its key names it ("budget:peru_trip" -> "peru trip")."""
+    key = fact.key or ""
+    return key.split(":", 1)[1].replace("_", " ") if key.startswith(("budget:", "saving:")) else ""
+
+
+def _names_fact(sentence: str, sentence_stems: set[str], fact: MemoryItem) -> bool:
+    """The sentence names the fact: every stem of a short value, at least two of a longer one;
+    or, for a budget, a word of its purpose ("forget the trip") when the sentence names no other
+    place or person ("the Chile trip is off" is not about the Peru budget)."""
+    value = str(fact.metadata.get(FACT_VALUE) or "")
+    subject = _stems(value)
+    if subject and len(subject & sentence_stems) >= min(2, len(subject)):
+        return True
+    purpose = _purpose(fact)
+    if not purpose or not _stems(purpose) & sentence_stems:
+        return False
+    known = set(fold(f"{value} {purpose}").split())
+    others = [n for n in names_in(sentence) if fold(n) not in known and not sentence.startswith(n)]
+    return not others
+
+
+def _slot_of(key: str, slots: Iterable[str]) -> str | None:
+    return next((s for s in slots if key == s or key.startswith(s + ":")), None)
+
+
+def ended_facts(
+    text: str, facts: Sequence[MemoryItem], *, codes: Sequence[str] | None = None, touched: Iterable[str] = ()
+) -> list[Ended]:
+    """The user's current ``facts`` that ``text`` (a later turn of the same user) ends, read with
+    the ending cues of ``codes`` (every registered language by default). ``touched``: the keys the
+    turn's own rules already wrote or closed, left to them."""
+    skip = set(touched)
+    candidates = [f for f in facts if f.key and f.key not in skip and f.valid_to is None]
+    if not candidates:
+        return []
+    found: dict[str, Ended] = {}
+    for sentence in _sentences(text):
+        if not _own(sentence):
+            continue
+        folded = fold(sentence)
+        stems = _stems(sentence)
+        for code in codes or list(LANGUAGES):
+            retract, resume, slot_endings = _patterns(code)
+            ending = retract.search(folded)
+            again = resume.search(folded)
+            for fact in candidates:
+                if fact.id in found:
+                    continue
+                slot = _slot_of(fact.key or "", slot_endings)
+                by_slot = slot is not None and slot_endings[slot].search(folded)
+                if by_slot:
+                    found[fact.id] = Ended(fact, sentence, by_slot.group(0))
+                    continue
+                if not _names_fact(sentence, stems, fact):
+                    continue
+                avoids = is_negative(fact) or (fact.key or "").startswith(("avoids:", "dislikes:"))
+                if avoids and again:
+                    found[fact.id] = Ended(fact, sentence, again.group(0))
+                elif ending and not avoids and fact.memory_type is not MemoryType.CRITICAL_INFO:
+                    found[fact.id] = Ended(fact, sentence, ending.group(0))
+    return list(found.values())

@@ -1,0 +1,80 @@
+"""Changes noticed without a rule per phrasing: an ending cue of the language plus the words of an
+earlier fact in the same sentence end that fact; anything less (a cue alone, a fact's words alone,
+a question, a hypothetical, a relative's sentence, another trip) ends nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Scope
+from hipocampo.domain.truth.changes import ended_facts
+from hipocampo.domain.truth.reconcile import FACT_VALUE, NEGATIVE
+
+SCOPE = Scope("acme", "ana")
+T0 = datetime(2024, 4, 1, 10, 0, tzinfo=timezone.utc)
+
+
+def fact(key: str, value: str, memory_type: MemoryType = MemoryType.GOAL, negative: bool = False) -> MemoryItem:
+    meta: dict[str, object] = {FACT_VALUE: value, **({NEGATIVE: True} if negative else {})}
+    return MemoryItem(
+        id=f"fact_{key}", scope=SCOPE, kind=MemoryKind.FACT, content=value, created_at=T0, key=key,
+        memory_type=memory_type, metadata=meta,
+    )  # fmt: skip
+
+
+MARATHON = fact("goal:run_a_half_marathon", "run a half marathon in October")
+LISBON = fact("home_city", "Lisboa", MemoryType.USER_PROFILE)
+PERU = fact("budget:peru_trip", "3000 USD", MemoryType.CONSTRAINT)
+MEAT = fact("avoids:meat", "meat", MemoryType.CONSTRAINT, negative=True)
+GYM = fact("likes:academia", "academia", MemoryType.PREFERENCE)
+PARTNER = fact("person:partner", "Tom", MemoryType.ENTITY)
+JOB = fact("employer", "Acme", MemoryType.USER_PROFILE)
+ALL = [MARATHON, LISBON, PERU, MEAT, GYM, PARTNER, JOB]
+
+
+def ended(text: str) -> set[str]:
+    return {e.fact.key or "" for e in ended_facts(text, ALL)}
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Actually, scratch what I said about the half marathon, I hurt my knee.", MARATHON.key),
+        ("Adeus Lisboa! Agora é a aldeia.", LISBON.key),
+        ("Forget the trip, it's cancelled.", PERU.key),
+        ("I eat meat again, so now I call myself a flexitarian.", MEAT.key),
+        ("Já não vou à academia, cansei.", GYM.key),
+        ("Tom and I broke up last week.", PARTNER.key),
+        ("Pedi demissão ontem, estou aliviada.", JOB.key),
+        ("I quit my job on Friday!", JOB.key),
+    ],
+)
+def test_a_cue_and_the_facts_words_end_it(text: str, key: str) -> None:
+    assert ended(text) == {key}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm still training for the half marathon.",  # the fact's words, no cue
+        "Scratch that, I meant the other thing.",  # a cue, no fact named
+        "Should I forget the half marathon?",  # a question
+        "If the trip is cancelled, I'll stay home.",  # a hypothetical
+        "My sister doesn't live in Lisboa anymore.",  # a relative's sentence
+        "The Chile trip is off, but Peru is on.",  # another trip named
+        "I love meat again?",  # a question
+    ],
+)
+def test_anything_less_ends_nothing(text: str) -> None:
+    assert ended(text) == set()
+
+
+def test_what_the_turns_rules_wrote_is_left_to_them() -> None:
+    assert ended_facts("Já não moro em Lisboa.", ALL, touched={"home_city"}) == []
+
+
+def test_a_critical_fact_is_not_ended_by_a_loose_cue() -> None:
+    allergy = fact("allergy:peanuts", "peanuts", MemoryType.CRITICAL_INFO)
+    assert ended_facts("Peanuts are no longer in my pantry.", [allergy]) == []
