@@ -1,7 +1,8 @@
 """Facts kept consistent around what the rules read: one grammatical gender per user (earlier facts
 reworded when a turn tells it), earlier facts a later turn ends in phrasing no rule knows (retracted
 with the sentence as the reason), and a fact saved by a tool merged with the same fact read from a
-turn (one current memory, both sources)."""
+turn (one current memory, both sources); and a fact replaced by one whose thread was forgotten
+stays earlier, never "retracted"."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.domain.model import HistoryEvent, MemoryKind, MemoryType, Scope
+from hipocampo.domain.truth.validity import REPLACED, RETRACTED, Validity
+from hipocampo.services.admin import forget
 from hipocampo.services.curation import remember
 from hipocampo.services.deps import Deps
 from hipocampo.services.fact_upkeep import SAVED_AS
@@ -94,5 +97,18 @@ def test_a_saved_fact_about_someone_else_is_not_merged() -> None:
         await remember(deps, ANA, "Ana's daughter is allergic to penicillin")
         await say(deps, "I'm allergic to penicillin.", 1)
         assert len(await current(deps)) == 2
+
+    run(scenario)
+
+
+def test_forgetting_the_thread_that_changed_a_fact_does_not_make_it_retracted() -> None:
+    async def scenario(deps: Deps) -> None:
+        await say(deps, "I work at Acme.", 0)
+        await say(deps, "I left Acme for Globex last week.", 3)
+        await forget(deps, ANA, "t3")
+        closed = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        (change,) = Validity.of(closed, T0 + timedelta(days=30)).changes
+        assert change.successor is None and change.value == "Acme"
+        assert REPLACED in change.note() and RETRACTED not in change.note()
 
     run(scenario)
