@@ -133,7 +133,8 @@ def test_related_memories_become_one_consolidated_memory_per_cluster() -> None:
         assert lines[0].split(" · ")[:2] == ["Ana", "flat"] and "Lisbon" in lines[0]
         assert lines[1] == "from 2023-05-01 to 2023-05-12 (4 memories)"
         assert lines[2:4] == ["Facts:", "- Ana and I live in a flat in Lisbon"]  # the fact before the turns
-        assert "- Ana and I painted the flat in Lisbon" in lines
+        # A turn is never a fact: it is a dated moment, apart.
+        assert lines[4:6] == ["Moments:", "- [2023-05-03] Ana and I painted the flat in Lisbon"]
         assert "Recurring: Ana, flat, Lisbon" in lines
         assert lines[-2:] == ["Evolution:", "- home_city: São Paulo (2023-01-05) → Lisbon (2023-05-01)"]
         assert guitar.metadata["cluster_size"] == 3 and "guitar" in guitar.content.splitlines()[0]
@@ -337,7 +338,8 @@ def test_portuguese_memories_get_a_title_without_stopwords_and_turns_show_their_
         (memory,) = await consolidated(deps, ALICE)
         lines = memory.content.splitlines()
         assert lines[0] == "Ana · apartamento · Lisboa"
-        assert "- Bia: Eu e a Ana pintamos o apartamento em Lisboa" in lines
+        assert "- [2023-05-02] Bia: Eu e a Ana pintamos o apartamento em Lisboa" in lines
+        assert "Facts:" not in lines  # turns alone state no fact
 
     run(scenario)
 

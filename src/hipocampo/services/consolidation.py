@@ -52,6 +52,7 @@ __all__ = [
     "consolidate",
     "consolidate_all",
     "consolidated_id",
+    "latest_activity",
     "next_run",
     "run_job",
 ]
@@ -64,6 +65,9 @@ MAX_MEMORIES = 2_000  # the most recent memories of the window that one run cons
 PAGE = 500
 SOURCE_KINDS = (MemoryKind.FACT, MemoryKind.SUMMARY, MemoryKind.TURN)
 MAX_EVOLUTION_STEPS = 5
+RETRACTED = "retracted"
+"""The Evolution step of a fact taken back ("goal: half marathon (2024-01-05) → retracted
+(2024-02-01)"), in the memory's labels' language, as "Facts:" and "Evolution:" are."""
 
 
 @dataclass
@@ -101,7 +105,8 @@ async def consolidate(
     text without a call."""
     llm = llm if llm is not None else deps.chat
     now = as_utc(now or deps.clock.now())
-    items = await _candidates(deps, scope, now - timedelta(days=policy.lookback_days), now)
+    anchor = await latest_activity(deps, scope, now) or now
+    items = await _candidates(deps, scope, anchor - timedelta(days=policy.lookback_days), now)
     report = ConsolidationReport(0, [], [], len(items))
     if not items:
         return report
@@ -113,7 +118,7 @@ async def consolidate(
     kept = [items[i] for i in keep]
     speakers = speakers_of(items)
     groups = [[kept[i] for i in c] for c in _clusters(vectors[keep], topic_terms(kept, speakers), policy)]
-    ctx = await _context(deps, scope, [m for g in groups for m in g], speakers)
+    ctx = await _context(deps, scope, [m for g in groups for m in g], speakers, now)
     drafts = [_draft(scope, g, ctx, now) for g in groups]
     if llm is not None and drafts:
         drafts = await _written(deps, scope, llm, drafts, groups, ctx)
@@ -188,6 +193,18 @@ def _clusters(vectors: np.ndarray, terms: list[frozenset[str]], policy: Consolid
     return coherent(raw, vectors, terms, min_similarity=coherence, min_size=min_size)
 
 
+async def latest_activity(deps: Deps, scope: Scope, now: datetime) -> datetime | None:
+    """When the user last said something (their newest turn, else their newest memory), up to
+    ``now``: where the lookback counts back from. A history imported today with turns from last
+    year is consolidated around last year, not found empty because the wall clock moved on."""
+    until = now + timedelta(microseconds=1)  # ``until`` is exclusive; a memory of ``now`` counts
+    for kind in (MemoryKind.TURN, None):
+        found = await deps.memories.list(scope, kind=kind, until=until, limit=1)
+        if found:
+            return as_utc(found[0].created_at)
+    return None
+
+
 async def _candidates(deps: Deps, scope: Scope, since: datetime, now: datetime) -> list[MemoryItem]:
     """The newest ``MAX_MEMORIES`` current facts, summaries and turns since ``since``, oldest first."""
     found: list[MemoryItem] = []
@@ -223,16 +240,26 @@ async def _all_of_kind(deps: Deps, scope: Scope, kind: MemoryKind) -> list[Memor
     return found
 
 
-async def _context(deps: Deps, scope: Scope, members: Sequence[MemoryItem], speakers: frozenset[str]) -> Context:
+async def _context(
+    deps: Deps, scope: Scope, members: Sequence[MemoryItem], speakers: frozenset[str], now: datetime
+) -> Context:
     """What the drafts need from the user's facts: which messages stated superseded or current
-    facts, and per member the evolution of the keys it is about (a current keyed fact, or a turn
-    that stated a value superseded since), as ``"key: old (day) → new (day)"``."""
+    facts (and which current facts each stated: a cluster's facts are those, read from the fact
+    store), and per member the evolution of the keys it is about (a current keyed fact, or a turn
+    that stated a value superseded or retracted since), as ``"key: old (day) → new (day)"`` or
+    ``"key: old (day) → retracted (day)"``."""
     ctx = Context(speakers=speakers)
     if not members:
         return ctx
     facts = await _all_of_kind(deps, scope, MemoryKind.FACT)
     ctx.superseded_sources = frozenset(s for f in facts if f.valid_to is not None for s in f.source_message_ids)
     ctx.fact_sources = frozenset(s for f in facts if f.valid_to is None for s in f.source_message_ids)
+    stated: dict[str, list[MemoryItem]] = {}
+    for f in facts:
+        if f.is_current(now):
+            for s in f.source_message_ids:
+                stated.setdefault(s, []).append(f)
+    ctx.stated = stated
     holding = {w for f in facts if f.valid_to is None for w in fold(str(f.metadata.get(FACT_VALUE) or "")).split()}
     ctx.stale_words = (
         frozenset(
@@ -252,13 +279,22 @@ async def _context(deps: Deps, scope: Scope, members: Sequence[MemoryItem], spea
     if not keys:
         return ctx
     previous: dict[str, MemoryItem] = {}  # successor id -> the fact it superseded
+    retracted: list[tuple[MemoryItem, datetime]] = []  # taken back, with no successor
     for old in facts:
         if old.valid_to is None or old.key not in keys:
             continue
-        for entry in await deps.memories.history(scope, old.id):
+        entries = await deps.memories.history(scope, old.id)
+        for entry in entries:
             if entry.event is HistoryEvent.UPDATE and entry.related_id:
                 previous.setdefault(entry.related_id, old)
+        if not any(e.event is HistoryEvent.UPDATE for e in entries):
+            when = next((e.created_at for e in entries if e.event is HistoryEvent.DELETE), old.valid_to)
+            retracted.append((old, when))
     lines: dict[str, str] = {}
+    for old, when in sorted(retracted, key=lambda r: r[1]):
+        if not any(f.valid_to is None and f.key == old.key for f in facts):  # a goal taken back, not replaced
+            step = f"{_value(old)} ({old.created_at:%Y-%m-%d}) → {RETRACTED} ({as_utc(when):%Y-%m-%d})"
+            lines[old.key or ""] = f"{old.key}: {step}"
     for current in (f for f in facts if f.valid_to is None and f.key in keys):
         chain, cur = [current], current
         while cur.id in previous and len(chain) <= MAX_EVOLUTION_STEPS and previous[cur.id] not in chain:

@@ -5,9 +5,12 @@ the model writes it in the same shape from the same material, and the rules' tex
 the call fails. Either way:
 
 * filler ("Entendi.", "Que bom, Marcos!") is never a fact nor a title word;
-* "Facts" lists what holds now: current facts, then what the user said that no later statement
-  superseded; a turn whose fact was superseded ("Moro em São Paulo") is not a fact;
-* superseded values go under "Evolution", old → new, each with the day it was stated;
+* "Facts" lists what holds now, from the fact store only: the cluster's current facts and the
+  current facts its turns stated; a turn is never a fact, and one whose fact was superseded or
+  retracted ("Moro em São Paulo") is not even a moment;
+* "Moments" lists a few dated things the user said, apart from the facts;
+* superseded values go under "Evolution", old → new, each with the day it was stated, and a
+  goal or plan taken back ends its line with "→ retracted (day)" instead of being a fact;
 * the title is the cluster's most shared salient words, never a speaker's name.
 """
 
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 IMPORTANCE = 0.8
 MAX_FACTS = 5
+MAX_MOMENTS = 3
 MAX_FACT_CHARS = 200
 MAX_PATTERNS = 8
 TITLE_TERMS = 3
@@ -77,6 +81,7 @@ class Context:
     fact_sources: frozenset[str] = frozenset()  # messages that stated a current fact
     evolution: dict[str, list[str]] = field(default_factory=dict)  # member id -> evolution lines
     stale_words: frozenset[str] = frozenset()  # folded words of superseded values: never a title or pattern
+    stated: dict[str, list[MemoryItem]] = field(default_factory=dict)  # message id -> current facts it stated
 
 
 def speakers_of(items: Sequence[MemoryItem]) -> frozenset[str]:
@@ -127,13 +132,15 @@ def draft(scope: Scope, members: list[MemoryItem], ctx: Context, now: datetime) 
     half = (len(members) + 1) // 2
     patterns = [t for t, df in terms if df >= half and df > 1][:MAX_PATTERNS]
     changes = list(dict.fromkeys(line for m in members for line in ctx.evolution.get(m.id, ())))
+    listed = facts(members, ctx)
     text = render(
         title,
         _period(start, newest.created_at, len(members)),
-        facts(members, ctx),
+        listed,
         ["Recurring: " + ", ".join(patterns)] if patterns else [],
         changes,
         patterns_inline=True,
+        moment_lines=moments(members, ctx, listed),
     )
     ids = sorted(m.id for m in members)
     return MemoryItem(
@@ -165,8 +172,15 @@ def render(
     evolution: Sequence[str],
     *,
     patterns_inline: bool = False,
+    moment_lines: Sequence[str] = (),
 ) -> str:
-    lines = [title, period, "Facts:", *(f"- {f}" for f in fact_lines)]
+    """Title, period, then its sections: "Facts:" (what holds now), "Moments:" (what was said, and
+    when), the recurring patterns, "Evolution:" (what changed); an empty section is left out."""
+    lines = [title, period]
+    if fact_lines:
+        lines += ["Facts:", *(f"- {f}" for f in fact_lines)]
+    if moment_lines:
+        lines += ["Moments:", *(f"- {m}" for m in moment_lines)]
     if patterns_inline:
         lines += patterns
     elif patterns:
@@ -208,37 +222,56 @@ def _terms(members: list[MemoryItem], speakers: frozenset[str]) -> list[tuple[st
 
 
 def facts(members: list[MemoryItem], ctx: Context) -> list[str]:
-    """Up to ``MAX_FACTS`` texts that hold now: current facts first (by importance and mentions),
-    then what the user said, never filler, nor a statement superseded since, nor one already
-    listed as a fact; summaries last. The assistant's turns are not facts about the user."""
-
-    def rank(m: MemoryItem) -> tuple[object, ...]:
-        kind = {MemoryKind.FACT: 0, MemoryKind.TURN: 1, MemoryKind.SUMMARY: 2}.get(m.kind, 3)
-        return (kind, -m.importance, -m.mention_count, m.created_at, m.id)
-
-    seen: set[str] = set()
+    """Up to ``MAX_FACTS`` current facts of the cluster, read from the fact store: its members that
+    are facts, and the facts its turns stated that still hold (a superseded or retracted one never);
+    by importance, mentions, then age. Never a turn: "I've been thinking about a half marathon" is
+    what was said, not what holds, and the fact store knows whether it still does."""
+    found: dict[str, MemoryItem] = {}
+    for m in members:
+        if m.kind is MemoryKind.FACT and m.valid_to is None:
+            found.setdefault(m.id, m)
+        elif m.kind is MemoryKind.TURN:
+            for s in m.source_message_ids:
+                for f in ctx.stated.get(s, ()):
+                    found.setdefault(f.id, f)
     out: list[str] = []
-    for m in sorted(members, key=rank):
-        if m.kind is MemoryKind.FACT and m.valid_to is not None:
-            continue
-        if m.kind is MemoryKind.TURN:
-            sources = set(m.source_message_ids)
-            if m.role is Role.ASSISTANT or is_filler(m.content) or sources & ctx.superseded_sources:
-                continue
-            if sources & ctx.fact_sources and any(f.kind is MemoryKind.FACT for f in members):
-                continue
-        text = " ".join(m.content.split())
-        if len(text) > MAX_FACT_CHARS:
-            text = text[: MAX_FACT_CHARS - 1].rstrip() + "…"
-        if m.kind is MemoryKind.TURN and m.name:
-            text = f"{m.name}: {text}"
-        if fold(text) in seen:
-            continue
-        seen.add(fold(text))
-        out.append(text)
+    seen: set[str] = set()
+    for f in sorted(found.values(), key=lambda f: (-f.importance, -f.mention_count, f.created_at, f.id)):
+        text = _clip(" ".join(f.content.split()))
+        if fold(text) not in seen:
+            seen.add(fold(text))
+            out.append(text)
         if len(out) == MAX_FACTS:
             break
     return out
+
+
+def moments(members: list[MemoryItem], ctx: Context, listed: Sequence[str] = ()) -> list[str]:
+    """The newest ``MAX_MOMENTS`` things the user said in the cluster, dated, oldest first: what
+    happened, shown as said and when ("[2023-05-03] Bia: Eu e a Ana pintamos o apartamento"),
+    apart from the facts. Never filler, nor the assistant, nor a statement superseded or taken
+    back since, nor one whose fact is listed already."""
+    out: list[tuple[datetime, str]] = []
+    seen = {fold(t) for t in listed}
+    for m in sorted(members, key=lambda m: (m.created_at, m.seq or 0), reverse=True):
+        if m.kind is not MemoryKind.TURN or m.role is Role.ASSISTANT or is_filler(m.content):
+            continue
+        sources = set(m.source_message_ids)
+        if sources & ctx.superseded_sources or any(ctx.stated.get(s) for s in sources):
+            continue
+        text = _clip(" ".join(m.content.split()))
+        if fold(text) in seen:
+            continue
+        seen.add(fold(text))
+        who = f"{m.name}: " if m.name else ""
+        out.append((m.created_at, f"[{m.created_at:%Y-%m-%d}] {who}{text}"))
+        if len(out) == MAX_MOMENTS:
+            break
+    return [line for _, line in sorted(out, key=lambda x: x[0])]
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_FACT_CHARS else text[: MAX_FACT_CHARS - 1].rstrip() + "…"
 
 
 async def write_with_llm(llm: ChatModel, rules: MemoryItem, members: list[MemoryItem], ctx: Context) -> MemoryItem:

@@ -1,10 +1,10 @@
 """Render a sectioned, token-budgeted context for the LLM prompt.
 
-Sections, in order: the thread summary, the recent messages of the thread, then known facts and
-relevant memories from every thread, grouped by conversation and shown in the order they were
-said. Each section has a share of the budget; memories may take whatever the others leave, but
-only the pieces recall chose by relevance (:mod:`hipocampo.services.recall`) are offered: the
-budget is a ceiling, never a reason to show more.
+Sections, in order: the thread summary, the recent messages of the thread, then known facts,
+consolidated memories and relevant memories from every thread, grouped by conversation and shown
+in the order they were said. Each section has a share of the budget; memories may take whatever
+the others leave, but only the pieces recall chose by relevance (:mod:`hipocampo.services.recall`)
+are offered: the budget is a ceiling, never a reason to show more.
 """
 
 from __future__ import annotations
@@ -21,9 +21,12 @@ from ..truth.validity import Validity, summary_updates
 SUMMARY_SHARE = 0.25
 RECENT_SHARE = 0.30
 FACTS_HEAD = "## Known facts"
+CONSOLIDATED_HEAD = "## Consolidated memories"
 MEMORIES_HEAD = "## Relevant memories"
 FACT_KINDS = (MemoryKind.FACT, MemoryKind.CONSOLIDATED)
 FACTS_GROUP = "\0facts"  # group key of facts: never a thread id (ids cannot hold control characters)
+CONSOLIDATED_GROUP = "\0consolidated"  # a digest of many memories (title, period, sections): not a known fact
+SECTION_HEADS = {FACTS_GROUP: FACTS_HEAD, CONSOLIDATED_GROUP: CONSOLIDATED_HEAD}
 MIN_LINE_TOKENS = 6  # below this no memory line fits: stop looking
 
 
@@ -78,6 +81,8 @@ def marked_line(item: MemoryItem, notes: bool, outdated: str | None, validity: V
 
 
 def group_key(item: MemoryItem) -> tuple[str, str]:
+    if item.kind is MemoryKind.CONSOLIDATED:
+        return (CONSOLIDATED_GROUP, "")
     if item.kind in FACT_KINDS:
         return (FACTS_GROUP, "")
     return (item.thread_id or "", f"{item.created_at:%Y-%m-%d}")
@@ -161,11 +166,11 @@ def render_context(
         if piece.memory.id in seen:
             continue
         key = group_key(piece.memory)
-        is_fact = key[0] == FACTS_GROUP
+        head = SECTION_HEADS.get(key[0])
         c = count(line_of(piece)) + 1
         if key not in groups:  # the first line of its section or of its conversation group
-            c += count(FACTS_HEAD) + 2 if is_fact else count(group_header(piece.memory)) + 1
-            if not is_fact and not any(g[0] != FACTS_GROUP for g in groups):
+            c += count(head) + 2 if head else count(group_header(piece.memory)) + 1
+            if not head and not any(g[0] not in SECTION_HEADS for g in groups):
                 c += count(MEMORIES_HEAD) + 2
         if c > left:
             continue
@@ -210,13 +215,15 @@ def _summary_body(
 
 
 def _memory_sections(pieces: Sequence[ContextPiece], line_of: Callable[[ContextPiece], str]) -> list[str]:
-    """Known facts first (distilled before episodic), then conversation memories."""
-    facts = [p for p in pieces if group_key(p.memory)[0] == FACTS_GROUP]
-    episodes = [p for p in pieces if group_key(p.memory)[0] != FACTS_GROUP]
+    """Known facts first (distilled before episodic), then consolidated memories (a digest of many,
+    in a section of their own: never read as one known fact), then conversation memories."""
+    episodes = [p for p in pieces if group_key(p.memory)[0] not in SECTION_HEADS]
     out = []
-    if facts:
-        lines = [line_of(p) for p in sorted(facts, key=lambda p: p.rank)]
-        out.append(FACTS_HEAD + "\n" + "\n".join(lines))
+    for group, head in SECTION_HEADS.items():
+        section = [p for p in pieces if group_key(p.memory)[0] == group]
+        if section:
+            lines = [line_of(p) for p in sorted(section, key=lambda p: p.rank)]
+            out.append(head + "\n" + "\n".join(lines))
     if episodes:
         out.append(MEMORIES_HEAD + "\n" + _grouped(episodes, line_of))
     return out

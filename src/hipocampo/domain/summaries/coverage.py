@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..lang import LANGUAGES
 from ..text import content_words
 from .details import Detail
 
-OMITTED = {"en": "(+{n} details omitted)", "pt": "(+{n} detalhes omitidos)"}
-"""The last line of a summary that could not keep every detail, per language (to move into the
-language bundles' ``phrases`` with the other words of summaries)."""
+OMITTED = {code: LANGUAGES[code].phrases.DETAILS_OMITTED for code in LANGUAGES}
+"""The last line of a summary that could not keep every detail, per language
+(``domain/lang/<code>/phrases.py``)."""
 OMITTED_LINE = re.compile(r"^\(\+(\d+)\b[^()]*\)$")
 """Any language's omitted line, as :func:`omitted_in` reads it back."""
 BEFORE = 1  # content words kept before a detail, with the stopwords between ("orçamento é de" €300)

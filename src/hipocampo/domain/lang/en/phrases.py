@@ -26,9 +26,13 @@ CHANGES = {
 
 GENERIC = frozenset(
     """today yesterday tomorrow week day days month year time thing things now always still good going
-    went get got make made think know want need feel really much lot pretty user users""".split()
+    went get got make made think know want need feel really much lot pretty user users
+    thinking thought thoughts maybe guess wondering wonder actually honestly probably lately stuff kind sort
+    basically literally trying tried i'm i've i'd i'll it's that's there's don't doesn't didn't can't won't
+    isn't wasn't scratch forget forgot""".split()
 )
-"""Words too general to say two memories share a topic ("user" is the subject of every fact)."""
+"""Words too general to say two memories share a topic or to title one ("thinking", "acho");
+("user" is the subject of every fact)."""
 TOPICS = {
     "work": ("work", "job", "office", "boss", "colleague", "coworker", "meeting", "career", "salary", "promot"),
     "fitness": ("gym", "workout", "running", "training", "exercis", "marathon", "yoga", "pilates", "crossfit"),
@@ -37,3 +41,5 @@ TOPICS = {
     "travel": ("trip", "travel", "vacation", "holiday"),
 }
 """Word beginnings (folded) of everyday topics."""
+DETAILS_OMITTED = "(+{n} details omitted)"
+"""The last line of a thread summary that could not keep every number, date, name and decision."""

@@ -23,9 +23,11 @@ CHANGES = {
 
 GENERIC = frozenset(
     """hoje ontem amanha semana dia dias mes ano vez coisa coisas gente agora sempre ainda bem bom boa
-    usuario usuaria usuarios utilizador utilizadora""".split()
+    usuario usuaria usuarios utilizador utilizadora pensando pensei penso acho achei talvez tipo realmente
+    ultimamente tentando tentei esquece esquecer esqueci""".split()
 )
-"""Words too general to say two memories share a topic ("usuário" is the subject of every fact)."""
+"""Words too general to say two memories share a topic or to title one ("thinking", "acho");
+("usuário" is the subject of every fact)."""
 TOPICS = {
     "work": ("trabalh", "emprego", "empresa", "chefe", "colega", "escritorio", "reuniao", "carreira", "salario"),
     "fitness": ("treino", "academia", "corrida", "correr", "musculacao", "maratona", "exercic"),
@@ -34,3 +36,5 @@ TOPICS = {
     "travel": ("viagem", "viajar", "ferias"),
 }
 """Word beginnings (folded) of everyday topics."""
+DETAILS_OMITTED = "(+{n} detalhes omitidos)"
+"""The last line of a thread summary that could not keep every number, date, name and decision."""
