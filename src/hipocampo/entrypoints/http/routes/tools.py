@@ -153,10 +153,11 @@ async def delete_memory(
     return await respond(request, principal, idempotency_key, work)
 
 
-for _name, _model in [
-    ("get_memory", GetMemoryCall),
-    ("save_memory", SaveMemoryCall),
-    ("update_memory", UpdateMemoryCall),
-    ("delete_memory", DeleteMemoryCall),
-]:
+_CALLS: dict[str, type[Any]] = {
+    "get_memory": GetMemoryCall,
+    "save_memory": SaveMemoryCall,
+    "update_memory": UpdateMemoryCall,
+    "delete_memory": DeleteMemoryCall,
+}
+for _name, _model in _CALLS.items():
     BODY_SHAPES[f"{router.prefix}/{_name}"] = example_body(_model)
