@@ -35,12 +35,14 @@ indexes and foreign keys dropped first and rebuilt afterwards (timed: the index 
 **Queries.** A query is about one of the user's stored turns: its vector plus noise (cosine ~0.9
 to it) and a question naming two of its topic words. Through the real code:
 
-- *vector search*: ``PostgresVectorIndex.search`` with the product's settings (exact up to
-  ``pg_exact_search_threshold`` vectors, HNSW above) at k = ``candidate_pool`` (60, what recall
-  asks), per user size: first touch (queries rotate over 8 users of the class, so a user's pages
-  have usually left shared_buffers since their last query) and the same query again at once;
-- *exact against HNSW*: the same search forced exact and forced HNSW, latency at k=60 and
-  recall@10 of HNSW (k=10, per ``--ef``) against the exact answer;
+- *vector search*: ``PostgresVectorIndex.search`` with the product's settings (the path chosen
+  per search by estimated cost; always exact up to ``pg_exact_search_threshold`` vectors) at
+  k = ``candidate_pool`` (60, what recall asks), per user size, with the path it took and its
+  recall@60 against exact: first touch (queries rotate over 8 users of the class, so a user's
+  pages have usually left shared_buffers since their last query) and the same query again at once;
+- *exact against HNSW*: the same search forced exact and forced through the index alone (no
+  exact answer in place of a short one), latency at k=60 and recall@10 of HNSW (k=10, per
+  ``--ef``) against the exact answer;
 - *recall*: ``AsyncMemory.recall`` (dense + keyword search, fusion, rerank, neighbours,
   rendering, the recent window of the user's newest thread) with a stand-in embedder that hands
   back the query's vector: *overhead* = total - query embedding, the time beyond the embedding.
@@ -190,10 +192,10 @@ async def vector_rounds(
     db: PostgresDatabase, classes: dict[str, Any], efs: list[int], pool: int, threshold: int
 ) -> dict[str, Any]:
     product = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=threshold))
-    exact = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=10_000_000))
+    exact = PostgresVectorIndex(db, Settings(), path="exact")
     default_ef = Settings().pg_ef_search
-    ann = {
-        ef: PostgresVectorIndex(db, Settings(pg_exact_search_threshold=0, pg_ef_search=ef))
+    ann = {  # the index alone: no exact answer in place of a short one
+        ef: PostgresVectorIndex(db, Settings(pg_ef_search=ef), path="hnsw", fallback=False)
         for ef in sorted({*efs, default_ef})
     }
     out: dict[str, Any] = {}
@@ -211,14 +213,17 @@ async def vector_rounds(
             return [h.memory_id for h in hits]
 
         recalls: dict[str, list[float]] = {}
+        paths = {await product.path_for(Scope(TENANT, q["user"]), pool) for q in qs}
+        row["product_path"] = "/".join(sorted(paths))
         for q in qs:
-            await timed("product_k60", product, q, pool)  # first touch of the user's rows in a while
+            mine = await timed("product_k60", product, q, pool)  # first touch of the user's rows in a while
             await timed("product_k60_again", product, q, pool)  # the same, at once: their pages cached
             truth60 = await timed("exact_k60", exact, q, pool)
             truth10 = await timed("exact_k10", exact, q, 10)
             got60 = await timed(f"hnsw_k60_ef{default_ef}", ann[default_ef], q, pool)
             recalls.setdefault("pool_top10", []).append(len(set(got60[:10]) & set(truth10)) / max(len(truth10), 1))
             recalls.setdefault("pool_at60", []).append(len(set(got60) & set(truth60)) / max(len(truth60), 1))
+            recalls.setdefault("product_at60", []).append(len(set(mine) & set(truth60)) / max(len(truth60), 1))
             # HNSW for users at or above 1,000 vectors; below, one ef shows why they are searched exactly.
             for ef in efs if q["size"] >= 1000 else [default_ef]:
                 got = await timed(f"hnsw_k10_ef{ef}", ann[ef], q, 10)
@@ -241,7 +246,11 @@ async def vector_rounds(
     return out
 
 
-async def recall_round(url: str, classes: dict[str, Any], threshold: int, redis: str | None) -> dict[str, Any]:
+async def recall_round(
+    url: str, classes: dict[str, Any], thresholds: Sequence[int], redis: str | None
+) -> list[dict[str, Any]]:
+    """Recall per size class, once per ``thresholds`` value (a memory each), the memories taking
+    turns query by query so that they share the machine's load alike."""
     from hipocampo.bootstrap import bootstrap
     from hipocampo.client import AsyncMemory
 
@@ -250,40 +259,55 @@ async def recall_round(url: str, classes: dict[str, Any], threshold: int, redis:
         for q in c["queries"]:
             stub.vectors[q["text"]] = q["vector"]
     extra: dict[str, Any] = {"redis_url": redis} if redis else {}
-    settings = Settings(db=url, worker="external", pg_exact_search_threshold=threshold, **extra)
-    mem = AsyncMemory(await bootstrap(settings, embedder=stub))
-    out: dict[str, Any] = {}
+    mems = [
+        AsyncMemory(
+            await bootstrap(
+                Settings(db=url, worker="external", pg_exact_search_threshold=threshold, **extra), embedder=stub
+            )
+        )
+        for threshold in thresholds
+    ]
+    outs: list[dict[str, Any]] = [{} for _ in mems]
     try:
         first = next(iter(classes.values()))["queries"][0]
-        for _ in range(3):  # warm the pool and the caches
-            await mem.recall(first["user"], first["thread"], first["text"], tenant_id=TENANT)
-        pooled: dict[str, list[float]] = {}
+        for mem in mems:
+            for _ in range(3):  # warm the pool and the caches
+                await mem.recall(first["user"], first["thread"], first["text"], tenant_id=TENANT)
+        pooled: list[dict[str, list[float]]] = [{} for _ in mems]
         for label in sorted(classes, key=class_order):
-            totals, overhead, parts = [], [], {}
-            for q in classes[label]["queries"]:
-                t = time.perf_counter()
-                r = await mem.recall(q["user"], q["thread"], q["text"], tenant_id=TENANT)
-                total = (time.perf_counter() - t) * 1000
-                totals.append(total)
-                overhead.append(total - r.timings_ms.get("query_embed_ms", 0.0))
-                for key in PARTS:
-                    parts.setdefault(key, []).append(r.timings_ms.get(key, 0.0))
-            pooled.setdefault("total", []).extend(totals)
-            pooled.setdefault("overhead", []).extend(overhead)
-            out[label] = {
-                "recall_ms": stats_ms(totals),
-                "overhead_ms": stats_ms(overhead),
-                "parts_ms": {k: stats_ms(v) for k, v in parts.items()},
+            runs: list[dict[str, Any]] = [{"totals": [], "overhead": [], "parts": {}} for _ in mems]
+            for n, q in enumerate(classes[label]["queries"]):
+                for i in [(n + j) % len(mems) for j in range(len(mems))]:  # who goes first rotates
+                    t = time.perf_counter()
+                    r = await mems[i].recall(q["user"], q["thread"], q["text"], tenant_id=TENANT)
+                    total = (time.perf_counter() - t) * 1000
+                    runs[i]["totals"].append(total)
+                    runs[i]["overhead"].append(total - r.timings_ms.get("query_embed_ms", 0.0))
+                    for key in PARTS:
+                        runs[i]["parts"].setdefault(key, []).append(r.timings_ms.get(key, 0.0))
+            for i, run in enumerate(runs):
+                pooled[i].setdefault("total", []).extend(run["totals"])
+                pooled[i].setdefault("overhead", []).extend(run["overhead"])
+                outs[i][label] = {
+                    "recall_ms": stats_ms(run["totals"]),
+                    "overhead_ms": stats_ms(run["overhead"]),
+                    "parts_ms": {k: stats_ms(v) for k, v in run["parts"].items()},
+                }
+                print(
+                    f"  recall {label} (threshold {thresholds[i]:,}, load {os.getloadavg()[0]:.2f}):"
+                    f" {outs[i][label]['recall_ms']} parts "
+                    + json.dumps({k: v["p50"] for k, v in outs[i][label]["parts_ms"].items()}),
+                    file=sys.stderr,
+                )
+        for i, out in enumerate(outs):
+            out["all classes"] = {
+                "recall_ms": stats_ms(pooled[i]["total"]),
+                "overhead_ms": stats_ms(pooled[i]["overhead"]),
             }
-            print(
-                f"  recall {label}: {out[label]['recall_ms']} parts "
-                + json.dumps({k: v["p50"] for k, v in out[label]["parts_ms"].items()}),
-                file=sys.stderr,
-            )
-        out["all classes"] = {"recall_ms": stats_ms(pooled["total"]), "overhead_ms": stats_ms(pooled["overhead"])}
     finally:
-        await mem.close()
-    return out
+        for mem in mems:
+            await mem.close()
+    return outs
 
 
 def median_of_rounds(rounds: list[Any]) -> Any:
@@ -370,17 +394,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["queries_per_class"] = {k: len(v["queries"]) for k, v in classes.items()}
             result["users_queried"] = {k: v["user_sizes"] for k, v in classes.items()}
             efs = [int(e) for e in args.ef.split(",")]
-            vec_rounds, rec_rounds = [], []
+            vec_rounds, rec_rounds, ab_rounds = [], [], []
             for r in range(args.rounds):
                 print(f"round {r + 1}/{args.rounds} (load {os.getloadavg()[0]:.2f})", file=sys.stderr)
                 if not args.recall_only:
                     vec_rounds.append(await vector_rounds(db, classes, efs, Settings().candidate_pool, threshold))
-                rec_rounds.append(await recall_round(url, classes, threshold, args.redis))
+                outs = await recall_round(url, classes, [threshold, *args.ab_threshold], args.redis)
+                rec_rounds.append(outs[0])
+                ab_rounds.append(outs[1:])
         finally:
             await db.close()
         result["exact_threshold"] = threshold
         result["vector_search"] = median_of_rounds(vec_rounds) if vec_rounds else {}
         result["recall"] = median_of_rounds(rec_rounds)
+        if args.ab_threshold:
+            result["recall_ab"] = {
+                str(t): median_of_rounds([r[i] for r in ab_rounds]) for i, t in enumerate(args.ab_threshold)
+            }
         result["rounds"] = {"vector_search": vec_rounds, "recall": rec_rounds}
         result["machine_end"] = machine()
     finally:
@@ -394,7 +424,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def render(r: dict[str, Any]) -> str:
-    lines = [f"# {r['memories']:,} memories, {r['users']:,} users (exact up to {r['exact_threshold']:,} vectors)", ""]
+    lines = [
+        f"# {r['memories']:,} memories, {r['users']:,} users (always exact up to {r['exact_threshold']:,} vectors)",
+        "",
+    ]
     f = r["fill"]
     lines += [
         f"copy {f.get('copy_s')} s, HNSW build {f.get('hnsw_build_s')} s, other indexes "
@@ -408,7 +441,7 @@ def render(r: dict[str, Any]) -> str:
     vs = r["vector_search"]
     efs = sorted({int(k.split("ef")[1]) for v in vs.values() for k in v["hnsw_recall_at_10"] if k.startswith("ef")})
     lines += [
-        "| user size | users | product k=60 p50/p95 | exact k=60 | HNSW k=60 | pool top-10 recall | "
+        "| user size | users | product k=60 p50/p95 (path, recall@60) | exact k=60 | HNSW k=60 | pool top-10 recall | "
         + " | ".join(f"HNSW ef={e} k=10 (recall@10)" for e in efs)
         + " |",
         "|---" * (6 + len(efs)) + "|",
@@ -426,23 +459,27 @@ def render(r: dict[str, Any]) -> str:
         ]
         lines.append(
             f"| {label} | {r['size_classes'][label]['users']:,} | {lat['product_k60']['p50']}/"
-            f"{lat['product_k60']['p95']} (again {lat['product_k60_again']['p50']}) | "
+            f"{lat['product_k60']['p95']} (again {lat['product_k60_again']['p50']}; {v.get('product_path', '?')},"
+            f" {rec.get('product_at60', 1.0):.3f}) | "
             f"{lat['exact_k60']['p50']}/{lat['exact_k60']['p95']} | "
             f"{lat[h60]['p50']}/{lat[h60]['p95']} | {rec['pool_top10']:.3f} | " + " | ".join(cells) + " |"
         )
     lines += [
         "",
-        "| user size | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank | second search "
-        "| neighbours | render |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| user size | exact up to | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank "
+        "| second search | neighbours | render |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for label, v in r["recall"].items():
-        parts = v.get("parts_ms", {})
-        cells = [f"{parts[k]['p50']}" if k in parts else "" for k in PARTS]
-        lines.append(
-            f"| {label} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | {v['overhead_ms']['p50']}/"
-            f"{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |"
-        )
+    runs = [(r["exact_threshold"], r["recall"]), *((int(t), v) for t, v in r.get("recall_ab", {}).items())]
+    for label in r["recall"]:
+        for threshold, recall in runs:
+            v = recall[label]
+            parts = v.get("parts_ms", {})
+            cells = [f"{parts[k]['p50']}" if k in parts else "" for k in PARTS]
+            lines.append(
+                f"| {label} | {threshold:,} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | "
+                f"{v['overhead_ms']['p50']}/{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |"
+            )
     start, end = r["machine_start"]["loadavg_1_5_15"], r["machine_end"]["loadavg_1_5_15"]
     lines.append(f"\nload average start {start}, end {end}")
     return "\n".join(lines)
@@ -460,6 +497,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to measure")
     parser.add_argument(
         "--threshold", type=int, default=None, help="pg_exact_search_threshold (default: the setting's)"
+    )
+    parser.add_argument(
+        "--ab-threshold",
+        type=int,
+        action="append",
+        default=[],
+        help="also measure recall with this pg_exact_search_threshold, query by query in turn with the default"
+        " (repeatable): an A/B in one run",
     )
     parser.add_argument("--redis", default=None, help="a redis:// URL for the recall path's recent-window cache")
     parser.add_argument("--seed", type=int, default=11)

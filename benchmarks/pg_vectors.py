@@ -11,9 +11,10 @@ topics, so any topic is every user's, and a query's nearest neighbours in the wh
 mostly to other users (a user of 1,000 vectors holds ~2% of a topic's vectors, one of 10 ~0.02%):
 the case where filtering after an HNSW walk goes wrong. Then, for one user of each size, it asks
 ``PostgresVectorIndex.search`` (the real code path, its counting query included) for the k=10
-nearest of queries near that user's own vectors, once forced exact (threshold above every user)
-and once forced HNSW (threshold 0) per ``ef_search``, and reports latency (p50/p95, ms) and
-HNSW's recall@10 against the exact answer.
+nearest of queries near that user's own vectors, once forced exact, once forced through the
+index alone (no exact answer in place of a short one) per ``ef_search``, and once as the
+product chooses, and reports latency (p50/p95, ms), the path chosen and recall@10 against the
+exact answer.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ async def measure(url: str, n_queries: int, efs: list[int]) -> dict[str, Any]:
     rng = np.random.default_rng(SEED + 1)
     out: dict[str, Any] = {}
     try:
-        exact = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=10_000_000))
+        exact = PostgresVectorIndex(db, Settings(), path="exact")
         for label, user in (("10", "small-0"), *((label, f"user-{label}-0") for label in reversed(SIZED_USERS))):
             scope = Scope("bench", user)
             stored = list((await exact.get(scope, [f"{user}-{i}" for i in range(20_000)])).values())
@@ -142,8 +143,17 @@ async def measure(url: str, n_queries: int, efs: list[int]) -> dict[str, Any]:
                 truth.append([h.memory_id for h in await exact.search(scope, q, K)])
                 times.append((time.perf_counter() - t) * 1000)
             row["exact"] = stats_ms(times)
+            product = PostgresVectorIndex(db, Settings())
+            row["product_path"] = await product.path_for(scope, K)
+            times, recalls = [], []
+            for q, want in zip(queries, truth, strict=True):
+                t = time.perf_counter()
+                got = [h.memory_id for h in await product.search(scope, q, K)]
+                times.append((time.perf_counter() - t) * 1000)
+                recalls.append(len(set(got) & set(want)) / max(len(want), 1))
+            row["product"] = stats_ms(times) | {"recall_at_10": round(statistics.mean(recalls), 3)}
             for ef in efs:
-                ann = PostgresVectorIndex(db, Settings(pg_exact_search_threshold=0, pg_ef_search=ef))
+                ann = PostgresVectorIndex(db, Settings(pg_ef_search=ef), path="hnsw", fallback=False)
                 times, recalls = [], []
                 for q, want in zip(queries, truth, strict=True):
                     t = time.perf_counter()

@@ -1,43 +1,55 @@
-"""Which way a Postgres vector search goes, chosen per search by estimated cost.
+"""Which way a Postgres vector search goes, chosen per search by measured cost.
 
 Two ways find a user's nearest vectors:
 
-- **exact**: read every one of the user's ``n`` vectors (through the scope index, from pages
-  spread over the heap, since users write interleaved) and sort them by distance. Perfect
-  recall; the cost grows with ``n``: about ``n x exact_row_us``.
+- **exact**: read every one of the user's ``n`` vectors (through the scope index) and sort them
+  by distance. Perfect recall; the cost grows with ``n``: about ``n x exact_row_us``. How much a
+  row costs depends on where the rows lie: a live service writes users interleaved, so a user's
+  rows sit one per heap page, often outside shared_buffers (measured 3 to 30 us a row on one
+  machine, packed against scattered rows).
 - **HNSW**: walk the one graph of everyone's vectors with ``hnsw.iterative_scan =
   relaxed_order``, which filters by user as it goes and keeps scanning until ``k`` of the user's
-  are found (or ``hnsw.max_scan_tuples`` are visited). The tuples it visits to find ``k`` of the
-  user's grow with how rare the user is in the table: about ``max(ef_search, k / share)``, with
-  ``share = n / rows in the table``, if the user's vectors are spread like everyone's. That is a
-  pessimistic bound: real users' vectors crowd around their own queries, so fewer are visited.
-  Cost about ``hnsw_fixed_us + tuples x hnsw_tuple_us``.
+  are found (or ``hnsw.max_scan_tuples`` are visited). If the user's vectors are spread like
+  everyone's (no locality: the pessimistic case), finding ``k`` of them visits about ``k /
+  share`` index tuples, ``share = n / rows in the table``; users whose vectors crowd around their
+  own queries need fewer.
 
-HNSW is taken when it is estimated cheaper *and* its expected scan stays well inside
-``max_scan_tuples`` (so it finds ``k`` rather than giving up: recall holds). Both conditions only
-get truer as a user grows, so they reduce to one size per table size and ``k``:
-:func:`hnsw_from`, the smallest user that HNSW serves. The adapter counts a user's vectors only
-up to that size (a bounded count costs at most that many index entries), and an HNSW answer
-that still comes back short is replaced by the exact one in the same statement.
+**Recall at the chosen ef_search.** The first pass of an HNSW scan is its best: the iterative
+passes after it find the rest less reliably (measured on LoCoMo turns shared by every user, a
+user holding a tenth of the table: recall@60 0.92 at ef_search 100, 0.96 at 400). So the
+candidate list is sized to hold ``k`` of the user's in that first pass, ``ef = k / share``,
+between ``pg_ef_search`` and :data:`EF_CAP`; the scan visits ``max(ef, k / share)`` tuples, at
+about ``hnsw_tuple_us`` each.
 
-The constants are measured, not guessed: ``benchmarks/pg_vectors.py`` and ``benchmarks/pg_scale.py``
-time both paths per user size (docs/benchmarks.md, "Postgres: which path a vector search takes").
+**Measured, not assumed.** The two unit costs start from :class:`PathCosts` and then follow what
+this process observes (:class:`LearnedCosts`: each search's time per row or per visited tuple,
+smoothed), so the choice adapts to the heap's layout, the cache and the machine. HNSW is taken
+when it is estimated cheaper *and* its expected scan stays well inside ``max_scan_tuples`` (so it
+finds ``k`` rather than giving up). Both conditions only get truer as a user grows, so they
+reduce to one size per table size and ``k``: :func:`hnsw_from`. The adapter counts a user's
+vectors only up to that size, and an HNSW answer that still comes back short is replaced by the
+exact one in the same statement.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
+
+EF_CAP = 400
+"""The largest candidate list chosen for recall (pgvector allows 1,000): on shared LoCoMo turns
+recall@60 rose from 0.93 at 200 to 0.96 at 400 and no further at 800."""
 
 
 @dataclass(frozen=True)
 class PathCosts:
-    """What each path costs, in microseconds, on the machine the figures came from. Only their
-    ratios matter for the choice."""
+    """What each path costs, in microseconds. Only their ratios matter for the choice; the
+    defaults are a quiet 2-core machine's (``benchmarks/pg_scale.py``, docs/benchmarks.md)."""
 
-    exact_row_us: float = 2.0
+    exact_row_us: float = 3.0
     """Per vector of the user on the exact path (heap read, distance, top-k sort)."""
-    hnsw_tuple_us: float = 6.0
+    hnsw_tuple_us: float = 7.0
     """Per index tuple an HNSW scan visits (its neighbours' distances, the heap read that checks
     the user)."""
     hnsw_fixed_us: float = 1500.0
@@ -50,11 +62,20 @@ class PathCosts:
 DEFAULT_COSTS = PathCosts()
 
 
+def ef_for(n: int, total: int, k: int, ef_search: int) -> int:
+    """The candidate list that holds ``k`` of a user's ``n`` vectors in its first pass, if they
+    are spread like everyone's: ``k / share``, at least ``ef_search`` and ``k``, at most
+    :data:`EF_CAP` (and pgvector's 1,000)."""
+    share = n / max(total, n, 1)
+    wanted = math.ceil(k / share) if share > 0 else EF_CAP
+    return int(min(max(wanted, ef_search, k), max(EF_CAP, ef_search, k), 1000))
+
+
 def hnsw_tuples(n: int, total: int, k: int, ef_search: int) -> float:
     """Index tuples an iterative HNSW scan visits to find ``k`` of a user's ``n`` vectors in a
     table of ``total``, if they are spread like everyone's."""
     share = n / max(total, n, 1)
-    return max(float(ef_search), k / share) if share > 0 else float("inf")
+    return max(float(ef_for(n, total, k, ef_search)), k / share) if share > 0 else float("inf")
 
 
 def hnsw_is_cheaper(
@@ -85,3 +106,48 @@ def hnsw_from(
         else:
             low = mid + 1
     return low
+
+
+LEARN_WEIGHT = 0.2
+"""How much one observation moves a learned unit cost (exponential smoothing)."""
+LEARN_CLIP = 4.0
+"""One observation counts as at most this many times the current estimate, either way: a search
+stalled by the machine's load moves the estimate, it does not reset it."""
+MIN_LEARN_ROWS = 200
+"""Exact searches of fewer rows are mostly a round trip: they say little about the cost per row."""
+
+
+class LearnedCosts:
+    """The unit costs a process has observed, starting from ``seed``: each exact search's time
+    per row, and each HNSW search's time per visited tuple (estimated as :func:`hnsw_tuples`),
+    smoothed. Both paths slow alike when the machine is loaded, so their ratio, which decides,
+    holds better than either figure."""
+
+    def __init__(self, seed: PathCosts = DEFAULT_COSTS) -> None:
+        self._seed = seed
+        self.exact_row_us = seed.exact_row_us
+        self.hnsw_tuple_us = seed.hnsw_tuple_us
+
+    def now(self) -> PathCosts:
+        """The current estimate, rounded to two significant digits (so that the edge, cached
+        per estimate, is recomputed only when the estimate moves)."""
+        return replace(
+            self._seed, exact_row_us=_two_digits(self.exact_row_us), hnsw_tuple_us=_two_digits(self.hnsw_tuple_us)
+        )
+
+    def saw_exact(self, rows: int, elapsed_us: float) -> None:
+        if rows >= MIN_LEARN_ROWS:
+            self.exact_row_us = _smoothed(self.exact_row_us, elapsed_us / rows)
+
+    def saw_hnsw(self, tuples: float, elapsed_us: float) -> None:
+        if math.isfinite(tuples) and tuples > 0:
+            self.hnsw_tuple_us = _smoothed(self.hnsw_tuple_us, max(elapsed_us - self._seed.hnsw_fixed_us, 0.0) / tuples)
+
+
+def _smoothed(current: float, observed: float) -> float:
+    observed = min(max(observed, current / LEARN_CLIP), current * LEARN_CLIP)
+    return (1 - LEARN_WEIGHT) * current + LEARN_WEIGHT * observed
+
+
+def _two_digits(x: float) -> float:
+    return float(f"{x:.2g}")

@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -43,7 +43,7 @@ from ...ports import VectorHit
 from ...settings import Settings
 from .db import PostgresDatabase
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
-from .vector_plan import DEFAULT_COSTS, PathCosts, hnsw_from
+from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_from, hnsw_tuples
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the other backends use."""
@@ -175,7 +175,8 @@ class PostgresVectorIndex:
 
     ``path``: ``"auto"`` (the product: chosen per search, see :mod:`.vector_plan`), or one path
     forced (benchmarks and tests); ``fallback=False`` lets a forced HNSW answer come back short
-    (to measure the index alone)."""
+    (to measure the index alone). ``costs`` seeds the unit costs; with ``learn`` they then follow
+    what this index's searches take."""
 
     def __init__(
         self,
@@ -185,6 +186,7 @@ class PostgresVectorIndex:
         path: Path = "auto",
         fallback: bool = True,
         costs: PathCosts = DEFAULT_COSTS,
+        learn: bool = True,
         max_scan_tuples: int = MAX_SCAN_TUPLES,
     ) -> None:
         self._db = db
@@ -192,7 +194,8 @@ class PostgresVectorIndex:
         self._exact_below = settings.pg_exact_search_threshold
         self._path = path
         self._fallback = fallback
-        self._costs = costs
+        self._costs = LearnedCosts(costs)
+        self._learn = learn
         self._max_scan = max_scan_tuples
         self._sizes: OrderedDict[tuple[str, str], _Sized] = OrderedDict()
         self._total: tuple[int, float] | None = None  # the table's rows, and when they were read
@@ -235,19 +238,29 @@ class PostgresVectorIndex:
         sized = await self._sized(scope, k, q.shape[-1])
         if sized.dim is None:
             return []
-        hnsw = self._takes_hnsw(sized, k)
-        if hnsw:
+        known = sized.n <= sized.cap  # else counted only as far as the choice needed
+        started = time.perf_counter()
+        if self._takes_hnsw(sized, k):
+            if self._path == "hnsw":  # forced (benchmarks): the candidate list asked for
+                ef = min(max(self._ef_search, k), 1000)
+            else:
+                ef = ef_for(sized.n, sized.total, k, self._ef_search)
             rows = await self._with_settings(
-                hnsw_search(scope, q, k, exclude_thread, fallback=self._fallback), self._hnsw_settings(k)
+                hnsw_search(scope, q, k, exclude_thread, fallback=self._fallback), self._hnsw_settings(ef)
             )
             if rows and rows[0]["exact"]:  # the index came back short: this user goes exact for a while
-                self._remember(scope, _Sized(sized.dim, sized.total, sized.n, sized.cap, time.monotonic(), short=True))
+                self._remember(scope, replace(sized, at=time.monotonic(), short=True))
+            elif self._learn:
+                tuples = hnsw_tuples(sized.n, sized.total, k, self._ef_search)
+                self._costs.saw_hnsw(tuples, (time.perf_counter() - started) * 1e6)
         else:
             exact = exact_search(scope, q, k, exclude_thread)
             # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
             # gain nothing from compiling (100+ ms).
-            big = sized.n > min(sized.cap, JIT_SAFE_ROWS)
+            big = not known or sized.n > JIT_SAFE_ROWS
             rows = await (self._with_settings(exact, {"jit": "off"}) if big else fetch_all(self._db, exact))
+            if self._learn and known:
+                self._costs.saw_exact(sized.n, (time.perf_counter() - started) * 1e6)
         if not rows and not sized.fresh_check:
             # Nothing found: was the remembered dimension stale (the index reset by another process)?
             self._sizes.pop((scope.tenant_id, scope.user_id), None)
@@ -268,8 +281,11 @@ class PostgresVectorIndex:
 
     def _cap(self, total: int, k: int) -> int:
         """Users above this size take HNSW (see :func:`~.vector_plan.hnsw_from`)."""
-        ef = min(max(self._ef_search, k), 1000)
-        return hnsw_from(total, k, ef, floor=self._exact_below, max_scan_tuples=self._max_scan, costs=self._costs) - 1
+        costs = self._costs.now()
+        return (
+            hnsw_from(total, k, self._ef_search, floor=self._exact_below, max_scan_tuples=self._max_scan, costs=costs)
+            - 1
+        )
 
     async def _sized(self, scope: Scope, k: int, query_dim: int | None) -> _Sized:
         """The user's size as far as the path choice needs it: remembered, or counted now (with
@@ -312,13 +328,13 @@ class PostgresVectorIndex:
         while len(self._sizes) > SIZE_CACHE_USERS:
             self._sizes.popitem(last=False)
 
-    def _hnsw_settings(self, k: int) -> dict[str, str]:
+    def _hnsw_settings(self, ef: int) -> dict[str, str]:
         # Without a sort, the only plan left is the index's order: for a user near the edge the
         # planner would often read their rows by the scope index and sort them instead, the
         # exact path under another name. Disabling sorts inflates the plan's cost estimate past
         # the JIT threshold, and compiling it costs 100+ ms: no JIT either.
         return {
-            "hnsw.ef_search": str(min(max(self._ef_search, k), 1000)),
+            "hnsw.ef_search": str(ef),
             "hnsw.iterative_scan": "relaxed_order",
             "hnsw.max_scan_tuples": str(self._max_scan),
             "enable_sort": "off",
