@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..text import fold, names_in
+from ..text import content_words, fold, names_in
 from .salience import is_filler, phrases, strip_leading_filler
 from .signals import DECISION
 
@@ -39,6 +39,8 @@ DATE_WORDS = phrases(
 )
 """Month and weekday names and day words, folded (English "May" is matched only capitalised,
 below: lowercase "may" is a verb)."""
+DECISION_WORDS = 3
+"""Content words a decision needs to say what was settled ("decidi", "casa", "quintal")."""
 _MAY = re.compile(r"\bMay\b")
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[^\w$€£¥]+|[^\w%]+$")
@@ -100,6 +102,8 @@ def decision_in(sentence: str) -> Detail | None:
     and filler settle nothing."""
     text = strip_leading_filler(sentence).strip()
     if not text or text.endswith("?") or is_filler(text) or not DECISION.search(fold(text.replace("’", "'"))):
+        return None
+    if len(content_words(text)) < DECISION_WORDS:  # "Vai sim, surpresa total.": a reply, not what was settled
         return None
     key = fold(text.rstrip(".!…").rstrip())
     return Detail("decision", key, (0, len(text))) if key else None
