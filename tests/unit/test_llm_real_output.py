@@ -172,8 +172,23 @@ def test_a_retraction_written_as_an_update_to_false_closes_the_goal(written: str
         assert closed.id == goal.id and closed.valid_to is not None
         assert [e.event for e in await deps.memories.history(ANA, goal.id)] == [HistoryEvent.ADD, HistoryEvent.DELETE]
 
-    # The model reconciles the "false" fact as an UPDATE of the goal, as Qwen did: it closes it.
-    run(scenario, ScriptedChatModel(answering(facts, {"action": "UPDATE", "target_id": "first", "content": "x"})))
+    # Were the model asked, it would reconcile "false" as an UPDATE: a retraction is not asked about.
+    chat = ScriptedChatModel(answering(facts, {"action": "UPDATE", "target_id": "first", "content": "x"}))
+    run(scenario, chat)
+    assert not any(schema is ReconcileOut for _, _, schema in chat.calls)
+
+
+def test_a_restatement_is_not_reconciled_by_the_model() -> None:
+    chat = ScriptedChatModel(answering(lambda _: [fact("employer", "Globex", "Ana works at Globex.")]))
+
+    async def scenario(deps: Deps) -> None:
+        await llm_only(deps, await say(deps, "I work at Globex."))
+        await llm_only(deps, await say(deps, "Globex keeps me busy, I work at Globex after all."))
+        (item,) = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        assert item.mention_count == 2
+
+    run(scenario, chat)
+    assert not any(schema is ReconcileOut for _, _, schema in chat.calls)
 
 
 def test_a_correction_to_none_is_a_retraction() -> None:

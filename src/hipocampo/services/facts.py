@@ -261,10 +261,9 @@ async def ask_llm(deps: Deps, scope: Scope, message_ids: list[str]) -> LlmFindin
                 continue
             llm_fact = replace(llm_fact, fact=checked)
             verdict = None
-            if current:
+            if current and _worth_asking(checked, current):
                 prompt = reconcile_prompt(fact.content, [(m.id, m.content, m.created_at) for m in current])
                 verdict = await calls.ask(_complete(deps, prompt, ReconcileOut), message.id, None)
-                verdict = _retraction_verdict(checked, verdict)
             found[message.id].append(replace(llm_fact, verdict=verdict))
     if turns:
         found.revisions = await calls.ask(_revisions(deps, scope, message_ids, turns), "the review", [])
@@ -310,15 +309,18 @@ async def _complete(deps: Deps, prompt: tuple[str, str], schema: type[T]) -> T:
     return answer
 
 
-def _retraction_verdict(fact: ExtractedFact, verdict: ReconcileOut | None) -> ReconcileOut | None:
-    """A retraction (negated, no value) that the model reconciles as an UPDATE is the "update to
-    false" small models write: it closes its target. ADD or NONE of a retraction would store an
-    empty fact or keep the retracted one, so the rules decide those (:func:`decide` closes the slot)."""
-    if verdict is None or not fact.negated or fact.value:
-        return verdict
-    if verdict.action in ("UPDATE", "DELETE") and verdict.target_id:
-        return ReconcileOut(action="DELETE", target_id=verdict.target_id, reason=verdict.reason)
-    return None
+def _worth_asking(fact: ExtractedFact, current: list[MemoryItem]) -> bool:
+    """Whether the slot's memories need the model's reconciliation, one more call (20-100 s on a
+    small local model): not for a restatement (a current memory holds the value already: a
+    mention) nor for a retraction (negated, no value; "update to false"), which closes what the
+    slot holds, as :func:`decide` does without asking."""
+    if fact.negated and not fact.value:
+        return False
+    wanted = normalise_value(fact.value)
+    return not any(
+        normalise_value(m.metadata.get(FACT_VALUE)) == wanted and bool(m.metadata.get(NEGATIVE)) == fact.negated
+        for m in current
+    )
 
 
 def _old_value_checked(fact: ExtractedFact, message: Message, current: list[MemoryItem]) -> ExtractedFact | None:
