@@ -14,7 +14,7 @@ import pytest
 from hipocampo.domain.model import HistoryEvent, MemoryItem
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
 from hipocampo_bench.scenario_files import SCENARIOS_DIR
-from hipocampo_bench.scenarios import LANGUAGES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
+from hipocampo_bench.scenarios import LANGUAGES, MODES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 
 ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
 
@@ -32,7 +32,8 @@ def at(text: str) -> datetime:
 
 @pytest.fixture(scope="module")
 def result() -> dict[str, Any]:
-    return run_scenarios()
+    # The fresh never-tuned split is measured by benchmarks/scenarios.py, not held to anything here.
+    return run_scenarios(scenarios=[s for s in SCENARIOS if s.split != "never-tuned"])
 
 
 def test_scenarios_are_well_formed() -> None:
@@ -81,11 +82,14 @@ def test_the_earlier_blind_split_stays_above_its_floors(result: dict[str, Any]) 
     assert blind["probes"]["rate"] >= EARLIER_BLIND_FLOORS["probes"]
 
 
-def test_the_fresh_never_tuned_split_is_reported_apart(result: dict[str, Any]) -> None:
-    """Not held to any figure (that would make it a tuned split): only played and counted apart."""
-    fresh = [s for s in SCENARIOS if s.split == "never-tuned"]
-    assert result["by_split"]["never-tuned"]["scenarios"] == len(fresh)
-    assert {r["split"] for r in result["scenarios"]} == {s.split for s in SCENARIOS}
+def test_the_fresh_never_tuned_split_is_reported_apart() -> None:
+    """Not held to any figure (that would make it a tuned split): played and counted apart."""
+    fresh = [s for s in SCENARIOS if s.split == "never-tuned"][:1]
+    if not fresh:
+        pytest.skip("no fresh never-tuned scenarios in benchmarks/data/scenarios/never-tuned/")
+    one = run_scenarios(scenarios=fresh, modes=MODES[:1])
+    assert one["by_split"]["never-tuned"]["scenarios"] == 1
+    assert one["by_split"]["tuned"]["scenarios"] == one["by_split"]["earlier-blind"]["scenarios"] == 0
 
 
 def test_every_scenario_reports_its_misses(result: dict[str, Any]) -> None:
