@@ -5,6 +5,7 @@ no-op re-runs, scoping, and the LLM path with its extractive fallback."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta, timezone
 
@@ -250,7 +251,9 @@ def test_an_llm_writes_the_summary_within_the_budget() -> None:
         summary = await maybe_summarize(deps, ALICE, "t1", POLICY, llm=chat)
         assert summary is not None
         assert summary.content.startswith("- [2023-05-08] Ana plans to meet Sofia in Lisbon.\n- more")
-        assert summary.token_count <= POLICY.max_tokens and summary.content.endswith("- more")
+        assert summary.token_count <= POLICY.max_tokens and summary.content.splitlines()[-2] == "- more"
+        # The model dropped the turns' places and days: the summary says how many details it left out.
+        assert re.fullmatch(r"\(\+\d+ details omitted\)", summary.content.splitlines()[-1])
         [(system, prompt, schema)] = chat.calls
         assert schema is None and "summary" in system
         assert "Previous summary:\n(none)" in prompt and f"[2023-05-18] Ana: {said(10)}" in prompt
@@ -261,7 +264,7 @@ def test_an_llm_writes_the_summary_within_the_budget() -> None:
         await add(deps, 11, start=21)
         chat2 = ScriptedChatModel(["- updated"])
         again = await maybe_summarize(deps, ALICE, "t1", POLICY, llm=chat2)
-        assert again is not None and again.content == "- updated"
+        assert again is not None and again.content.splitlines()[0] == "- updated"
         prompt2 = chat2.calls[0][1]
         assert summary.content in prompt2 and said(10) not in prompt2 and said(21) in prompt2
 

@@ -42,7 +42,9 @@ from ..domain.model import (
     content_hash,
     turn_memory_id,
 )
-from ..domain.summaries.summarize import SummaryTurn, extractive_summary, fold_budget
+from ..domain.summaries.coverage import is_omitted_line, omitted_in, omitted_line
+from ..domain.summaries.details import details_in, missing
+from ..domain.summaries.summarize import SummaryTurn, extractive_summary, fold_budget, split_sentences
 from ..domain.summaries.summary_changes import FactChange, describe_change
 from ..domain.text import detect_language, fold
 from ..domain.truth.reconcile import FACT_VALUE, is_single_valued
@@ -372,14 +374,36 @@ async def _ask_llm(
         return None
     text = text.strip()
     said = fold(text)
-    missing = [
+    left_out = [
         f"- [{when:%Y-%m-%d}] {line}"
         for (when, line), c in zip(updates, changes, strict=True)
         if fold(c.old) not in said or fold(c.new) not in said
     ]
-    if missing:  # first, so that cutting to the budget drops the model's lines, not these
-        text = "\n".join([*missing, text])
-    return _fit(deps, text, budget)
+    if left_out:  # first, so that cutting to the budget drops the model's lines, not these
+        text = "\n".join([*left_out, text])
+    return _counted(deps, previous, turns, _fit(deps, text, budget), budget)
+
+
+def _counted(deps: Deps, previous: str | None, turns: list[SummaryTurn], text: str, budget: int) -> str:
+    """The model's summary, ending with how many numbers, dates, names and decisions of the
+    users' turns (and of the previous summary's count) it does not say, as the extractive one
+    does: a model that drops the €300 budget is held to the same account. Cut to leave room."""
+    speakers = {t.speaker for t in turns} | {"User", "Assistant"}
+    keys = [
+        d.key
+        for t in turns
+        if t.role != "assistant"
+        for sentence in split_sentences(t.text, whole_up_to=0)
+        for d in details_in(sentence, speakers=speakers)
+    ]
+    keys = list(dict.fromkeys(keys))
+    text = "\n".join(line for line in text.splitlines() if not is_omitted_line(line))  # one count, ours
+    n = omitted_in(previous) + len(missing(text, keys))
+    if not n:
+        return text
+    line = omitted_line(n, detect_language(text))
+    body = _fit(deps, text, max(budget - deps.tokenizer.count(line) - 1, 0))
+    return f"{body}\n{line}" if body else line
 
 
 def _fit(deps: Deps, text: str, max_tokens: int) -> str:

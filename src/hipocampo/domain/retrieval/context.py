@@ -166,11 +166,11 @@ def render_context(
         if piece.memory.id in seen:
             continue
         key = group_key(piece.memory)
-        head = SECTION_HEADS.get(key[0])
+        section = SECTION_HEADS.get(key[0])
         c = count(line_of(piece)) + 1
         if key not in groups:  # the first line of its section or of its conversation group
-            c += count(head) + 2 if head else count(group_header(piece.memory)) + 1
-            if not head and not any(g[0] not in SECTION_HEADS for g in groups):
+            c += count(section) + 2 if section else count(group_header(piece.memory)) + 1
+            if not section and not any(g[0] not in SECTION_HEADS for g in groups):
                 c += count(MEMORIES_HEAD) + 2
         if c > left:
             continue
