@@ -31,9 +31,9 @@ def run(scenario) -> None:  # noqa: ANN001
     asyncio.run(scenario(deps))
 
 
-async def say(deps: Deps, text: str, day: int) -> None:
+async def say(deps: Deps, text: str, day: int, thread: str | None = None) -> None:
     turn = {"role": "user", "content": text, "created_at": (T0 + timedelta(days=day)).isoformat()}
-    (m,) = await add_messages(deps, ANA, f"t{day}", [turn])
+    (m,) = await add_messages(deps, ANA, thread or f"t{day}", [turn])
     await mine_messages(deps, ANA, [m.id])
 
 
@@ -110,5 +110,19 @@ def test_forgetting_the_thread_that_changed_a_fact_does_not_make_it_retracted() 
         (change,) = Validity.of(closed, T0 + timedelta(days=30)).changes
         assert change.successor is None and change.value == "Acme"
         assert REPLACED in change.note() and RETRACTED not in change.note()
+
+    run(scenario)
+
+
+def test_a_statement_no_rule_read_is_marked_earlier_when_taken_back() -> None:
+    async def scenario(deps: Deps) -> None:
+        await say(deps, "I'm training for a half marathon in October, super excited!", 0, "run")
+        await say(deps, "Actually, scratch what I said about the half marathon, I hurt my knee.", 3, "run")
+        closed = await deps.memories.list(ANA, kind=MemoryKind.FACT)
+        (statement,) = [m for m in closed if (m.key or "").startswith("statement:")]
+        assert statement.valid_to == T0 + timedelta(days=3) and statement.metadata["fact_value"] == "half marathon"
+        (change,) = Validity.of(closed, T0 + timedelta(days=30)).changes
+        assert change.sources == frozenset(statement.source_message_ids)
+        assert RETRACTED in change.note()
 
     run(scenario)

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Scope
-from hipocampo.domain.truth.changes import ended_facts
+from hipocampo.domain.truth.changes import ended_facts, ended_statements
 from hipocampo.domain.truth.reconcile import FACT_VALUE, NEGATIVE
 
 SCOPE = Scope("acme", "ana")
@@ -78,3 +78,34 @@ def test_what_the_turns_rules_wrote_is_left_to_them() -> None:
 def test_a_critical_fact_is_not_ended_by_a_loose_cue() -> None:
     allergy = fact("allergy:peanuts", "peanuts", MemoryType.CRITICAL_INFO)
     assert ended_facts("Peanuts are no longer in my pantry.", [allergy]) == []
+
+
+EARLIER = [
+    ("m3", "My sister loves marathons."),
+    ("m2", "I'm training for a half marathon in October, super excited!"),
+    ("m1", "Vamos fazer uma viagem ao Peru em maio."),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message_id", "words"),
+    [
+        ("Actually, scratch what I said about the half marathon, I hurt my knee.", "m2", "half marathon"),
+        ("Esquece a viagem ao Peru, foi cancelada.", "m1", "viagem Peru"),
+    ],
+)
+def test_an_earlier_statement_no_fact_carried_is_taken_back(text: str, message_id: str, words: str) -> None:
+    (found,) = ended_statements(text, EARLIER)
+    assert (found.message_id, found.words) == (message_id, words)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I still love running half marathons.",  # no cue
+        "Forget the trip, it is cancelled.",  # one word in common says too little
+        "Should I forget the half marathon?",  # a question
+    ],
+)
+def test_a_statement_is_not_taken_back_on_less(text: str) -> None:
+    assert ended_statements(text, EARLIER) == []

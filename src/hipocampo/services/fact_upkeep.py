@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 from ..domain.extraction import ExtractedFact, regender
+from ..domain.extraction.base import slug
 from ..domain.lang import merged_map
-from ..domain.model import MemoryItem, MemoryKind, Message, Scope
+from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Message, Role, Scope, new_id
 from ..domain.text import content_words, fold, query_terms
-from ..domain.truth.changes import Ended, ended_facts
-from ..domain.truth.reconcile import FACT_VALUE, same_speaker
+from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
+from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
 from .deps import Deps
 
 SPEAKER_FEMININE = "speaker_feminine"
@@ -57,6 +58,66 @@ async def noticed_endings(deps: Deps, message: Message, touched: set[str]) -> li
         if m.created_at < message.created_at and message.id not in m.source_message_ids
     ]
     return ended_facts(message.content, earlier, touched=touched)
+
+
+EARLIER_TURNS = 300
+"""Most of the user's earlier turns (newest first) an ending sentence is matched against."""
+
+
+async def noticed_statements(deps: Deps, message: Message, closed_sources: set[str]) -> list[EndedStatement]:
+    """The user's earlier statements this turn takes back that no fact carried ("scratch what I said
+    about the half marathon" after a turn no rule read): turns of the same speaker, before this
+    one, that are no source of any fact (current, or closed: by this turn's rules or by an ending
+    it made, ``closed_sources``), matched by :func:`~hipocampo.domain.truth.changes.ended_statements`."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
+    carried = {i for m in facts for i in m.source_message_ids} | closed_sources
+    turns = await deps.memories.list(scope, kind=MemoryKind.TURN, limit=EARLIER_TURNS)
+    thread = await deps.log.list_thread(message.scope, message.thread_id, after_seq=max(-1, message.seq - 50))
+    said = {m.id: (m.created_at, m.content, m.name) for m in thread if m.role is Role.USER}
+    for t in turns:
+        if t.role is Role.USER and t.source_message_ids:
+            said.setdefault(t.source_message_ids[0], (t.created_at, t.content, t.name))
+    earlier = sorted(
+        ((at, i, text) for i, (at, text, name) in said.items() if at < message.created_at and i != message.id
+         and i not in carried and name == message.name),
+        reverse=True,
+    )  # fmt: skip
+    return ended_statements(message.content, [(i, text) for _, i, text in earlier])
+
+
+async def record_taken_back(deps: Deps, message: Message, statement: EndedStatement, actor: str) -> MemoryItem:
+    """An earlier statement no fact carried, taken back by ``message``: stored as a closed fact whose
+    source is that statement's turn (``statement:<words>``, retracted at once, both sentences in its
+    history), so recall marks the turn as earlier, since this one, like any retracted fact."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    when = message.created_at
+    item = MemoryItem(
+        id=new_id("fact"),
+        scope=scope,
+        kind=MemoryKind.FACT,
+        content=statement.said[:300],
+        created_at=when,
+        thread_id=message.thread_id,
+        importance=0.3,
+        source_message_ids=[statement.message_id],
+        metadata={FACT_VALUE: statement.words, **({SPEAKER: message.name} if message.name else {})},
+        key=f"statement:{slug(statement.words)}",
+        confidence=0.8,
+        updated_at=when,
+        valid_to=when,
+    )
+    await deps.memories.upsert([item])
+    said = f"said in message {statement.message_id}, no fact read from it"
+    why = f"taken back by a later statement ({statement.cue!r}): {statement.sentence[:200]!r}; message {message.id}"
+    await deps.memories.add_history(
+        scope,
+        [
+            HistoryEntry(item.id, HistoryEvent.ADD, when, None, item.content, actor, said),
+            HistoryEntry(item.id, HistoryEvent.DELETE, when, item.content, None, actor, why),
+        ],
+    )
+    return item
 
 
 SAVED_AS = "saved_as"

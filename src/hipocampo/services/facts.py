@@ -62,7 +62,16 @@ from ..domain.truth.reconcile import (
 )
 from ..domain.truth.validity import SUPERSEDED_BY
 from .deps import Deps
-from .fact_upkeep import KNOWN_FACTS, SAVED_AS, SPEAKER_FEMININE, noticed_endings, regender_earlier, saved_twin
+from .fact_upkeep import (
+    KNOWN_FACTS,
+    SAVED_AS,
+    SPEAKER_FEMININE,
+    noticed_endings,
+    noticed_statements,
+    record_taken_back,
+    regender_earlier,
+    saved_twin,
+)
 from .ingest import EXTRACT_JOB, INDEX_MEMORIES_JOB
 
 log = logging.getLogger(__name__)
@@ -144,11 +153,16 @@ async def mine_messages(
                 if result.action in (Action.ADD, Action.UPDATE):
                     new_items.append(result.memory.id)
         if rules:
+            closed_sources: set[str] = set()
             for ended in await noticed_endings(deps, message, {f.key for f in found}):
                 reason = f"ended by a later statement ({ended.cue!r}): {ended.sentence[:200]!r}"
                 decision = Decision(Action.DELETE, [ended.fact], reason)
                 await _close(deps, _scope(message), decision, message, HistoryEvent.DELETE, None, ACTOR)
                 applied.append(Applied(Action.DELETE, ended.fact, [ended.fact]))
+                closed_sources.update(ended.fact.source_message_ids)
+            for statement in await noticed_statements(deps, message, closed_sources):
+                taken = await record_taken_back(deps, message, statement, ACTOR)
+                applied.append(Applied(Action.DELETE, taken, [taken]))
     revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
     if revisions and messages:
         for revision in revisions:

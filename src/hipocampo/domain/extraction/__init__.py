@@ -42,10 +42,10 @@ from ..errors import InvalidInput
 from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import detect_language, fold
-from . import lexicon as lex
 from .answers import answer_length, answered
-from .base import HEDGED, MEDIUM, Draft, Grammar, Person, name_word_ok
+from .base import HEDGED, MEDIUM, Draft, Grammar, Person
 from .context import resolve
+from .people import extract_people
 from .roles import relation
 from .settling import render, settle
 from .validate import keep_valid
@@ -121,48 +121,6 @@ def extract_facts(
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))
     return [_fact(d, lang, span, speaker, fem) for (d, lang, span), ok in zip(settled, keep, strict=True) if ok]
-
-
-def extract_people(text: str) -> list[tuple[str, str | None]]:
-    """People (and named pets) a turn mentions, with how they relate to the user when it says so:
-    "minha irmã Maria e o João" -> [("Maria", "sister"), ("João", None)]."""
-    facts = extract_facts(text)
-    found: dict[str, tuple[int, str, str | None]] = {}
-
-    def add(name: str, rel: str | None, at: int) -> None:
-        known = found.get(fold(name))
-        if known is None or (known[2] is None and rel is not None):
-            found[fold(name)] = (known[0] if known else at, name, rel)
-
-    for f in facts:
-        kind, _, rest = f.key.partition(":")
-        if f.memory_type is MemoryType.ENTITY and kind in ("person", "pet"):
-            rel = rest.split(":")[0]
-            names = f.people if kind == "pet" or ":" in rest else (f.value,)
-            for name in names:
-                if name[:1].isupper():
-                    add(name, rel if rel in lex.RELATIONS.values() or kind == "pet" else None, f.span[0])
-    own = [f for f in facts if f.memory_type is not MemoryType.ENTITY]
-    blocked = {fold(v) for f in own for v in (f.value, f.previous_value or "")}
-    for m in _NAME_TOKEN.finditer(text):
-        name = re.sub(r"['’]s$", "", m.group(0))
-        if fold(name) not in blocked and _looks_like_a_person(text, m.start(), m.end(), name):
-            add(name, None, m.start())
-    return [(name, rel) for _, name, rel in sorted(found.values(), key=lambda t: t[0])]
-
-
-def _looks_like_a_person(text: str, start: int, end: int, name: str) -> bool:
-    """A capitalised name that is no place, no sentence opener and not after "in", "em", "at"."""
-    before = re.search(r"(\S*)\s*$", text[max(0, start - 30) : start])
-    after_ = re.match(r"\s*(\S*)", text[end : end + 30])
-    previous_word = fold(before.group(1)) if before else ""
-    next_word = fold(after_.group(1)) if after_ else ""
-    at_start = not previous_word or previous_word[-1] in ".!?:"
-    return (
-        all(name_word_ok(w) for w in name.split() if w[0].isupper())
-        and previous_word not in _PLACE_PREPOSITIONS
-        and (not at_start or next_word in _PERSON_VERBS)
-    )
 
 
 # --- reading a turn -----------------------------------------------------------------------------
@@ -420,13 +378,3 @@ def _fact(d: Draft, lang: Grammar, span: tuple[int, int], speaker: str | None, f
         span=span,
         people=d.people,
     )
-
-
-_NAME_TOKEN = re.compile(r"[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+(?:(?:de|da|do|dos|das)\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+)*")
-_PLACE_PREPOSITIONS = frozenset(
-    "in at from to for into near em no na nos nas de do da dos das para pra pro perto".split()
-)
-_PERSON_VERBS = frozenset(
-    """lives works is was has had said says told called loves likes wants and will can mora trabalha e
-    foi tem tinha disse falou ligou vai adora gosta quer pode""".split()
-)

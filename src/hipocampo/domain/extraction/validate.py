@@ -26,7 +26,7 @@ from .base import Draft
 _LAUGH = re.compile(r"^(?:(?:ha|he|hi|ah|ja|rs|kk|k)+h?|lo+l|l+m+a+o+|x+d+|:\)|:d)$")
 _NOUN_SLOTS = frozenset(
     """allergy intolerance condition medication avoids diet employer home_city home_country work_city origin
-    school favorite pet family id birthday budget""".split()
+    school favorite pet family id birthday budget work_field""".split()
 )
 _THINGS = frozenset({"likes", "dislikes", "prefers"}) | _NOUN_SLOTS
 """Slots whose value is a thing (a noun phrase), not a plan or a sentence."""
@@ -37,6 +37,8 @@ _MAX_WORDS = {
 }  # fmt: skip
 """The most words a value of each kind may have; longer ones ran on past their phrase."""
 _SUBJECTS = frozenset("i eu we nos nós".split())
+_ALLERGENS = frozenset({"allergy", "intolerance", "avoids"})
+_NOT_IN_ALLERGENS = frozenset("com with para for sem without cuidado careful".split())
 _NUMBER = re.compile(r"^\d+(?:h|am|pm|h\d+)?$")
 
 
@@ -93,7 +95,7 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
         return True  # a slot retracted as a whole ("forget the trip budget")
     if not ws or is_filler(d.value):
         return False
-    codes = [code] if code in LANGUAGES else list(LANGUAGES)
+    codes: list[str] = [code] if code is not None and code in LANGUAGES else list(LANGUAGES)
     get = (lambda name: _folded(codes[0], name)) if len(codes) == 1 else _merged  # noqa: E731
     if any(_LAUGH.match(w) for w in ws) or ws[-1] in get("DANGLING"):
         return False
@@ -109,11 +111,21 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
             return False  # a qualifier with no head: "prefere antes das 11h"
         if base == "prefers" and _time_runs_on(ws, codes):
             return False
+        if ws[0] in get("NOT_OPENING") or _says(d.value, "INSIDE", codes) or _says(d.value, "INTENSIFIER", codes):
+            return False  # "bebo uns quatro por dia", "futevôlei depois dessa", "mil vezes em casa"
+        if base in _ALLERGENS and any(w in _NOT_IN_ALLERGENS for w in ws):
+            return False  # "cuidado com doce baiano" is a warning, not an allergen
     elif any(w in _SUBJECTS for w in ws[1:]):
         return False  # a plan that runs into a new clause: "... agora que eu moro"
     if base in _NOUN_SLOTS and ws[0] in get("VERB_FIRST"):
         return False  # "allergic to eat ..." is no allergen
     return not any(w in get("CLAUSE_MARKERS") for w in ws)
+
+
+def _says(value: str, name: str, codes: list[str]) -> bool:
+    """Whether ``value`` matches the pattern ``name`` of any of the languages' forms."""
+    folded = fold(value)
+    return any(re.search(fold(getattr(language(c).forms, name)), folded) for c in codes)
 
 
 def _time_runs_on(ws: list[str], codes: list[str]) -> bool:
@@ -131,10 +143,10 @@ def _time_runs_on(ws: list[str], codes: list[str]) -> bool:
     return False
 
 
-def keep_valid(drafts: list[Draft], spans: list[tuple[int, int]], codes: list[str] | None = None) -> list[bool]:
+def keep_valid(drafts: list[Draft], spans: list[tuple[int, int]], codes: list[str | None] | None = None) -> list[bool]:
     """Which drafts to keep: those with valid values, unless another draft from the same clause
     was filler (then the clause was chatter and none of it is a fact)."""
-    langs = codes or [None] * len(drafts)
+    langs: list[str | None] = codes or [None] * len(drafts)
     ok = [valid_value(d, c) for d, c in zip(drafts, langs, strict=True)]
     chatter = {span for d, span in zip(drafts, spans, strict=True) if d.value and is_filler(d.value)}
     return [keep and span not in chatter for keep, span in zip(ok, spans, strict=True)]

@@ -45,6 +45,7 @@ _CONDITIONAL = re.compile(
 _SPEECH = re.compile(r"\b(?:said|says|told|asked|disse|diz|falou|perguntou|contou)\b")
 _OWN_WORDS = re.compile(r"\b(?:what\s+i\s+(?:said|told\s+you)|o\s+que\s+(?:eu\s+)?(?:disse|falei|te\s+disse))\b")
 """The user quoting themselves ("scratch what I said") is no reported speech."""
+_CLAUSE_END = re.compile(r"[,;:()]|\s[-–—]\s|\s(?:but|so|because|since|while|mas|porque|pois|entao|enquanto|embora)\s")
 _MIN_STEM = 4
 """Shorter stems ("rio", "sol") match too much text to name a fact."""
 
@@ -85,6 +86,14 @@ def _own(sentence: str) -> bool:
     if _QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence:
         return False
     return not any(w in _relation_words() for w in re.findall(r"[\w-]+", folded))
+
+
+def _cue_clause(folded: str, start: int, end: int) -> str:
+    """The clause of ``folded`` around the cue at ``start:end``: an ending applies to what its own
+    clause names ("já não quero tirar a carta, a bicicleta chegou" ends the licence, not the bike)."""
+    before = [m.end() for m in _CLAUSE_END.finditer(folded, 0, start)]
+    after = _CLAUSE_END.search(folded, end)
+    return folded[before[-1] if before else 0 : after.start() if after else len(folded)]
 
 
 def _stems(text: str) -> set[str]:
@@ -133,11 +142,12 @@ def ended_facts(
         if not _own(sentence):
             continue
         folded = fold(sentence)
-        stems = _stems(sentence)
         for code in codes or list(LANGUAGES):
             retract, resume, slot_endings = _patterns(code)
             ending = retract.search(folded)
             again = resume.search(folded)
+            cue = ending or again
+            stems = _stems(_cue_clause(folded, cue.start(), cue.end())) if cue else set()
             for fact in candidates:
                 if fact.id in found:
                     continue
@@ -146,7 +156,7 @@ def ended_facts(
                 if by_slot:
                     found[fact.id] = Ended(fact, sentence, by_slot.group(0))
                     continue
-                if not _names_fact(sentence, stems, fact):
+                if not stems or not _names_fact(sentence, stems, fact):
                     continue
                 avoids = is_negative(fact) or (fact.key or "").startswith(("avoids:", "dislikes:"))
                 if avoids and again:
@@ -154,3 +164,64 @@ def ended_facts(
                 elif ending and not avoids and fact.memory_type is not MemoryType.CRITICAL_INFO:
                     found[fact.id] = Ended(fact, sentence, ending.group(0))
     return list(found.values())
+
+
+@dataclass(frozen=True)
+class EndedStatement:
+    """An earlier statement of the user (a turn no fact was read from, or not that part of it)
+    that a later sentence takes back: which turn, the words both share, the sentence and its cue."""
+
+    message_id: str
+    words: str  # the earlier turn's own words for what was taken back: "half marathon"
+    said: str  # the earlier turn's sentence that said it
+    sentence: str
+    cue: str
+
+
+MIN_SHARED = 2
+"""Specific words an ending sentence and an earlier statement must share: one ("the trip", "a
+viagem") names too little to say which statement it takes back."""
+
+
+def ended_statements(
+    text: str, earlier: Sequence[tuple[str, str]], *, codes: Sequence[str] | None = None, limit: int = 2
+) -> list[EndedStatement]:
+    """The earlier statements (``earlier``: the user's turns as (message id, text), newest first)
+    that ``text`` takes back with an ending cue, when no fact carried them: "scratch what I said
+    about the half marathon" after "I'm training for a half marathon in October". A statement is
+    named by at least :data:`MIN_SHARED` specific words of the ending sentence (not the cue's);
+    at most ``limit`` statements per sentence, the most recent."""
+    found: dict[str, EndedStatement] = {}
+    for sentence in _sentences(text):
+        if not _own(sentence):
+            continue
+        folded = fold(sentence)
+        for code in codes or list(LANGUAGES):
+            ending = _patterns(code)[0].search(folded)
+            if not ending:
+                continue
+            clause = _cue_clause(folded, ending.start(), ending.end())
+            named = _stems(clause.replace(ending.group(0), " "))
+            taken = 0
+            for message_id, content in earlier:
+                if taken >= limit or message_id in found:
+                    break
+                said = _naming(content, named)
+                if said is None:
+                    continue
+                words, where = said
+                found[message_id] = EndedStatement(message_id, words, where, sentence, ending.group(0))
+                taken += 1
+    return list(found.values())
+
+
+def _naming(content: str, named: set[str]) -> tuple[str, str] | None:
+    """The sentence of ``content`` sharing :data:`MIN_SHARED` stems with ``named``, and its words
+    that do (in order), unless it asks, wonders or already takes something back."""
+    for sentence in _sentences(content):
+        if not _own(sentence) or any(p[0].search(fold(sentence)) for p in map(_patterns, LANGUAGES)):
+            continue
+        words = list(dict.fromkeys(w for w in re.findall(r"[\w'-]+", sentence) if _stems(w) & named))
+        if len({fold(w) for w in words}) >= MIN_SHARED:
+            return " ".join(words), sentence
+    return None

@@ -22,7 +22,7 @@ CLAUSE_MARKERS = frozenset("because since while although though whereas unless w
 """Words that open a clause of their own: a value containing one holds more than a phrase."""
 FINITE_VERBS = frozenset(
     """is are was were has had does did would should must goes went takes took brings brought needs makes
-    gets got""".split()
+    gets got feels feel seems seem looks""".split()
 )
 """Finite verbs that never belong inside a noun phrase ("the mornings I take the dog out")."""
 TIME_WORDS = frozenset(
@@ -47,3 +47,10 @@ POSSIBILITY = (
     r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?m\s+gonna|i\s+could|i\s+might|i'?d|we'?ll|we\s+will|we\s+might)\b"
 )
 """A possibility, not a plan ("maybe I'll move to Berlin"): kept as a turn, never a fact."""
+
+NOT_OPENING = frozenset("am is are was were have has had".split())
+"""Verbs that cannot open a thing."""
+INSIDE = r"\b(?:every\s+(?:day|morning|night|evening|week|weekend)|per\s+(?:day|week)|a\s+day|each\s+(?:day|morning))\b"
+"""A habit inside a value ("the crossword every morning"): a clause about doing, not a thing."""
+INTENSIFIER = r"^(?:way\s+more|much\s+more|a\s+thousand\s+times)\b"
+"""Openers that weigh a preference, with the thing preferred after them."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 RETRACT = (
     r"\bja\s+nao\b|\bnao\b[^.!?]{0,40}\bmais\b|\bnunca\s+mais\b|\bdeixei\s+de\b|\bparei\s+de\b|\badeus\b|"
+    r"\bdeixei\s+(?:o|a|os|as)\b|"
     r"\besquece\b|\besqueca\b|\bdesconsidera\b|\besqueci\s+o\s+que\s+disse\b|"
     r"\bcancel(?:ei|ado|ada|amos|aram|ou)\b|\bdesisti\b|\bdesistimos\b|\bvendi\b|\bvendemos\b|"
     r"\bterminamos\b|\bterminei\b|\bacabou\b|\bacabamos\b|\bmorreu\b|\bfaleceu\b|\blarguei\b|\bnao\s+vai\s+(?:dar|rolar)\b|"

@@ -8,7 +8,8 @@ from .. import words_set
 FILLERS = words_set(
     """alias, entendi, entendo, tipo, ne, pois, pois e, sei la, ta, beleza, valeu, entao, enfim, olha, bom,
     bem, sim, nao, ja agora, deixa pra la, deixa para la, esquece, nada, coisa, coisas, algo, alguma coisa,
-    isso, aquilo, sabe, percebes, percebe, ora, pronto, claro, obrigado, obrigada"""
+    isso, aquilo, sabe, percebes, percebe, ora, pronto, claro, obrigado, obrigada, mesmo, mesma, demais,
+    bastante"""
 )
 """A value that is only chatter: "sou alérgico a, tipo, ..." stores nothing."""
 DANGLING = frozenset(
@@ -28,7 +29,7 @@ CLAUSE_MARKERS = frozenset("porque pois enquanto embora quando caso".split())
 """Words that open a clause of their own: a value containing one holds more than a phrase."""
 FINITE_VERBS = frozenset(
     """sou estou tenho vou vai levo levei trago faço fiz fico fui tive posso quero preciso treino trabalho
-    moro funciono obrigou obriga deixo deixei tomo pego acordo durmo saio chego corro""".split()
+    moro funciono obrigou obriga deixo deixei tomo pego acordo durmo saio chego corro bebo jogo""".split()
 )
 """First-person and common finite verbs that never belong inside a noun phrase ("manhã levo o
 Pixel ao veterinário"); "treino" and "trabalho" are nouns too, so they count only after a noun."""
@@ -62,3 +63,16 @@ POSSIBILITY = (
 )
 """A possibility, not a plan ("talvez eu mude para o Porto", "se calhar vou viver para Braga"):
 kept as a turn, never a fact. Folded text: "faça" is "faca"."""
+
+NOT_OPENING = frozenset(
+    "sou estou tenho vou levo bebo faço fico posso quero preciso moro tomo pego acordo durmo menos".split()
+)
+"""First-person verbs and quantities that cannot open a thing ("bebo uns quatro por dia", "menos noites")."""
+INSIDE = (
+    r"\b(?:todo\s+(?:o\s+)?dia|tod[oa]s?\s+(?:as\s+|os\s+)?(?:noites?|manhãs?|manhas?|dias|semanas?|tardes?)|"
+    r"por\s+(?:dia|semana|mês|mes)|dessa|desse|disso|nisso|nessa|daquilo)\b"
+)
+"""A habit ("toda noite", "por dia") or a pointer to the talk ("depois dessa") inside a value: a
+clause about doing, not a thing."""
+INTENSIFIER = r"^(?:mil\s+vezes|muito\s+mais|bem\s+mais|cem\s+vezes)\b"
+"""Openers that weigh a preference, with the thing preferred after them ("mil vezes em casa")."""
