@@ -111,6 +111,8 @@ def embed_locomo(data: str, cache: str | None) -> tuple[str, list[tuple[str, str
         conv = load_conversation(path)
         turns += [(t.speaker, t.content) for t in conv.turns]
         questions += [q.text for q in conv.questions]
+    if not turns:
+        raise SystemExit(f"no LoCoMo conversations (*.json) in {data}: give --data")
     questions = list(dict.fromkeys(questions))
     t = time.perf_counter()
     turn_vectors = np.asarray(embedder.embed_documents([text for _, text in turns]), dtype=np.float32)
@@ -262,9 +264,13 @@ async def measure(args: argparse.Namespace, url: str, model: str, data: dict[str
     def note(cls: str, key: str, value: float, into: dict[str, dict[str, list[float]]]) -> None:
         into.setdefault(cls, {}).setdefault(key, []).append(value)
 
-    async def hipocampo_search(user: str, text: str) -> float:
+    stages: dict[str, dict[str, list[float]]] = {}
+
+    async def hipocampo_search(cls: str, user: str, text: str) -> float:
         t = time.perf_counter()
         r = await mem.search(user, text, tenant_id=TENANT, k=10)
+        for key in ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "hop_ms"):
+            note(cls, key, r.timings_ms.get(key, 0.0), stages)
         return (time.perf_counter() - t) * 1000 - r.timings_ms.get("query_embed_ms", 0.0)
 
     async def hipocampo_recall(user: str, text: str) -> float:
@@ -288,7 +294,7 @@ async def measure(args: argparse.Namespace, url: str, model: str, data: dict[str
             for name in runs[n % len(runs) :] + runs[: n % len(runs)]:
                 t = time.perf_counter()
                 if name == "search":
-                    note(cls, "hipocampo search", await hipocampo_search(user, text), times)
+                    note(cls, "hipocampo search", await hipocampo_search(cls, user, text), times)
                 elif name == "recall":
                     note(cls, "hipocampo recall", await hipocampo_recall(user, text), times)
                 elif name == "vectors":
@@ -316,6 +322,7 @@ async def measure(args: argparse.Namespace, url: str, model: str, data: dict[str
             "queries": len(next(iter(by_key.values()))),
             "latency_ms": {k: {"p50": pct(v, 50), "p95": pct(v, 95)} for k, v in by_key.items()},
             "recall_at_10": {k: round(statistics.mean(v), 4) for k, v in recalls[cls].items()},
+            "search_stages_p50_ms": {k: pct(v, 50) for k, v in stages.get(cls, {}).items()},
         }
         for cls, by_key in times.items()
     }
@@ -390,6 +397,9 @@ def render(r: dict[str, Any]) -> str:
                 extra = f" (@60 {c['recall_at_10']['hipocampo vector stage @60']:.3f})"
             cell = f"{rec:.3f}{extra}" if rec is not None else "(hybrid)"
             lines.append(f"| {cls} | {key} | {lat['p50']} | {lat['p95']} | {cell} |")
+    for cls, c in r["classes"].items():
+        parts = ", ".join(f"{k.removesuffix('_ms')} {v}" for k, v in c.get("search_stages_p50_ms", {}).items())
+        lines.append(f"\n{cls} user, hipocampo search stages (p50 ms): {parts}")
     lines.append(f"\nload average start {r['load_start']}, end {r.get('load_end')}; load {r.get('load_s', 'reused')} s")
     return "\n".join(lines)
 

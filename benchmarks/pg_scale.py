@@ -440,12 +440,15 @@ def render(r: dict[str, Any]) -> str:
     lines += [f"\n{d['gb_per_million_memories']} GB per million memories (vectors {d['vectors_gb_per_million']})", ""]
     vs = r["vector_search"]
     efs = sorted({int(k.split("ef")[1]) for v in vs.values() for k in v["hnsw_recall_at_10"] if k.startswith("ef")})
-    lines += [
-        "| user size | users | product k=60 p50/p95 (path, recall@60) | exact k=60 | HNSW k=60 | pool top-10 recall | "
-        + " | ".join(f"HNSW ef={e} k=10 (recall@10)" for e in efs)
-        + " |",
-        "|---" * (6 + len(efs)) + "|",
-    ]
+    lines += (
+        [
+            "| user size | users | product k=60 p50/p95 (path, recall@60) | exact k=60 | HNSW k=60 | pool top-10 recall"
+            " | " + " | ".join(f"HNSW ef={e} k=10 (recall@10)" for e in efs) + " |",
+            "|---" * (6 + len(efs)) + "|",
+        ]
+        if vs
+        else []
+    )
     for label, v in vs.items():
         lat, rec = v["latency_ms"], v["hnsw_recall_at_10"]
         h60 = next(k for k in lat if k.startswith("hnsw_k60"))

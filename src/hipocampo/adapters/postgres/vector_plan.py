@@ -124,7 +124,7 @@ class LearnedCosts:
     holds better than either figure."""
 
     def __init__(self, seed: PathCosts = DEFAULT_COSTS) -> None:
-        self._seed = seed
+        self.seed = seed
         self.exact_row_us = seed.exact_row_us
         self.hnsw_tuple_us = seed.hnsw_tuple_us
 
@@ -132,7 +132,7 @@ class LearnedCosts:
         """The current estimate, rounded to two significant digits (so that the edge, cached
         per estimate, is recomputed only when the estimate moves)."""
         return replace(
-            self._seed, exact_row_us=_two_digits(self.exact_row_us), hnsw_tuple_us=_two_digits(self.hnsw_tuple_us)
+            self.seed, exact_row_us=_two_digits(self.exact_row_us), hnsw_tuple_us=_two_digits(self.hnsw_tuple_us)
         )
 
     def saw_exact(self, rows: int, elapsed_us: float) -> None:
@@ -141,7 +141,7 @@ class LearnedCosts:
 
     def saw_hnsw(self, tuples: float, elapsed_us: float) -> None:
         if math.isfinite(tuples) and tuples > 0:
-            self.hnsw_tuple_us = _smoothed(self.hnsw_tuple_us, max(elapsed_us - self._seed.hnsw_fixed_us, 0.0) / tuples)
+            self.hnsw_tuple_us = _smoothed(self.hnsw_tuple_us, max(elapsed_us - self.seed.hnsw_fixed_us, 0.0) / tuples)
 
 
 def _smoothed(current: float, observed: float) -> float:

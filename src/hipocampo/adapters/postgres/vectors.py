@@ -64,7 +64,11 @@ one), never results."""
 SIZE_CACHE_USERS = 10_000
 """Users whose size a process remembers at most (the oldest are forgotten first)."""
 
-FIRST_COUNT_CAP = 50_000
+EXPLORE_EVERY = 32
+"""Of the searches the learned costs send exact but the seed costs would send through the index,
+one in this many takes the index, so that its cost is measured again."""
+
+FIRST_COUNT_CAP = 20_000
 """How far a user is counted before the table's size is known (a process's first search)."""
 
 Path = Literal["auto", "exact", "hnsw"]
@@ -196,6 +200,7 @@ class PostgresVectorIndex:
         self._fallback = fallback
         self._costs = LearnedCosts(costs)
         self._learn = learn
+        self._explored = 0
         self._max_scan = max_scan_tuples
         self._sizes: OrderedDict[tuple[str, str], _Sized] = OrderedDict()
         self._total: tuple[int, float] | None = None  # the table's rows, and when they were read
@@ -240,7 +245,7 @@ class PostgresVectorIndex:
             return []
         known = sized.n <= sized.cap  # else counted only as far as the choice needed
         started = time.perf_counter()
-        if self._takes_hnsw(sized, k):
+        if self._takes_hnsw(sized, k, explore=self._learn):
             if self._path == "hnsw":  # forced (benchmarks): the candidate list asked for
                 ef = min(max(self._ef_search, k), 1000)
             else:
@@ -272,16 +277,23 @@ class PostgresVectorIndex:
         what tests and plan readers ask."""
         return "hnsw" if self._takes_hnsw(await self._sized(scope, k, None), k) else "exact"
 
-    def _takes_hnsw(self, sized: _Sized, k: int) -> bool:
+    def _takes_hnsw(self, sized: _Sized, k: int, *, explore: bool = False) -> bool:
         if sized.dim is None or ann_expression(sized.dim) is None or self._path == "exact" or sized.short:
             return False
-        if self._path == "hnsw":
+        if self._path == "hnsw" or sized.n > sized.cap or sized.n > self._cap(sized.total, k):
             return True
-        return sized.n > self._cap(sized.total, k) if sized.n <= sized.cap else True
+        if explore and sized.n > self._cap(sized.total, k, self._costs.seed):
+            # The learned costs say exact where the seed said HNSW: the index's cost is measured
+            # only when it is used, so now and then it is, or the estimate would never follow
+            # the machine back (a load that eased, a cache that warmed).
+            self._explored += 1
+            return self._explored % EXPLORE_EVERY == 0
+        return False
 
-    def _cap(self, total: int, k: int) -> int:
-        """Users above this size take HNSW (see :func:`~.vector_plan.hnsw_from`)."""
-        costs = self._costs.now()
+    def _cap(self, total: int, k: int, costs: PathCosts | None = None) -> int:
+        """Users above this size take HNSW (see :func:`~.vector_plan.hnsw_from`), by the
+        learned costs unless ``costs`` are given."""
+        costs = costs or self._costs.now()
         return (
             hnsw_from(total, k, self._ef_search, floor=self._exact_below, max_scan_tuples=self._max_scan, costs=costs)
             - 1
