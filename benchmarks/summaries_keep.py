@@ -15,8 +15,8 @@ user's turns count.
 At the end of each thread, the details of its folded user turns (:mod:`hipocampo.domain.summaries.details`:
 tokens with a digit, month/weekday/day words, capitalised names that are not a speaker) are
 looked up in the summary. *kept*: the share the summary says; *accounted*: kept, or counted in
-its "(+N details omitted)" line. *decisions*: user sentences with a decision or plan cue
-("decided", "vamos", "vai ser") whose content words the summary mostly (≥ 60%) still says.
+its "(+N details omitted)" line. *decisions*: user sentences that settle something
+("decided", "combinamos", "we agreed") whose content words the summary mostly (≥ 60%) still says.
 *ratio*: the summary's tokens over the tokens it folds (all threads pooled).
 """
 
@@ -41,7 +41,7 @@ from hipocampo.adapters.tokenizers import TiktokenTokenizer  # noqa: E402
 from hipocampo.bootstrap import build_embedder  # noqa: E402
 from hipocampo.domain.model import NewMessage, Role, Scope  # noqa: E402
 from hipocampo.domain.summaries.details import details_in, missing  # noqa: E402
-from hipocampo.domain.summaries.signals import DECISION  # noqa: E402
+from hipocampo.domain.summaries.signals import SETTLED  # noqa: E402
 from hipocampo.domain.summaries.summarize import split_sentences  # noqa: E402
 from hipocampo.domain.text import content_words, fold  # noqa: E402
 from hipocampo.services.summaries import SummaryPolicy, maybe_summarize  # noqa: E402
@@ -157,7 +157,7 @@ def measure(thread: Thread, text: str, folded: list[int], tally: Tally, keep_mis
         for sentence in split_sentences(said, whole_up_to=0):
             for d in details_in(sentence, speakers=thread.speakers):
                 wanted.setdefault(d.key, d.kind)
-            if DECISION.search(fold(sentence)) and not sentence.rstrip().endswith("?"):
+            if SETTLED.search(fold(sentence)) and not sentence.rstrip().endswith("?"):
                 decisions.append(sentence)
     lost = set(missing(text, wanted))
     omitted = sum(int(m.group(1)) for m in _OMITTED.finditer(text))

@@ -9,7 +9,9 @@ window, and a fold forced by the window leaves out at most half the window: fold
 batches, not one per message.
 
 The previous summary and the folded turns become the new summary, within ``ratio`` of the
-folded turns' tokens (all folds so far; at most ``max_tokens``). Facts that the folded turns
+folded turns' tokens (all folds so far; at most ``max_tokens``), and never less than what the
+previous summary took plus ``ratio`` of the new turns: a short first fold takes the floor of a
+few lines, and the next folds must still have room for what they add. Facts that the folded turns
 superseded ("I moved to Lisbon" after "I live in São Paulo") are said as such. The log stays
 the source of truth; the summary records how many messages it covers and the position of the
 last one, so each update reads only what is new.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -297,8 +300,13 @@ async def _fold(
     language = detect_language(" ".join(m.content for m in messages[:FOLD_CHUNK]))
     for start in range(0, len(messages), FOLD_CHUNK):
         chunk = messages[start : start + FOLD_CHUNK]
-        total += sum(deps.tokenizer.count(_said(m)) for m in chunk)
+        new = sum(deps.tokenizer.count(_said(m)) for m in chunk)
+        total += new
         budget = fold_budget(policy.max_tokens, policy.ratio, total)
+        # The floor of a short first fold must not leave the next folds no room: what is new
+        # always gets its share on top of what the summary already says (within max_tokens).
+        grown = deps.tokenizer.count(text or "") + math.ceil(policy.ratio * new)
+        budget = max(budget, min(policy.max_tokens, grown))
         last = chunk[-1].created_at
         mine = [c for c in changes if chunk[0].created_at <= c.when <= last]
         updates = [(c.when, describe_change(c, language, reference=last)) for c in mine]

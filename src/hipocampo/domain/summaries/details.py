@@ -8,7 +8,7 @@ details as a set to cover, not just a bonus on sentences (:mod:`.summarize`), an
 * a **number** is a token with a digit in it, money and codes included ("€300", "1,200", "20h",
   "XK7P2Q"); what must appear is the token without its currency sign or trailing punctuation;
 * a **date** is a month or weekday name, or a day word ("yesterday", "amanhã", "next week");
-* a **decision** is a sentence with a decision or plan cue ("decidi", "vamos", "we agreed"),
+* a **decision** is a sentence that settles something ("decidi", "combinamos", "we agreed"),
   kept whole (:func:`decision_in`; the benchmark counts it apart);
 * a **name** is a capitalised word that does not open its sentence and is not a stopword, a
   date word, nor one of the speakers (whose names every line already carries).
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..text import content_words, fold, names_in
 from .salience import is_filler, phrases, strip_leading_filler
-from .signals import DECISION
+from .signals import SETTLED
 
 DATE_WORDS = phrases(
     *("january", "february", "march", "april", "june", "july", "august", "september", "october"),
@@ -101,7 +101,7 @@ def decision_in(sentence: str) -> Detail | None:
     Friday") is itself a detail: its key is the whole sentence, without its final stop. Questions
     and filler settle nothing."""
     text = strip_leading_filler(sentence).strip()
-    if not text or text.endswith("?") or is_filler(text) or not DECISION.search(fold(text.replace("’", "'"))):
+    if not text or text.endswith("?") or is_filler(text) or not SETTLED.search(fold(text.replace("’", "'"))):
         return None
     if len(content_words(text)) < DECISION_WORDS:  # "Vai sim, surpresa total.": a reply, not what was settled
         return None

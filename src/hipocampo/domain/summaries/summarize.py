@@ -81,7 +81,7 @@ PREVIOUS_DETAIL_BONUS = 1.0
 The budget grows with what is folded, so the old lines still fit; a rolling summary that let new
 chat push them out would lose, fold after fold, the details it had kept."""
 CONTEXT_WORDS = 1  # content words kept each side of a detail in a fragment ("budget is $12,000")
-FRAGMENT_SHARE = 0.5
+FRAGMENT_SHARE = 1.0
 """At most this share of the budget is held back, while choosing sentences, for fragments of
 the details they leave out (:mod:`.coverage`): beyond it, sentences win and the rest is counted."""
 DUPLICATE_JACCARD = 0.8  # a candidate this close to a chosen line (in terms) adds nothing
@@ -382,7 +382,8 @@ def extractive_summary(
             if c.date not in days:
                 cost += count(f"[{c.date}]") + 1
             left = uncovered - keys[i]
-            if used + cost + reserve(left) > max_tokens:
+            # An older line that says a detail is kept first, before room is held for new ones.
+            if used + cost + (0 if c.previous and keys[i] else reserve(left)) > max_tokens:
                 continue
             chosen.append(i)
             chosen_terms.append(mine)
