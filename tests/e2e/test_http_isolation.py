@@ -97,6 +97,7 @@ def cases(v: Viewer, ana: Victim) -> dict[tuple[str, str], Case]:
         ),
         ("GET", "/v1/users"): Case("GET", "/v1/users", "own"),
         ("GET", "/v1/users/{user_id}/export"): Case("GET", f"/v1/users/{u}/export", "own"),
+        ("GET", "/v1/users/export"): Case("GET", "/v1/users/export", "own", params={"user_id": u}),
         ("POST", "/v1/tools/get_memory"): Case(
             "POST", "/v1/tools/get_memory", "own", json={"session": session, "arguments": {"query": QUERY}}
         ),
@@ -124,6 +125,7 @@ def cases(v: Viewer, ana: Victim) -> dict[tuple[str, str], Case]:
             "GET", f"/v1/admin/users/{u}/metrics", "own", client="admin"
         ),
         ("DELETE", "/v1/users/{user_id}"): Case("DELETE", f"/v1/users/{u}", "own"),
+        ("DELETE", "/v1/users"): Case("DELETE", "/v1/users", "own", params={"user_id": u}),
         # Writes last: they create the viewer's own data under the victim's ids and keys.
         ("POST", "/v1/users/{user_id}/threads/{thread_id}/messages"): Case(
             "POST",

@@ -6,7 +6,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..domain.model import MemoryKind, MemoryType, check_id
+from ..domain.ids import check_path_id
+from ..domain.model import MemoryKind, MemoryType
 from ..services.facts import MEMORY_TYPE_DESCRIPTIONS
 
 _CUSTOM_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -53,7 +54,7 @@ class SessionConfig(BaseModel):
     @field_validator("user_id", "thread_id", "tenant_id")
     @classmethod
     def _ids(cls, value: str, info) -> str:  # noqa: ANN001 - pydantic's ValidationInfo
-        return check_id(info.field_name, value)  # type: ignore[return-value]  # NFC, never None here
+        return check_path_id(info.field_name, value)  # type: ignore[return-value]  # NFC, no "/", never None
 
     @field_validator("memory_types")
     @classmethod

@@ -5,6 +5,15 @@ Every id a caller gives (tenant, user, thread, agent, message, speaker name) goe
 header. Two rules: ids are compared in Unicode NFC, so "joão" typed as one code point or as "a"
 plus a combining tilde is one user; and ids may not hold control or invisible characters, so two
 ids that print the same cannot name two users.
+
+A third rule for the ids that are path segments of the HTTP API (tenant, user, thread, agent:
+``/v1/users/{user_id}/threads/{thread_id}``), :func:`check_path_id`: no ``/``. A ``/`` in a path
+segment is read as a separator however it is encoded, so a user "sl/ash" was stored through the
+tools, MCP and the query-string routes and then could be neither exported nor forgotten. Every
+entry point refuses it now, and so does every write; users stored before keep working (the
+domain's :class:`~hipocampo.domain.model.Scope` takes stored ids as they are) and the HTTP API
+reaches them for export and deletion by query string (``?user_id=sl%2Fash``). Message ids and
+speaker names are never path segments and may hold ``/``.
 """
 
 from __future__ import annotations
@@ -36,6 +45,25 @@ def id_problem(value: str) -> str | None:
     if bad is not None:
         return f"must not contain control or invisible characters (found U+{ord(bad):04X})"
     return None
+
+
+SEPARATOR = "/"
+PATH_ID_RULE = "must not contain '/' (ids are path segments of the HTTP API's URLs)"
+
+
+def path_id_problem(value: str) -> str | None:
+    """Why ``value`` (already NFC) cannot name a tenant, user, thread or agent, or ``None``: the
+    rule of :func:`check_id` and no ``/``."""
+    return id_problem(value) or (PATH_ID_RULE if SEPARATOR in value else None)
+
+
+def check_path_id(name: str, value: str | None, *, required: bool = True) -> str | None:
+    """:func:`check_id` for an id that is a path segment of the HTTP API (tenant, user, thread,
+    agent): also refused with a ``/`` (see the module)."""
+    value = check_id(name, value, required=required)
+    if value is not None and SEPARATOR in value:
+        raise InvalidInput(f"{name} {PATH_ID_RULE}")
+    return value
 
 
 def normal_id(value: str) -> str:

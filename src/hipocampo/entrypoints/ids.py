@@ -1,8 +1,8 @@
 """How ids arrive over HTTP, and the one rule that turns them into the ids the store uses.
 
 REST takes ids from the path, the query string and JSON bodies; MCP takes them from headers
-(``X-Hipocampo-User``...). Both end in :func:`~hipocampo.domain.model.check_id`: Unicode NFC, no
-control or invisible characters. Only the transport differs:
+(``X-Hipocampo-User``...). Both end in :func:`~hipocampo.domain.ids.check_path_id`: Unicode NFC,
+no control or invisible characters, no ``/``. Only the transport differs:
 
 - paths and query strings are percent-encoded UTF-8 (``/v1/users/jo%C3%A3o``), which the web
   framework decodes;
@@ -15,12 +15,13 @@ control or invisible characters. Only the transport differs:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from pydantic_core import PydanticCustomError
 
 from ..domain.errors import InvalidInput
-from ..domain.ids import check_id, id_problem, normal_id
+from ..domain.ids import check_path_id, id_problem, normal_id, path_id_problem
 
 
 def header_text(header: str, value: str) -> str:
@@ -46,21 +47,33 @@ def header_text(header: str, value: str) -> str:
 
 def id_from_header(name: str, header: str, value: str | None, *, required: bool = False) -> str | None:
     """The id named ``name`` carried in ``header`` (absent or empty: ``None``, or an error when
-    ``required``), decoded by :func:`header_text` and checked by :func:`check_id`."""
+    ``required``), decoded by :func:`header_text` and checked by :func:`check_path_id` (headers
+    name tenants, users, threads and agents: ids the REST paths must reach too)."""
     if not value:
         if required:
             raise InvalidInput(f"the {header} header is required: the {name.replace('_id', '')} to act for")
         return None
-    return check_id(name, header_text(header, value))
+    return check_path_id(name, header_text(header, value))
 
 
 def valid_id(value: str | None) -> str | None:
-    """Pydantic validator of ids in paths, query strings and bodies: :func:`check_id`'s rule and
-    form, reported as a validation error of the field it is attached to (``None`` passes)."""
+    """Pydantic validator of tenant, user, thread and agent ids in paths, query strings and
+    bodies: :func:`check_path_id`'s rule and form, reported as a validation error of the field it
+    is attached to (``None`` passes)."""
+    return _valid(value, path_id_problem)
+
+
+def valid_label(value: str | None) -> str | None:
+    """:func:`valid_id` for ids that are never path segments (a message's own id, a speaker's
+    name) and for the routes that reach users stored before ``/`` was refused: ``/`` passes."""
+    return _valid(value, id_problem)
+
+
+def _valid(value: str | None, problem_of: Callable[[str], str | None]) -> str | None:
     if value is None:
         return None
     value = normal_id(value)
-    problem = id_problem(value)
+    problem = problem_of(value)
     if problem is not None:
-        raise PydanticCustomError("invalid_id", problem)
+        raise PydanticCustomError("invalid_id", "{problem}", {"problem": problem})
     return value

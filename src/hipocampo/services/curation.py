@@ -23,7 +23,7 @@ from ..domain.model import (
 from ..domain.values import check_metadata, check_text
 from .deps import Deps
 from .facts import custom_memory_types
-from .ingest import INDEX_MEMORIES_JOB, recent_cache_key
+from .ingest import INDEX_MEMORIES_JOB, recent_cache_key, writable
 from .quota import enforce_memory_quota
 from .summaries import summary_memory_id
 
@@ -88,6 +88,7 @@ async def remember(
     """
     if not 0.0 <= importance <= 1.0:
         raise InvalidInput("importance must be between 0 and 1")
+    thread_id = writable(scope, thread_id)
     now = deps.clock.now()
     expiry = parse_time(expires_at) if expires_at is not None else None
     item = MemoryItem(

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from ..domain.errors import InvalidInput
+from ..domain.ids import check_path_id
 from ..domain.model import Job, Message, NewMessage, Role, Scope, check_id, parse_time
 from ..domain.values import check_metadata
 from .deps import Deps
@@ -17,6 +18,16 @@ INDEX_MEMORIES_JOB = "index_memories"
 EXTRACT_JOB = "extract_facts"
 SUMMARIZE_JOB = "summarize_thread"
 MAX_MESSAGES_PER_CALL = 1000
+
+
+def writable(scope: Scope, thread_id: str | None) -> str | None:
+    """``thread_id`` in NFC, if new data may go under these ids: the rule of every id the HTTP API
+    has in its paths (no ``/``, :func:`~hipocampo.domain.ids.check_path_id`). Users and threads
+    stored before it are read, exported and forgotten, but get nothing new."""
+    check_path_id("tenant_id", scope.tenant_id)
+    check_path_id("user_id", scope.user_id)
+    check_path_id("agent_id", scope.agent_id, required=False)
+    return check_path_id("thread_id", thread_id, required=False)
 
 
 def recent_cache_key(scope: Scope, thread_id: str) -> str:
@@ -36,7 +47,7 @@ async def add_messages(
 
     ``at`` is the time of messages that carry none; ``metadata`` is merged into each message's own.
     """
-    thread_id = check_id("thread_id", thread_id) or thread_id  # NFC, as stored
+    thread_id = writable(scope, check_id("thread_id", thread_id)) or thread_id  # NFC, as stored
     if isinstance(messages, (str, dict, NewMessage)):
         messages = [messages]
     if not messages:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 import numpy as np
 
 from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Scope
+from ..domain.values import check_metadata, check_text
 from .deps import Deps
 from .indexing import embed_in_batches, index_items
 from .quota import enforce_memory_quota
@@ -39,6 +40,9 @@ async def put_keyed(
     field of a value); they take the item's ``created_at``. ``drop``: ids of memories deleted in
     that transaction (parts of the item's previous version that it no longer has).
     """
+    for memory in (item, *parts):  # the rule of every stored text and metadata (domain.values)
+        check_text("a stored value's text", memory.content)
+        check_metadata("a stored value", memory.metadata)
     now = deps.clock.now()
     existing = await deps.memories.get_many(item.scope, [item.id])
     old = existing[0] if existing else None

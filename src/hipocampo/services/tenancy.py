@@ -14,7 +14,8 @@ from datetime import timedelta
 from types import EllipsisType
 
 from ..domain.errors import InvalidInput, NotFound, QuotaExceeded, Unauthorized
-from ..domain.model import check_id, utcnow
+from ..domain.ids import check_path_id
+from ..domain.model import utcnow
 from ..domain.tenancy import (
     PLANS,
     ApiKey,
@@ -59,7 +60,7 @@ async def create_tenant(
 
     ``name`` defaults to the id. Raises :class:`Conflict` when the id is taken.
     """
-    tenant_id = check_id("tenant_id", tenant_id) or tenant_id  # NFC, as stored
+    tenant_id = check_path_id("tenant_id", tenant_id) or tenant_id  # NFC, as stored; no "/" (domain.ids)
     quotas = _quotas(_plan(plan), requests_per_minute, max_memories)
     tenant = Tenant(
         id=tenant_id,

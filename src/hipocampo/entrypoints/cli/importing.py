@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ...domain.errors import InvalidInput
-from ...domain.model import CUSTOM_TYPE_KEY, MemoryKind, MemoryType, NewMessage, check_id
+from ...domain.ids import check_path_id
+from ...domain.model import CUSTOM_TYPE_KEY, MemoryKind, MemoryType, NewMessage
 from .support import NoWaitOpt, out, progress_bar, state, wait_for_indexing
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def _loads(text: str, where: str) -> Any:
 def _user(user_id: Any) -> str:
     if user_id is None:
         raise InvalidInput("user_id is missing (put it in the file or pass --user)")
-    check_id("user_id", user_id)
+    check_path_id("user_id", user_id)
     return str(user_id)
 
 
@@ -88,7 +89,7 @@ def _add_message(plan: ImportPlan, raw: Any, user: str | None, thread: str | Non
     fields = dict(raw)
     line_user, line_thread = fields.pop("user_id", None), fields.pop("thread_id", None)
     user_id, thread_id = _user(user or line_user), thread or line_thread
-    check_id("thread_id", thread_id)
+    check_path_id("thread_id", thread_id)
     fields.pop("seq", None)  # export's position in the thread; the log assigns its own
     # An exported message keeps its caller's id, so importing it again stores it once.
     external_id = fields.pop("external_id", None)
@@ -137,7 +138,7 @@ def _read_export(plan: ImportPlan, data: dict[str, Any], name: str, user: str | 
         with _at(where):
             if not isinstance(thread, dict) or not isinstance(thread.get("messages"), list):
                 raise InvalidInput('a thread must be an object with "thread_id" and a "messages" list')
-            check_id("thread_id", thread.get("thread_id"))
+            check_path_id("thread_id", thread.get("thread_id"))
         for j, raw in enumerate(thread["messages"]):
             with _at(f"{where}.messages[{j}]"):
                 _add_message(plan, raw, user_id, thread["thread_id"])

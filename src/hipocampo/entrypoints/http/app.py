@@ -24,7 +24,7 @@ from .hosts import HostGuard, default_allowed_hosts
 from .limits import BodySizeLimit
 from .mcp_mount import MCP_PATH, mcp_mount
 from .metrics import Metrics, RequestTimer
-from .routes import admin, chat, compat, context, health, memories, search, threads, tools, users
+from .routes import admin, chat, compat, context, health, memories, search, stored_users, threads, tools, users
 from .security import ServiceState, admin_principal
 from .ui import PATH as UI_PATH
 from .ui import create_ui
@@ -138,7 +138,7 @@ def create_app(
         dependencies=[] if public else [Depends(admin_principal)],
         responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format."}},
     )
-    for module in (threads, memories, search, context, users, tools, chat, compat, admin):
+    for module in (threads, memories, search, context, users, stored_users, tools, chat, compat, admin):
         app.include_router(module.router)
     if mcp is not None:  # authenticates and rate-limits its own requests; JSON-RPC, not in the schema
         app.add_route(MCP_PATH, mcp, include_in_schema=False)  # type: ignore[arg-type]  # an ASGI app, not a handler

@@ -1,8 +1,12 @@
 """Request bodies and path/query parameters of the HTTP API, with the examples the docs show.
 
 Identifiers follow :func:`~hipocampo.domain.model.check_id`: 1 to 200 characters, not blank, no
-control or invisible characters, compared in Unicode NFC (``valid_id`` returns that form). The
-schema's pattern says the common part too, so generated clients and fuzzers know the rule.
+control or invisible characters, compared in Unicode NFC (``valid_id`` returns that form); those of
+tenants, users, threads and agents hold no ``/`` either (they are path segments). The schema's
+pattern says the common part too, so generated clients and fuzzers know the rule.
+
+Text (contents, queries) and metadata follow :mod:`hipocampo.domain.values`: no NUL, no lone
+surrogates, no NaN or Infinity; the services check it too, these types name the field.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from ...domain.retrieval.recall import RecencyMode
 from ...domain.values import metadata_problem, text_problem
 from ...services.ingest import MAX_MESSAGES_PER_CALL
 from ...services.retrieval import MAX_QUERY_CHARS
-from ..ids import valid_id
+from ..ids import valid_id, valid_label
 
 _BAD = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff"
 ID_PATTERN = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
@@ -30,7 +34,10 @@ separately, and :func:`valid_id` refuses the rarer invisible characters too)."""
 ID_RULE = f"1 to {MAX_ID_CHARS} characters, not blank, without control or invisible characters"
 
 Id = Annotated[str, AfterValidator(valid_id)]
-"""An id in a body: checked and put in NFC like every id (:func:`~hipocampo.domain.model.check_id`)."""
+"""A tenant, user, thread or agent id in a body: checked and put in NFC like every id, and without
+``/`` (:func:`~hipocampo.domain.ids.check_path_id`: these ids are path segments elsewhere)."""
+Label = Annotated[str, AfterValidator(valid_label)]
+"""A message's own id or a speaker's name: the id rule, but ``/`` is allowed (never in a path)."""
 
 
 def _valid_text(value: str) -> str:
@@ -80,6 +87,11 @@ def _id_query(description: str) -> Any:
 
 
 UserIdQuery = Annotated[str, _id_query("The user who owns the conversation"), _checked]
+StoredUserIdQuery = Annotated[
+    str,
+    _id_query("The user, as `GET /v1/users` lists it; ids stored before `/` was refused are reached this way"),
+    AfterValidator(valid_label),
+]
 ThreadIdQuery = Annotated[str | None, _id_query("A thread (conversation) of the user"), _checked]
 MAX_SEQ = 2**62
 
@@ -119,9 +131,9 @@ class MessageIn(Strict):
     role: Role = Field(Role.USER, description="Who said it.")
     content: Text = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What was said.")
     created_at: IsoTime | None = Field(None, description="When it was said (ISO-8601); default: now.")
-    name: Id | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
+    name: Label | None = _id_field("Speaker's name, when the role alone does not say who spoke.", default=None)
     metadata: Metadata = Field(default_factory=dict, description="Free JSON kept with the message.")
-    id: Id | None = _id_field("Your own id for the message (idempotent retries).", default=None)
+    id: Label | None = _id_field("Your own id for the message (idempotent retries).", default=None)
 
 
 class AddMessagesIn(Strict):
