@@ -54,6 +54,9 @@ class PathCosts:
     the user)."""
     hnsw_fixed_us: float = 1500.0
     """Per HNSW search, whatever it visits (entering the graph, the settings it needs)."""
+    round_trip_us: float = 400.0
+    """Per search on either path (the round trip, parsing, planning): taken off the observed
+    times before they are divided into rows or tuples."""
     scan_margin: float = 4.0
     """HNSW is considered only while its expected scan is this many times inside
     ``max_scan_tuples``: a user rarer than that risks a short answer (then searched twice)."""
@@ -113,8 +116,10 @@ LEARN_WEIGHT = 0.2
 LEARN_CLIP = 4.0
 """One observation counts as at most this many times the current estimate, either way: a search
 stalled by the machine's load moves the estimate, it does not reset it."""
-MIN_LEARN_ROWS = 200
-"""Exact searches of fewer rows are mostly a round trip: they say little about the cost per row."""
+MIN_LEARN_ROWS = 1_000
+"""Exact searches of fewer rows are mostly their round trip (and, on a loaded machine, the wait
+for a core): they say little about the cost per row. The adapter learns only from users at
+least half as large as the edge it decides, those whose path is in question."""
 
 
 class LearnedCosts:
@@ -137,11 +142,13 @@ class LearnedCosts:
 
     def saw_exact(self, rows: int, elapsed_us: float) -> None:
         if rows >= MIN_LEARN_ROWS:
-            self.exact_row_us = _smoothed(self.exact_row_us, elapsed_us / rows)
+            spent = max(elapsed_us - self.seed.round_trip_us, 0.0)
+            self.exact_row_us = _smoothed(self.exact_row_us, spent / rows)
 
     def saw_hnsw(self, tuples: float, elapsed_us: float) -> None:
         if math.isfinite(tuples) and tuples > 0:
-            self.hnsw_tuple_us = _smoothed(self.hnsw_tuple_us, max(elapsed_us - self.seed.hnsw_fixed_us, 0.0) / tuples)
+            spent = max(elapsed_us - self.seed.round_trip_us - self.seed.hnsw_fixed_us, 0.0)
+            self.hnsw_tuple_us = _smoothed(self.hnsw_tuple_us, spent / tuples)
 
 
 def _smoothed(current: float, observed: float) -> float:

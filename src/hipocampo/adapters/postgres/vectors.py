@@ -264,7 +264,7 @@ class PostgresVectorIndex:
             # gain nothing from compiling (100+ ms).
             big = not known or sized.n > JIT_SAFE_ROWS
             rows = await (self._with_settings(exact, {"jit": "off"}) if big else fetch_all(self._db, exact))
-            if self._learn and known:
+            if self._learn and known and sized.n * 2 >= self._cap(sized.total, k):  # near the edge
                 self._costs.saw_exact(sized.n, (time.perf_counter() - started) * 1e6)
         if not rows and not sized.fresh_check:
             # Nothing found: was the remembered dimension stale (the index reset by another process)?
