@@ -96,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     table = Table(title=f"hipocampo startup ({args.runs} runs each; load {load:.2f} on {os.cpu_count()} CPUs)")
-    for col in ("command", "median s", "fastest s", "CPU s (median)", "target s", ""):
+    for col in ("command", "median s", "fastest s", "CPU s (median)", "target s", "CPU vs target"):
         table.add_column(col, justify="left" if col == "command" else "right")
-    for r in rows:
-        ok = "ok" if r["median_s"] <= r["target_s"] else "over"
+    for r in rows:  # the target is for an idle machine, which the CPU time stands for
+        ok = "ok" if r["cpu_median_s"] <= r["target_s"] else "over"
         cells = (f"{r['median_s']:.3f}", f"{r['min_s']:.3f}", f"{r['cpu_median_s']:.3f}", f"{r['target_s']:.1f}")
         table.add_row(r["command"], *cells, ok)
     Console().print(table)
