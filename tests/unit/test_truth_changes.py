@@ -84,6 +84,7 @@ EARLIER = [
     ("m3", "My sister loves marathons."),
     ("m2", "I'm training for a half marathon in October, super excited!"),
     ("m1", "Vamos fazer uma viagem ao Peru em maio."),
+    ("m0", "Tomo losartana todos os dias."),
 ]
 
 
@@ -92,6 +93,7 @@ EARLIER = [
     [
         ("Actually, scratch what I said about the half marathon, I hurt my knee.", "m2", "half marathon"),
         ("Esquece a viagem ao Peru, foi cancelada.", "m1", "viagem Peru"),
+        ("Já não uso losartana, o médico trocou.", "m0", "losartana"),
     ],
 )
 def test_an_earlier_statement_no_fact_carried_is_taken_back(text: str, message_id: str, words: str) -> None:
@@ -103,7 +105,8 @@ def test_an_earlier_statement_no_fact_carried_is_taken_back(text: str, message_i
     "text",
     [
         "I still love running half marathons.",  # no cue
-        "Forget the trip, it is cancelled.",  # one word in common says too little
+        "Forget the trip, it is cancelled.",  # one common word says too little
+        "Já não tenho tempo agora.",  # nor does "agora"
         "Should I forget the half marathon?",  # a question
     ],
 )

@@ -197,6 +197,7 @@ def _sentence_facts(
         subject = None
         for lang in langs:
             drafts, who = _read(lang, body, speaker, person)
+            drafts += _appositive(lang, body, drafts, speaker)
             subject = subject or who
             if drafts:
                 for d in drafts:
@@ -211,6 +212,16 @@ def _sentence_facts(
                         at = text.find(d.value, m.start(), ce)
                         found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
     return found
+
+
+def _appositive(lang: Grammar, clause: str, drafts: list[Draft], speaker: str | None) -> list[Draft]:
+    """What a phrase right after the user's name says of them: "I'm Raj, an accountant at
+    Deloitte", "Sou o João, engenheiro civil na Mota-Engil" (a job, an employer, a school)."""
+    name = next((d.value for d in drafts if d.key == "name" and d.person is None and not d.negated), None)
+    m = re.search(rf"{re.escape(name)}\s*,\s*(?P<rest>.+)$", clause) if name else None
+    if m is None:
+        return []
+    return [d for d in _read(lang, lang.appositive + m["rest"], speaker, None)[0] if d.key in _APPOSITIVE]
 
 
 def _possible(clause: str, langs: list[Grammar]) -> bool:
@@ -322,6 +333,9 @@ def _first_person(lang: Grammar, clause: str) -> list[Draft]:
         d.negated = True
     return found
 
+
+_APPOSITIVE = frozenset({"occupation", "employer", "school", "work_city"})
+"""What a phrase right after the user's name says of them ("Sou o João, engenheiro civil na Mota-Engil")."""
 
 _HOME_PETS_FAMILY = ("home_city", "home_country", "pet:", "family:")
 

@@ -98,6 +98,7 @@ class Grammar:
     agree: Callable[[str, bool], str]  # an adjective for a feminine or masculine subject
     normalize: Callable[[str], str]  # shapes worth reading as plain statements ("I might be")
     mine: dict[str, str]  # first-person words of a value, as a sentence about the user says them ("my" -> "their")
+    appositive: str = ""  # how a phrase after the user's name reads as a statement: "I'm ", "sou "
 
 
 def draft(memory_type: MemoryType, key: str, value: str, template: str | None = None, **args: str) -> Draft:

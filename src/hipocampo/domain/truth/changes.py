@@ -179,8 +179,16 @@ class EndedStatement:
 
 
 MIN_SHARED = 2
-"""Specific words an ending sentence and an earlier statement must share: one ("the trip", "a
-viagem") names too little to say which statement it takes back."""
+"""Words an ending sentence and an earlier statement must share: one common word ("the trip", "a
+viagem") names too little to say which statement it takes back; one specific word will do
+(:func:`_specific`: "losartana", "hidroginástica", "Valorant")."""
+SPECIFIC_LETTERS = 8
+
+
+def _specific(word: str, sentence: str) -> bool:
+    """A word that names one thing: long ("hidroginástica"), or a capitalised name inside the
+    sentence ("Valorant"), not its first word."""
+    return len(word) >= SPECIFIC_LETTERS or (word[:1].isupper() and not sentence.startswith(word))
 
 
 def ended_statements(
@@ -222,6 +230,7 @@ def _naming(content: str, named: set[str]) -> tuple[str, str] | None:
         if not _own(sentence) or any(p[0].search(fold(sentence)) for p in map(_patterns, LANGUAGES)):
             continue
         words = list(dict.fromkeys(w for w in re.findall(r"[\w'-]+", sentence) if _stems(w) & named))
-        if len({fold(w) for w in words}) >= MIN_SHARED:
+        distinct = {fold(w) for w in words}
+        if len(distinct) >= MIN_SHARED or (len(distinct) == 1 and _specific(words[0], sentence)):
             return " ".join(words), sentence
     return None

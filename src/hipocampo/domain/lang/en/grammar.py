@@ -196,5 +196,5 @@ MINE = {"my": "their", "mine": "theirs", "me": "them", "myself": "themselves", "
 READER = Grammar(
     code="en", rules=[*ids.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject, agree=lambda word, _: word,
-    normalize=normalize, mine=MINE,
+    normalize=normalize, mine=MINE, appositive="I'm ",
 )  # fmt: skip

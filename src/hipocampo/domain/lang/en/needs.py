@@ -213,6 +213,11 @@ on(RULES, rf"{IM}(?P<verb>into|passionate\s+about|crazy\s+about|obsessed\s+with|
     r"my\s+(?:all[- ]time\s+|absolute\s+|current\s+|new\s+)?(?:favou?rite|"
     r"fave)\s+(?P<cat>[a-z][\w -]{1,30}?)\s+(?:is|are|'s|has\s+to\s+be|would\s+be)\s+(?P<v>.+)",
 )
+@on(
+    RULES,
+    r"(?P<v>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:is|are)\s+(?:now\s+)?my\s+(?:new\s+)?(?:favou?rite|fave)\s+"
+    r"(?P<cat>[a-z][\w -]{1,30}?)(?:\s+now)?\s*(?:[,;].*)?$",
+)
 def _favorite(m: re.Match[str]) -> list[Draft]:
     cat = m["cat"].lower()
     cat = cat[:-1] if cat.endswith("s") and not cat.endswith(("ss", "series")) else cat

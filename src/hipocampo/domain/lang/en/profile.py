@@ -208,6 +208,10 @@ on(RULES, rf"(?:{I_}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or N
 
 
 @on(RULES, rf"{IM}(?:an?\s+)(?P<v>.+)")
+@on(
+    RULES,
+    rf"{I_}(?:got|landed|accepted|took)\s+(?:an?\s+|the\s+)?(?:new\s+)?(?:job|position|role)\s+as\s+(?:an?\s+)?(?P<v>.+)",
+)
 def _job(m: re.Match[str]) -> list[Draft] | None:
     title = job_title(m["v"], "en")
     if not title:
@@ -231,6 +235,7 @@ _NOT_A_JOB = re.compile(  # "I joined Tom for lunch", "I joined Ana and her frie
 @on(RULES, rf"{I_}(?:started|began)\s+(?:working\s+|a\s+new\s+job\s+|a\s+job\s+)?(?:at|for|with)\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:got|landed)\s+(?:an?\s+|the\s+)?(?:new\s+)?job\s+(?:at|with)\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+(?P<v>.+)")
+@on(RULES, rf"(?:{I_}(?:start|am\s+starting|'m\s+starting)|my\s+first\s+day)\s+(?:is\s+|was\s+)?at\s+(?P<v>[A-Z].+)")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
     if not org or fold(org) in lex.PLACES or _NOT_A_JOB.search(after(m["v"], org)):

@@ -293,5 +293,5 @@ MINE = {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}
 READER = Grammar(
     code="pt", rules=[*ids.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
-    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE,
+    agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE, appositive="sou ",
 )  # fmt: skip

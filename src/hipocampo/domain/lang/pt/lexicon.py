@@ -62,7 +62,8 @@ OCCUPATIONS = words_set(
     assistente, recepcionista, piloto, biologo, quimico, fisico, matematico, historiador, publicitario,
     corretor, agricultor, padeiro, artista, cantor, dancarino, bailarino, atleta, treinador,
     freelancer, servidor publico, funcionario publico, militar, juiz, promotor, estagiario, ceo,
-    fundador, empreendedor, psiquiatra, cirurgiao, terapeuta, professor universitario, dev"""
+    fundador, empreendedor, psiquiatra, cirurgiao, terapeuta, professor universitario, dev, personal trainer,
+    personal"""
 )
 NOT_OCCUPATIONS: frozenset[str] = frozenset()
 OCCUPATION_SUFFIXES: tuple[str, ...] = ()

@@ -257,7 +257,7 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
 
 @on(
     RULES,
-    rf"{EU}(?:comecei\s+a\s+trabalhar|entrei|fui\s+contratad[oa]|fui\s+admitid[oa])\s+(?P<prep>na|no|em|"
+    rf"{EU}(?:comecei\s+a\s+trabalhar|comecei|entrei|fui\s+contratad[oa]|fui\s+admitid[oa]|dou\s+aulas?)\s+(?P<prep>na|no|em|"
     rf"pela|pelo|para|pra)\s+(?:(?P<art>[oa])\s+(?=[A-ZÀ-Ý]))?(?P<v>.+)",
 )
 def _employer(m: re.Match[str]) -> list[Draft] | None:

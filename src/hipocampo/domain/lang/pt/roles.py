@@ -87,8 +87,11 @@ def plan_ok(first_word: str) -> bool:
     return bool(_INFINITIVE.match(first_word))
 
 
-_COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de matemática]"
-    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+[a-zà-ÿ]+)?(?=\s+(?:na|no|em|pela|pelo|da|do|e|há|ha)\b|\s*[,;.!]|\s*$)"
+_COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de matemática]", "engenheiro [civil] na"
+    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?"
+    r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
+    r"|\s+(?!(?:agora|hoje|aqui|lá|la|também|tambem|ainda|já|ja|só|so|mesmo)\b)[a-zà-ÿ]{3,}"
+    r"(?=\s+(?:na|no|numa|num|pela|pelo)\s)"
 )
 
 
