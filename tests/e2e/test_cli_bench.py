@@ -114,3 +114,15 @@ def test_the_realistic_chats_load_and_are_well_formed() -> None:
         assert len({s.thread_id for s in chat.sessions}) == len(chat.sessions), chat.name
         times = [t.at for s in chat.sessions for t in s.turns]
         assert times == sorted(times), chat.name
+
+
+def test_bench_scenarios_reports_the_splits_apart() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["bench", "scenarios", "--only", "sarah_boston_to_denver", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["modes"] == ["real-clock"] and [r["name"] for r in report["scenarios"]] == ["sarah_boston_to_denver"]
+    assert report["by_split"]["tuned"]["scenarios"] == 1
+    assert report["by_split"]["earlier-blind"]["scenarios"] == report["by_split"]["never-tuned"]["scenarios"] == 0
+    bad = runner.invoke(app, ["bench", "scenarios", "--split", "blind"])
+    assert bad.exit_code == 2 and "--split" in bad.output

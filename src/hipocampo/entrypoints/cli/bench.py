@@ -17,8 +17,8 @@ from ...domain.errors import InvalidInput
 from .support import JsonOpt, fail, out, print_json
 
 bench_app = typer.Typer(
-    help="Benchmarks: recall quality on LoCoMo and on realistic chats, and latency at scale "
-    "(needs the benchmarks: `pip install -e benchmarks` in a hipocampo checkout).",
+    help="Benchmarks: recall quality on LoCoMo and on realistic chats, the fact-lifecycle scenarios, and latency "
+    "at scale (needs the benchmarks: `pip install -e benchmarks` in a hipocampo checkout).",
     no_args_is_help=True,
     rich_markup_mode="markdown",
 )
@@ -152,6 +152,44 @@ def latency(
         print_json(result)
     else:
         render_latency(result, out())
+
+
+@bench_app.command()
+def scenarios(
+    split: Annotated[
+        str | None,
+        typer.Option("--split", help="Only this split: tuned, earlier-blind or never-tuned (default: all, apart)."),
+    ] = None,
+    only: Annotated[str | None, typer.Option("--only", help="Only the scenarios whose name contains this.")] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="One mode (real clock, no consolidation) instead of four.")
+    ] = False,
+    json_out: JsonOpt = False,
+    embedder: Annotated[
+        str, typer.Option("--embedder", help="Embedder (extraction does not use it; the probes do).")
+    ] = "fake",
+) -> None:
+    """Play the fact-lifecycle scenarios: facts left, updates, retractions, mentions, dates, probes.
+
+    Each scenario runs on a fresh store in four modes (with and without consolidation, on the real
+    clock and on the day after its last turn); the splits are reported apart.
+    """
+    _require_benchmarks()
+    from hipocampo_bench.scenario_model import SPLITS
+    from hipocampo_bench.scenarios import MODES, SCENARIOS, render_scenarios, run_scenarios
+
+    if split is not None and split not in SPLITS:
+        raise InvalidInput(f"--split expects one of {', '.join(SPLITS)}, got {split!r}")
+    chosen = [s for s in SCENARIOS if split in (None, s.split) and (only is None or only in s.name)]
+    if not chosen:
+        raise InvalidInput("no scenario matches --split and --only")
+    result = run_scenarios(embedder=embedder, scenarios=chosen, modes=MODES[:1] if quick else MODES)
+    if json_out:
+        print_json(result)
+    else:  # the tables are wide: in a narrow terminal they wrap rather than cut every column
+        console = out()
+        console.width = max(console.width, 170)
+        render_scenarios(result, console)
 
 
 @bench_app.command()
