@@ -109,7 +109,7 @@ def check_metadata(field: str, value: Any) -> dict[str, Any]:
     if problem is not None:
         sep = "" if problem.startswith("[") else " "
         raise InvalidInput(f"{field}{sep}{problem}")
-    return value  # type: ignore[no-any-return]  # metadata_problem checked it is a dict
+    return value  # metadata_problem checked it is a dict
 
 
 def repaired(value: Any) -> tuple[Any, bool]:
