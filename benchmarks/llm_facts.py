@@ -318,19 +318,24 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with args.answers.open("w", encoding="utf-8") as answers:
                 for scenario in chosen:
+                    done = {}
                     for name, setting in (("rules", None), ("llm", llm)):
-                        row, seconds, turns = run_one(scenario, folder, setting, answers)
+                        done[name] = run_one(scenario, folder, setting, answers)
+                        row, seconds, turns = done[name]
+                        print(f"{name:5} {scenario.name}: {seconds:.1f} s, {turns} user turns, "
+                              f"facts {row['facts']['correct']}/{row['facts']['extracted']}", flush=True)  # fmt: skip
+                    for name, (row, seconds, turns) in done.items():  # both paths, or neither
                         rows[name].append(row)
                         time_turns[name][0] += seconds
                         time_turns[name][1] += int(turns)
-                        print(f"{name:5} {scenario.name}: {seconds:.1f} s, {turns} user turns, "
-                              f"facts {row['facts']['correct']}/{row['facts']['extracted']}", flush=True)  # fmt: skip
+        except KeyboardInterrupt:  # kill -INT: the table of the scenarios finished so far
+            print("interrupted: the scenarios finished so far", flush=True)
         finally:
             stop(server)
     result = {
         "model": args.model.name,
         "threads": args.threads,
-        "scenarios": [s.name for s in chosen],
+        "scenarios": [r["name"] for r in rows["llm"]],
         "rules": aggregate(rows["rules"], *time_turns["rules"]),  # type: ignore[arg-type]
         "llm": aggregate(rows["llm"], *time_turns["llm"]),  # type: ignore[arg-type]
         "rows": rows,
