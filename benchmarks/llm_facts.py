@@ -286,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [
         s for s in SCENARIOS if (not args.only or s.name in args.only) and (not args.split or s.split in args.split)
     ]
+    if args.only:  # in the order given: the first ones are the ones a short run finishes
+        chosen.sort(key=lambda s: args.only.index(s.name))
     if args.limit is not None:
         chosen = [
             s
