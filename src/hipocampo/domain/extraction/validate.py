@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from types import ModuleType
 
 from ..lang import LANGUAGES, language
 from ..text import fold
@@ -45,10 +44,6 @@ _NUMBER = re.compile(r"^\d+(?:h|am|pm|h\d+)?$")
 @cache
 def _merged(name: str) -> frozenset[str]:
     return frozenset(fold(w) for lang in LANGUAGES.values() for w in getattr(lang.forms, name))
-
-
-def _forms(code: str | None) -> ModuleType | None:
-    return language(code).forms if code and code in LANGUAGES else None
 
 
 @cache
