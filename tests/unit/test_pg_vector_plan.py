@@ -67,3 +67,19 @@ def test_learned_costs_follow_what_searches_take_a_step_at_a_time() -> None:
     # so the same user, in the same table, goes through the index once exact proves dear
     fresh = hnsw_from(100_000, 60, 100, floor=0, max_scan_tuples=20_000, costs=PathCosts())
     assert hnsw_from(100_000, 60, 100, floor=0, max_scan_tuples=20_000, costs=learned.now()) < fresh
+
+
+def test_a_user_the_learned_costs_send_exact_still_tries_the_index_now_and_then() -> None:
+    """Once HNSW proved dear the index is measured only when used: one search in EXPLORE_EVERY
+    of a user the seed costs would send through it takes it, so the estimate can come back."""
+    from hipocampo.adapters.postgres.vectors import EXPLORE_EVERY, PostgresVectorIndex, _Sized
+    from hipocampo.settings import Settings
+
+    index = PostgresVectorIndex(None, Settings())  # type: ignore[arg-type]  # deciding needs no database
+    user = _Sized(dim=384, total=100_000, n=10_000, cap=20_000, at=0.0)
+    assert index._takes_hnsw(user, 60, explore=True)  # the seed costs: a tenth of the table goes HNSW
+    for _ in range(20):
+        index._costs.saw_hnsw(600, 100_000.0)  # 100 ms a search: the index is dear on this machine
+    taken = [index._takes_hnsw(user, 60, explore=True) for _ in range(EXPLORE_EVERY * 2)]
+    assert sum(taken) == 2
+    assert not index._takes_hnsw(user, 60)  # what path_for reports: exact
