@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Scope
-from hipocampo.domain.truth.changes import ended_facts, ended_statements
+from hipocampo.domain.truth.changes import ended_facts, ended_statements, may_end
 from hipocampo.domain.truth.reconcile import FACT_VALUE, NEGATIVE
 
 SCOPE = Scope("acme", "ana")
@@ -112,3 +112,8 @@ def test_an_earlier_statement_no_fact_carried_is_taken_back(text: str, message_i
 )
 def test_a_statement_is_not_taken_back_on_less(text: str) -> None:
     assert ended_statements(text, EARLIER) == []
+
+
+def test_a_turn_with_no_cue_is_not_read_against_the_memory() -> None:
+    assert may_end("Forget the trip, it's cancelled.") and may_end("Já não moro em Lisboa.")
+    assert not may_end("I live in Lisbon and love it.")

@@ -50,6 +50,7 @@ from ..domain.model import (
     day_start,
     new_id,
 )
+from ..domain.truth.changes import may_end
 from ..domain.truth.reconcile import (
     FACT_VALUE,
     NEGATIVE,
@@ -152,7 +153,7 @@ async def mine_messages(
                 applied.append(result)
                 if result.action in (Action.ADD, Action.UPDATE):
                     new_items.append(result.memory.id)
-        if rules:
+        if rules and may_end(message.content):
             closed_sources: set[str] = set()
             for ended in await noticed_endings(deps, message, {f.key for f in found}):
                 reason = f"ended by a later statement ({ended.cue!r}): {ended.sentence[:200]!r}"

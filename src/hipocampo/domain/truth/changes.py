@@ -34,7 +34,7 @@ from ..model import MemoryItem, MemoryType
 from ..text import fold, names_in, query_terms
 from .reconcile import FACT_VALUE, is_negative
 
-__all__ = ["Ended", "ended_facts"]
+__all__ = ["Ended", "EndedStatement", "ended_facts", "ended_statements", "may_end"]
 
 _SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
 _QUESTION = re.compile(r"\?\s*$")
@@ -66,6 +66,16 @@ def _patterns(code: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, re
         re.compile(cues.RETRACT),
         re.compile(cues.RESUME),
         {slot: re.compile(p) for slot, p in cues.SLOT_ENDINGS.items()},
+    )
+
+
+def may_end(text: str) -> bool:
+    """Whether ``text`` holds any ending or resuming cue, or a slot's ending, of any language: the
+    cheap test before the user's facts and turns are read."""
+    folded = fold(text)
+    return any(
+        retract.search(folded) or resume.search(folded) or any(p.search(folded) for p in slots.values())
+        for retract, resume, slots in map(_patterns, LANGUAGES)
     )
 
 
