@@ -87,9 +87,11 @@ def test_hits_explain_their_fused_score_and_boosts() -> None:
         assert e.dense_score is not None and -1.0 <= e.dense_score <= 1.0 and e.dense_rank is not None
         assert e.keyword_score is not None and e.keyword_score > 0 and e.keyword_rank is not None
         assert {"sister", "live"} <= set(e.matched_terms)
-        assert set(e.boosts) == {"recency", "person", "topic", "importance", "temporal", "kind", "validity", "salience"}
+        assert set(e.boosts) == {"recency", "importance", "validity"}  # what the learned ranker does not weigh
         speaker_boost, _ = person_boost({"Ana"}, "Ana", top.memory.content)
-        assert e.boosts["person"] == speaker_boost > 1  # Ana is the speaker
+        assert speaker_boost > 1 and e.features["speaker"] == 1.0  # Ana is the speaker
+        assert e.contributions["keyword"] > 0 and e.contributions["dense"] > 0  # what moved it
+        assert e.speech_act == "disclosure"
         assert e.matched_names == ["Ana"]
         assert 0.0 < e.relevance <= 1.0
         assert e.fused_score > 0
@@ -299,3 +301,22 @@ def test_other_users_memories_are_never_found() -> None:
         assert (await search(deps, bob, "Lisbon sister saffron")).hits == []
 
     run(scenario)
+
+
+def test_a_fact_never_outranks_the_turn_it_came_from() -> None:
+    async def scenario(deps: Deps) -> None:
+        await add_messages(
+            deps, ALICE, "t", [{"role": "user", "content": "I'm allergic to peanuts, so no satay for me"}], at=T0
+        )
+        await indexed(deps)
+        hits = (await search(deps, ALICE, "what is the user allergic to?", SearchOptions(k=10))).hits
+        facts = [h for h in hits if h.memory.kind is MemoryKind.FACT]
+        turn = next(h for h in hits if h.memory.kind is MemoryKind.TURN)
+        assert facts, "extraction wrote the allergy"
+        for fact in facts:
+            assert fact.score < turn.score
+            assert fact.score == pytest.approx(
+                fact.explanation.base_score * math.prod(fact.explanation.boosts.values())
+            )
+
+    run(scenario, extraction=True)

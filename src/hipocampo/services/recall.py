@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..domain.errors import InvalidInput
 from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
-from ..domain.retrieval import subjects
+from ..domain.retrieval import speech_acts, subjects
 from ..domain.retrieval.context import ContextPiece, render_context
 from ..domain.retrieval.facets import query_facets
 from ..domain.retrieval.ranking import adaptive_k, relevance_floor
@@ -42,6 +42,18 @@ already doubtful, and closeness near 0.5 is chance; 0.6 is what agents filter on
 SUBJECT_EXTRA = 3
 """Hits beyond k that speak of the subject a question asks about, kept per facet: ranking weighs
 a question's words, and the memory that answers "when am I free?" may share none of them."""
+OWN_EXTRA = 5
+"""For a question about the user ("what's my job?", "onde eu moro?"), the user's own best-ranked
+disclosures kept per facet beyond k, whatever their calibrated relevance: a small embedder's
+cosines between a colloquial question and its answer sit where unrelated pairs do ("qual é meu
+cargo?" and "entrei como analista de Y" at 0.09), and an empty context about the user's own job
+is the worst answer recall can give."""
+SMALL_STORE = 30
+"""A user with at most this many memories (fewer than a search's candidates, so every one of them
+was seen) has everything they said shown for a question about themselves, when it fits in
+:data:`SMALL_CHARS`: every new user is one, and a few short lines cost little."""
+SMALL_CHARS = 1600
+"""About 400 tokens: what showing all of a small user's own lines may cost at most."""
 K_LOW, K_HIGH, K_RATIO = 5, 20, 0.3
 """Recall's adaptive k (:func:`~hipocampo.domain.retrieval.ranking.adaptive_k`; per facet): looser than
 search's 3-12 at half the best score, because the relevance floor already keeps unrelated memories
@@ -232,7 +244,43 @@ def chosen(
     facets = query_facets(query)
     k = adaptive_k([h.score for h in cleared], K_LOW, K_HIGH, K_RATIO, facets=facets, anchored=anchored)
     extra = [h for h in cleared[k:] if on_subject(h)][: SUBJECT_EXTRA * facets] if asked and anchored else []
-    return cleared[:k] + extra, anchored, floor
+    picked = cleared[:k] + extra
+    if speech_acts.about_user(query):  # the user's own disclosures, even where cosines say nothing
+        seen = {h.memory.id for h in picked}
+        own = [h for h in hits if h.memory.id not in seen and _own(h)]
+        said = [h for h in hits if h.memory.id not in seen and _said(h)]
+        if len(hits) <= SMALL_STORE and sum(len(h.memory.content) for h in said) <= SMALL_CHARS:
+            own = said
+        picked += own[: OWN_EXTRA * facets] if own is not said else own
+        anchored = anchored or bool(own)
+    return picked, anchored, floor
+
+
+def _said(hit: ScoredMemory) -> bool:
+    """Anything the user said that is not filler (a request may hold a fact: "suggest a trip from
+    Chicago"), or a memory derived from it; current only."""
+    m = hit.memory
+    if not hit.current or m.kind is MemoryKind.SUMMARY:
+        return False
+    if m.kind is not MemoryKind.TURN:
+        return True
+    return m.role is not None and m.role.value == "user" and hit.explanation.speech_act != "filler"
+
+
+def _own(hit: ScoredMemory) -> bool:
+    """What the user said about themselves: a disclosure turn of theirs, or a fact or consolidated
+    memory (extraction keeps only what users say of themselves and their world); current only."""
+    m = hit.memory
+    if not hit.current:
+        return False
+    if m.kind in (MemoryKind.FACT, MemoryKind.CONSOLIDATED):
+        return True
+    return (
+        m.kind is MemoryKind.TURN
+        and m.role is not None
+        and m.role.value == "user"
+        and (hit.explanation.speech_act == "disclosure")
+    )
 
 
 async def _pieces(

@@ -9,6 +9,7 @@ missed gets its cosine from its stored vector. Neither step embeds anything.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import weakref
 from dataclasses import dataclass
@@ -17,13 +18,13 @@ from datetime import datetime
 import numpy as np
 
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
-from ..domain.model import MemoryItem, MemoryKind, Scope
-from ..domain.retrieval import hops, ranking, subjects
+from ..domain.model import MemoryItem, MemoryKind, Scope, turn_memory_id
+from ..domain.retrieval import hops, learned, lexicon, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.facets import query_facets
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
 from ..domain.retrieval.relevance_data import BACKGROUND, as_indexed
-from ..domain.text import is_when_question, names_in, query_terms
+from ..domain.text import is_when_question, names_in
 from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
 from ..domain.values import check_text
 from ..ports import Embedder, KeywordHit, VectorHit
@@ -69,7 +70,9 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     t0 = time.perf_counter()
     dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings, opts.dense_text))
     closed_task = asyncio.create_task(_closed_facts(deps, scope))
-    keyword_query = f"{query} {opts.keyword_extra}" if opts.keyword_extra else query
+    # Slang and the other languages' words for the query's everyday words (domain/retrieval/lexicon.py).
+    extra = " ".join(filter(None, [opts.keyword_extra, " ".join(lexicon.expansions(query))]))
+    keyword_query = f"{query} {extra}" if extra else query
     try:
         keyword_hits = await deps.keywords.search(scope, keyword_query, pool, exclude_thread=exclude)
     except Exception as exc:  # a damaged keyword index must not break recall: dense still works
@@ -200,7 +203,16 @@ class _Hop:
         )
         wanted = {i: m for i, m in items.items() if i in fused}
         return _rerank(
-            deps, self.query, wanted, fused, dense_all, keyword_hits, self.opts, self.background, self.validity
+            deps,
+            self.query,
+            wanted,
+            fused,
+            dense_all,
+            keyword_hits,
+            self.opts,
+            self.background,
+            self.validity,
+            ranking_dense=second,
         )
 
 
@@ -276,24 +288,34 @@ def _rerank(
     opts: SearchOptions,
     background: calibrated.Background | None = None,
     validity: Validity | None = None,
+    *,
+    ranking_dense: list[VectorHit] | None = None,
 ) -> list[ScoredMemory]:
+    """Score every candidate with the learned ranker (:mod:`~hipocampo.domain.retrieval.learned`)
+    on its signals, times the multipliers the model does not learn (recency, importance,
+    validity); best first. ``ranking_dense``: the dense list that ranks (the second search's, from
+    the moved query), when it is not ``dense_hits`` (the query's own cosines, which calibrated
+    relevance and the explanation report)."""
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
+    dense_norm = _normalised({h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)})
+    keyword_norm = _normalised({h.memory_id: h.score for h in keyword_hits})
     positions = {
         i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
     }
     support = ranking.neighbour_support(fused, positions)
-    ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
     names = names_in(query)
-    terms = query_terms(query)
     asks_when = is_when_question(query)
     now = deps.clock.now()
     mode = opts.recency or deps.settings.recency_mode
     # Ranking stays relative to this query (fusion, boosts); the relevance reported and filtered on
     # is absolute: calibrated on the embedder, the same scale for every query and user.
     calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
-    asked = calibrated.query_words(query)
+    asked = calibrated.query_words(query, expand=True)
     query_subjects = subjects.asked(query)
+    about = speech_acts.about_user(query)
+    wants_name, wants_number = speech_acts.asks_for(query)
+    model = learned.default_ranker()
     out = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
@@ -301,28 +323,55 @@ def _rerank(
         matched = list(kw[1].matched_terms) if kw else []
         person, matched_names = ranking.person_boost(names, item.name, item.content, _people(item))
         outdated = validity.of_memory(item) if validity else None
+        coverage = calibrated.keyword_coverage(asked, matched)
+        on_subject = subjects.subject_relevance(query_subjects, item.content)
+        relevance = max(calibrated.relevance(calibration, background, d[1] if d else None, coverage), on_subject)
+        act = _act(item)
+        filler = (
+            act == "filler" or ranking.salience_boost(item.kind.value, item.content, item.event_start is not None) < 1
+        )
+        if filler:  # "Anotado!" sits close to everything: it answers no question itself
+            relevance = min(relevance, ranking.FILLER_RELEVANCE)
+        assistant = item.role is not None and item.role.value == "assistant"
+        has_name, has_number = speech_acts.holds(item.content)
+        own = act == "disclosure" and item.role is not None and item.role.value == "user"
+        closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
+        features = {
+            "dense": dense_norm.get(memory_id, 0.0),
+            "keyword": keyword_norm.get(memory_id, 0.0),
+            "neighbour": support.get(memory_id, 0.0),
+            "closeness": min(max(closeness, -2.0), 6.0) / 4,
+            "coverage": coverage,
+            "speaker": float(person >= ranking.SPEAKER_BOOST),
+            "mention": float(1 < person < ranking.SPEAKER_BOOST),
+            "subject": float(on_subject > 0),
+            "temporal": float(asks_when and item.event_start is not None),
+            "fact": float(item.kind is MemoryKind.FACT),
+            "consolidated": float(item.kind is MemoryKind.CONSOLIDATED),
+            "summary": float(item.kind is MemoryKind.SUMMARY),
+            "request": float(act == "request"),
+            "filler": float(filler),
+            "own": float(own),
+            "about_user": float(about),
+            "about_own": float(about and own),
+            "about_request": float(about and act == "request"),
+            "about_filler": float(about and filler),
+            "about_assistant": float(about and assistant),
+            "about_fact": float(about and item.kind is MemoryKind.FACT),
+            "outdated": float(outdated is not None),
+            "name_answer": float(wants_name and has_name),
+            "number_answer": float(wants_number and has_number),
+            "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
+        }
+        # Odds, not probability: ranking multiplies them like the boosts, and a ratio to the best hit
+        # (adaptive k) reads the same at any level.
+        base = math.exp(min(model.logit(features), MAX_LOGIT))
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
-            "person": person,
-            "topic": ranking.topic_boost(matched, terms),
             "importance": ranking.importance_boost(item.importance),
-            "temporal": ranking.temporal_boost(asks_when, item.event_start is not None),
-            "kind": ranking.kind_boost(item.kind.value),
             "validity": validity_boost(outdated),
-            "salience": ranking.salience_boost(item.kind.value, item.content, item.event_start is not None),
         }
-        base = (fused[memory_id] + support.get(memory_id, 0.0)) / ceiling
-        relevance = max(
-            calibrated.relevance(
-                calibration, background, d[1] if d else None, calibrated.keyword_coverage(asked, matched)
-            ),
-            subjects.subject_relevance(query_subjects, item.content),  # "what can't he eat?" ~ an allergy
-        )
-        if boosts["salience"] < 1:  # "Anotado!" sits close to everything: it answers no question itself
-            relevance = min(relevance, ranking.FILLER_RELEVANCE)
-        score = base
-        for b in boosts.values():
-            score *= b
+        score = base * boosts["recency"] * boosts["importance"] * boosts["validity"]
         out.append(
             ScoredMemory(
                 item,
@@ -332,17 +381,60 @@ def _rerank(
                     dense_rank=d[0] + 1 if d else None,
                     keyword_score=kw[1].score if kw else None,
                     keyword_rank=kw[0] + 1 if kw else None,
-                    fused_score=fused[memory_id],
+                    fused_score=fused.get(memory_id, 0.0),
                     neighbour_score=support.get(memory_id, 0.0),
                     relevance=relevance,
                     base_score=base,
                     boosts=boosts,
                     matched_terms=matched,
                     matched_names=matched_names,
+                    speech_act=act,
+                    contributions=model.contributions(features),
+                    features=features,
                 ),
                 current=outdated is None,
                 outdated_note=outdated.note() if outdated is not None else None,
             )
         )
+    _below_sources(out)
     out.sort(key=lambda h: h.score, reverse=True)
     return out
+
+
+MAX_LOGIT = 30.0
+"""Keeps ``exp`` of a (fitted, bounded) logit finite whatever a custom model holds."""
+
+SOURCE_MARGIN = 0.99
+"""A derived memory's score at most this share of its source turn's (see :func:`_below_sources`)."""
+
+
+def _below_sources(hits: list[ScoredMemory]) -> None:
+    """A fact never outranks the turn it came from: it restates that turn, so it cannot answer
+    better, and a malformed one ("A usuária prefere manhã eu treino.") must not lead. When a
+    source turn is among the candidates, the fact's score is capped just below it; the cap shows
+    as its ``source`` boost."""
+    turns = {h.memory.id: h.score for h in hits if h.memory.kind is MemoryKind.TURN}
+    for h in hits:
+        if h.memory.kind is not MemoryKind.FACT or not h.memory.source_message_ids:
+            continue
+        sources = [turns[t] for t in map(turn_memory_id, h.memory.source_message_ids) if t in turns]
+        if sources and h.score > (cap := max(sources) * SOURCE_MARGIN):
+            h.explanation.boosts["source"] = cap / h.score
+            h.score = cap
+
+
+def _normalised(scores: dict[str, float]) -> dict[str, float]:
+    """Min-max over this query's list: 1 for its best, 0 for its worst (all 1 when they tie)."""
+    if not scores:
+        return {}
+    lo, hi = min(scores.values()), max(scores.values())
+    span = hi - lo
+    return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
+
+
+def _act(item: MemoryItem) -> str | None:
+    """A turn's speech act: recorded at indexing, else read now (turns indexed before it was)."""
+    if item.kind is not MemoryKind.TURN:
+        return None
+    recorded = item.metadata.get(speech_acts.METADATA_KEY)
+    return recorded if recorded in speech_acts.SPEECH_ACTS else speech_acts.classify(item.content)

@@ -72,6 +72,10 @@ def recency_boost(created_at: datetime, now: datetime, mode: RecencyMode) -> flo
     return 1.2 if days <= 30 else 1.0 if days <= 90 else 0.9
 
 
+SPEAKER_BOOST = 1.5
+""":func:`person_boost` for a memory said by, or about, a person the query names."""
+
+
 def person_boost(
     query_names: set[str], speaker: str | None, content: str, people: Sequence[str] = ()
 ) -> tuple[float, list[str]]:
@@ -81,10 +85,10 @@ def person_boost(
         return 1.0, []
     folded = {fold(n) for n in query_names}
     if speaker and fold(speaker) in folded:
-        return 1.5, [speaker]
+        return SPEAKER_BOOST, [speaker]
     about = sorted(p for p in people if fold(p) in folded)
     if about:  # a fact about a person named in the query
-        return 1.5, about
+        return SPEAKER_BOOST, about
     folded_content = fold(content)
     candidates = [n for n in query_names if fold(n) in folded_content]  # cheap substring test first
     if not candidates:

@@ -27,8 +27,12 @@ class RecencyMode(str, Enum):
 class Explanation:
     """Why a memory ranked where it did. ``final = base_score * product(boosts.values())``.
 
-    ``retrieval.relevance`` is the calibrated, absolute one (domain/retrieval/relevance.py: the same scale for every
-    query and user), which ``min_relevance`` filters on; ``base_score`` is relative to the query.
+    ``base_score`` is the learned ranker's odds that the memory answers the query
+    (:mod:`~hipocampo.domain.retrieval.learned`), and ``contributions`` what moved it: each
+    signal's part of its logit (positive up, negative down). ``boosts`` are the multipliers the
+    model does not learn (recency, importance, validity). ``relevance`` is the calibrated,
+    absolute one (domain/retrieval/relevance.py: the same scale for every query and user), which
+    ``min_relevance`` filters on.
     """
 
     dense_score: float | None = None  # cosine similarity, None when not a dense candidate
@@ -38,10 +42,13 @@ class Explanation:
     fused_score: float = 0.0  # reciprocal rank fusion of the two lists
     neighbour_score: float = 0.0  # support from adjacent turns of the same thread
     relevance: float = 0.0  # calibrated: 0.6 = pairs this close were related 3 times in 5
-    base_score: float = 0.0  # fused + neighbour support, normalised to [0, 1] within the query
+    base_score: float = 0.0  # the learned ranker's odds: exp(bias + sum of ``contributions``)
     boosts: dict[str, float] = field(default_factory=dict)
     matched_terms: list[str] = field(default_factory=list)
     matched_names: list[str] = field(default_factory=list)
+    speech_act: str | None = None  # a turn's: disclosure, request or filler (domain/retrieval/speech_acts.py)
+    contributions: dict[str, float] = field(default_factory=dict)  # each signal's part of the ranker's logit
+    features: dict[str, float] = field(default_factory=dict, repr=False)  # the ranker's inputs
 
 
 @dataclass
@@ -70,7 +77,7 @@ class ScoredMemory:
             "score": round(self.score, 6),
             "current": self.current,
             "outdated_note": self.outdated_note,
-            "explanation": _rounded(asdict(self.explanation)),
+            "explanation": _rounded({k: v for k, v in asdict(self.explanation).items() if k != "features"}),
         }
 
 

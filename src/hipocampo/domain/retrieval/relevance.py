@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..text import analyze, content_words
+from . import lexicon
 from .relevance_data import BACKGROUND, PAIRS, as_indexed
 
 MIN_SPREAD = 1e-3
@@ -94,16 +95,19 @@ class Background:
         return (cosine - self.median) / self.spread
 
 
-def query_words(query: str) -> list[frozenset[str]]:
+def query_words(query: str, *, expand: bool = False) -> list[frozenset[str]]:
     """The query's distinct content words, each as its set of index stems (English and Portuguese).
 
     The keyword index stores one stem per word (its text's language); a query word matched if
-    either of its stems did.
+    either of its stems did. ``expand``: a word also matches through its slang's standard form and
+    the other languages' words for it (:mod:`.lexicon`).
     """
     seen: dict[frozenset[str], None] = {}
     for word in content_words(query):
         base = word.replace("’", "'").split("'")[0]
         stems = frozenset(s for lang in ("en", "pt") for s in analyze(base, lang) if s)
+        if stems and expand:
+            stems |= lexicon.expansion_stems(base)
         if stems:
             seen.setdefault(stems, None)
     return list(seen)

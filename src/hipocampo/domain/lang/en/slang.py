@@ -1,0 +1,98 @@
+"""English chat abbreviations and slang, and the everyday life-subject words shared with other
+languages, for the keyword path (:mod:`hipocampo.domain.retrieval.lexicon`).
+
+``SLANG`` maps a folded chat form to the standard words it stands for ("u" -> "you", "bday" ->
+"birthday"). ``CONCEPTS`` maps a language-neutral concept to this language's words for it: a
+question in one language finds a memory in another through the concept ("where do I work?" and
+"trampo na Nubank"). Words are folded; a word ending in ``*`` matches any word it begins.
+Everyday words of a user's life only (work, home, family, pets, health, study, money), never the
+contents of any test or benchmark.
+"""
+
+from __future__ import annotations
+
+SLANG: dict[str, str] = {
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "ya": "you",
+    "tbh": "honestly",
+    "ngl": "honestly",
+    "imo": "opinion",
+    "gonna": "going",
+    "wanna": "want",
+    "gotta": "have",
+    "kinda": "kind",
+    "gf": "girlfriend",
+    "bf": "boyfriend",
+    "bff": "friend",
+    "bday": "birthday",
+    "uni": "university",
+    "apt": "apartment",
+    "mom": "mother",
+    "mum": "mother",
+    "dad": "father",
+    "bro": "brother",
+    "sis": "sister",
+    "hubby": "husband",
+    "wfh": "remote",
+    "rn": "now",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "w": "with",
+    "bc": "because",
+    "cuz": "because",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "ty": "thanks",
+    "job's": "job",
+    "doc": "doctor",
+    "meds": "medication",
+    "vet": "veterinarian",
+}
+
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "work": ("work", "works", "working", "worked", "job", "jobs", "employer", "company", "office", "career"),
+    "role": ("role", "position", "title", "profession", "occupation"),
+    "hired": ("hired", "joined", "started", "start"),
+    "home": ("live", "lives", "living", "lived", "home", "moved", "move", "moving"),
+    "city": ("city", "town"),
+    "neighbourhood": ("neighborhood", "neighbourhood", "area"),
+    "apartment": ("apartment", "flat", "studio"),
+    "rent": ("rent",),
+    "wife": ("wife",),
+    "husband": ("husband",),
+    "partner": ("partner", "girlfriend", "boyfriend", "fiance", "fiancee"),
+    "mother": ("mother", "mom", "mum"),
+    "father": ("father", "dad"),
+    "sister": ("sister", "sisters"),
+    "brother": ("brother", "brothers"),
+    "children": ("kid", "kids", "child", "children", "son", "sons", "daughter", "daughters"),
+    "family": ("family", "parents"),
+    "friend": ("friend", "friends", "roommate", "flatmate"),
+    "neighbour": ("neighbor", "neighbour"),
+    "dog": ("dog", "dogs", "puppy"),
+    "cat": ("cat", "cats", "kitten"),
+    "pet": ("pet", "pets"),
+    "name": ("name", "named", "called"),
+    "allergy": ("allergic", "allergy", "allergies"),
+    "health": ("health", "condition", "sick", "illness", "disease"),
+    "medication": ("medication", "medicine", "pill", "pills", "inhaler"),
+    "diet": ("vegetarian", "vegan", "diet"),
+    "study": ("study", "studying", "studies", "student", "course", "degree", "masters", "university", "college"),
+    "learn": ("learn", "learning", "learned"),
+    "language": ("language", "languages"),
+    "travel": ("travel", "traveling", "travelling", "trip", "flight", "flying", "vacation", "holiday"),
+    "car": ("car", "cars"),
+    "money": ("money", "salary", "budget", "pay", "paid", "cost"),
+    "birthday": ("birthday",),
+    "age": ("old", "age"),
+    "wedding": ("wedding", "married", "marry", "honeymoon"),
+    "running": ("run", "running", "runs", "ran", "marathon"),
+    "gym": ("gym", "workout", "training", "train"),
+    "music": ("music", "song", "songs", "band", "concert", "show"),
+    "food": ("food", "eat", "eating", "cook", "cooking"),
+    "hate": ("hate", "hates", "dislike", "dislikes"),
+    "like": ("love", "loves", "favorite", "favourite"),
+}

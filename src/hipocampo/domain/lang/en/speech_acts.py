@@ -1,0 +1,91 @@
+"""English speech-act cues: what makes a turn a request to the assistant, social filler, or a
+statement about the speaker's life, and what makes a question one about the user.
+
+Plain data, matched on folded text (lowercase, no accents) by
+:mod:`hipocampo.domain.retrieval.speech_acts`. Cues are generic forms of the language (how people
+ask, thank and greet), never topics: "give me a recipe" and "give me a poem" are requests alike.
+"""
+
+from __future__ import annotations
+
+REQUEST_OPENERS: tuple[str, ...] = (
+    r"(?:can|could|would|will) (?:you|u|ya)\b",
+    r"(?:please|pls|plz)\b",
+    r"(?:give|gimme|get|send|show|tell|teach|find|make|write|draft|list|name|translate|explain|summari[sz]e"
+    r"|suggest|recommend|help|remind|check|fix|convert|compare|describe|plan|create|generate|rewrite|correct"
+    r"|proofread|calculate|book|brainstorm|outline|define)\b",
+    r"how (?:do|can|should|would) (?:i|we|you|u|one)\b",
+    r"how (?:to|much|many|long|far|often)\b",
+    r"what(?:'?s| is| are| was| were| does| do| should| would| can| if)\b",
+    r"whats\b",
+    r"which\b",
+    r"who (?:is|was|are|invented|wrote)\b",
+    r"where (?:is|are|can|should)\b",
+    r"why (?:is|are|do|does|did)\b",
+    r"when (?:is|was|did|does)\b",
+    r"is (?:it|there|this|that)\b",
+    r"are (?:there|they|you)\b",
+    r"do you\b",
+    r"any (?:tips|ideas|advice|suggestions)\b",
+    r"i (?:need|want|would like|'d like) (?:you|u) to\b",
+    r"i need (?:a|an|some|help|ideas|tips)\b",
+    r"(?:ideas|tips|advice) (?:for|on)\b",
+    r"let'?s\b",
+)
+"""A clause opening like these asks the assistant for something (after any filler opener)."""
+
+FILLER_WORDS: frozenset[str] = frozenset(
+    """ok okay k kk cool nice great awesome perfect thanks thank thx ty tysm thnx thank-you lol lmao haha
+    hahaha hah heh hehe yay wow omg oh ah hmm hm yes yeah yep yup no nope nah sure right alright
+    hi hey hello yo morning evening night gn gm bye cya later see you good bad sweet love it got noted
+    np welcome cheers appreciate appreciated man dude bro sis mate amazing fine ugh meh indeed true
+    exactly totally agreed agree sounds fun interesting wild crazy smh fr ikr idk nvm anyway anyways
+    much so very really too that this all rock rocks lifesaver helpful you u a the is was will""".split()
+)
+"""Words a purely social turn is made of ("thanks!!", "lol nice", "ok cool ty")."""
+
+OPENER_WORDS: frozenset[str] = frozenset(
+    """ok okay so well hey hi hello yo oh ah btw anyway anyways also and but um uh hmm lol haha cool
+    nice great thanks thx ty man dude bro quick question question q""".split()
+)
+"""Words skipped before a clause's opener: "ok so can you..." asks like "can you...\""""
+
+FIRST_PERSON: frozenset[str] = frozenset(
+    """i i'm im i've ive i'd id i'll ill me my mine myself we we're we've our ours us""".split()
+)
+"""Pronouns of the speaker: a statement holding one speaks of the speaker's own world."""
+
+SELF_QUESTION: tuple[str, ...] = (
+    r"\b(?:my|mine|myself)\b",
+    r"\b(?:do|did|am|was|have|had|can|should|will|would) i\b",
+    r"\bi(?:'m|m| am| have| had| work| live| like| hate| do| did| was| used)\b",
+    r"\bwhere (?:do|did) i\b",
+    r"\bwho (?:am|is) i\b",
+    r"\b(?:about|of|for|with|to) me\b",
+    r"\bour\b",
+)
+"""A question holding one of these asks about the user ("what's my job?", "where do I live?")."""
+
+HOW_TO: tuple[str, ...] = (
+    r"^\W*(?:how (?:do|can|should|would) (?:i|we)|how to|can (?:i|we)|should i (?:use|try|buy|get|go))\b",
+    r"^\W*(?:what(?:'?s| is) (?:a|an|the) (?:good|best|easy|quick)|what should i (?:cook|make|eat|read|watch|buy))\b",
+)
+"""First-person questions that ask for instructions or advice, not about the user's life
+("how do I boil an egg?"): the first person there is generic."""
+
+ASKS_NAME: tuple[str, ...] = (
+    r"\b(?:who|whom|whose)\b",
+    r"\bwhere\b",
+    r"\bwhich (?:city|town|country|company|firm|school|uni|university|team|band|hospital|airline|neighbou?rhood)\b",
+    r"\bwhat(?:'s| is| was)? (?:the |my |our |his |her )?(?:name|called|company|city|town|country)\b",
+    r"\b(?:named|called)\b",
+)
+"""A question answered by a name (a person, a place, a company): "who...", "where...", "what's
+my dog called?"."""
+
+ASKS_NUMBER: tuple[str, ...] = (
+    r"\bhow (?:many|much|old|long|far)\b",
+    r"\b(?:number|code|reference|booking|flight|order|policy|id|pin|budget|price|rent|salary|age)\b",
+    r"\bwhat (?:time|year|date|day)\b",
+)
+"""A question answered by a number or a code: "how old...", "what's my flight number?"."""

@@ -1,0 +1,104 @@
+"""Portuguese speech-act cues (Brazilian and European): what makes a turn a request to the
+assistant, social filler, or a statement about the speaker's life, and what makes a question one
+about the user.
+
+Plain data, matched on folded text (lowercase, no accents) by
+:mod:`hipocampo.domain.retrieval.speech_acts`. Cues are generic forms of the language (how people
+ask, thank and greet), never topics. Portuguese drops the subject pronoun ("comecei na X",
+"moro em Y"), so :data:`FIRST_PERSON_VERBS` lists the common first-person forms that say the
+speaker is talking about themselves.
+"""
+
+from __future__ import annotations
+
+REQUEST_OPENERS: tuple[str, ...] = (
+    r"(?:me |nos )?(?:passa|passe|da|de|diz|diga|fala|fale|manda|mande|mostra|mostre|conta|conte|indica|indique"
+    r"|ajuda|ajude|explica|explique|sugere|sugira|recomenda|recomende|ensina|ensine|arruma|arranja|traduz"
+    r"|traduza|resume|resuma|lista|liste|escreve|escreva|faz|faca|cria|crie|gera|gere|calcula|calcule|corrige"
+    r"|corrija|revisa|revise|organiza|organize|monta|monte|compara|compare|descreve|descreva|planeja|planeje"
+    r"|lembra|lembre|busca|procura|procure|verifica|verifique|converte|converta)\b",
+    r"(?:podes|pode|poderia|podia|consegue|consegues|voce pode|vc pode|tu podes|sera que (?:voce|vc|tu))\b",
+    r"(?:por favor|pfv|pf|pfvr)\b",
+    r"(?:me |nos )?(?:passa|da|de|manda)-?(?:me)?\b",
+    r"(?:explica|diz|conta|mostra|indica|sugere|recomenda|resume|ensina|arranja|passa|manda|da)-me\b",
+    r"como (?:faco|faz|se faz|tiro|posso|devo|e que|fazer|funciona|eu faco|se diz|e|sao)\b",
+    r"o que (?:e|sao|significa|quer dizer|acha|voce acha|vc acha|achas|fazer|eu faco|devo|posso)\b",
+    r"(?:qual|quais) (?:e |sao )?(?:a |o |os |as )?(?:diferenca|melhor|melhores|receita|dica|dicas)\b",
+    r"quanto (?:tempo|custa|e|da)\b",
+    r"(?:onde|quando|porque|por que|pq|quem) (?:fica|e|foi|inventou|escreveu|posso|devo)\b",
+    r"tem (?:como|alguma|algum)\b",
+    r"(?:quero|queria|gostaria) (?:que (?:voce|vc|tu)|de (?:uma|um|ajuda|dicas|ideias|sugest))\b",
+    r"preciso (?:de (?:uma|um|ajuda|dicas|ideias)|que (?:voce|vc|tu))\b",
+    r"(?:ideias|dicas|sugestoes) (?:de|para|pra|pro)\b",
+    r"bora\b",
+    r"vamos\b",
+)
+"""A clause opening like these asks the assistant for something (after any filler opener)."""
+
+FILLER_WORDS: frozenset[str] = frozenset(
+    """ok okay beleza blz show top massa legal otimo otima perfeito perfeita boa bom fixe brutal valeu
+    vlw obrigado obrigada obg brigado brigada brigadao brigadão agradeco kkk kkkk kkkkk kkkkkk rs rsrs
+    haha hahaha hehe sim nao nop isso exato certo claro entendi entendido ah oh eita nossa uau
+    oi ola bom dia boa tarde boa noite tchau ate logo mais abraco abracos bjs beijo beijos fui
+    de nada tranquilo suave tudo bem otimo adorei adoro amei muito mto mt mesmo demais viu ne
+    pois e ta bem tá certo combinado fechou fechado mano cara vei véi pa pá epa ui que a o e""".split()
+)
+"""Words a purely social turn is made of ("valeu!!", "kkkk obrigada", "fixe, obrigado")."""
+
+OPENER_WORDS: frozenset[str] = frozenset(
+    """ok okay entao então bom olha oi ola ah oh e mas tipo mano cara bro vei pa epa blz beleza show
+    valeu ai aí agora alias aliás outra coisa pergunta rapidinho rapida""".split()
+)
+"""Words skipped before a clause's opener: "oi, me passa..." asks like "me passa...\""""
+
+FIRST_PERSON: frozenset[str] = frozenset(
+    """eu meu minha meus minhas mim comigo me nos nós nosso nossa nossos nossas""".split()
+)
+"""Pronouns of the speaker: a statement holding one speaks of the speaker's own world."""
+
+FIRST_PERSON_VERBS: frozenset[str] = frozenset(
+    """sou estou to tô tou tava estava estive fui sera serei era tenho tinha tive terei moro morava
+    morei vivo vivi trabalho trabalhava trabalhei trampo trampava comecei comeco entrei sai saí
+    mudei mudei-me fiz faco faço vou ia irei vim venho fico fiquei estudo estudei aprendo
+    aprendi gosto gostei adoro odeio prefiro quero queria preciso precisei comprei aluguei
+    casei separei namoro conheci perdi ganhei consegui tirei passei fechei pedi acho achei sei
+    sabia posso pude corro corri treino treinei jogo joguei toco leio li assisto vi viajei
+    cheguei voltei nasci cresci tomo uso usei sinto senti ando andei ando a estou a tou a""".split()
+)
+"""First-person verb forms: Portuguese drops the pronoun ("comecei na X", "moro em Y")."""
+
+SELF_QUESTION: tuple[str, ...] = (
+    r"\b(?:meu|minha|meus|minhas|mim|comigo)\b",
+    r"\beu\b",
+    r"\b(?:nosso|nossa|nossos|nossas)\b",
+    r"\b(?:sou|estou|to|tou|moro|trabalho|trampo|tenho|tinha|fui|estudo|gosto|prefiro|vou|ia|faco|"
+    r"comecei|entrei|mudei|comprei|aluguei|namoro|corro|treino|uso|tomo|sei)\b",
+)
+"""A question holding one of these asks about the user ("qual é meu cargo?", "onde moro?")."""
+
+HOW_TO: tuple[str, ...] = (
+    r"^\W*(?:como (?:eu )?(?:faco|posso|devo|tiro|fazer|consigo)|o que (?:eu )?(?:faco|devo|posso) "
+    r"(?:fazer|cozinhar|comer|ler|ver|comprar))\b",
+    r"^\W*(?:qual (?:e )?(?:a |o )?melhor (?:forma|jeito|maneira)|posso (?:usar|tomar|comer|misturar))\b",
+)
+"""First-person questions that ask for instructions or advice, not about the user's life
+("como faço um bolo?"): the first person there is generic."""
+
+ASKS_NAME: tuple[str, ...] = (
+    r"\b(?:quem|onde|aonde|donde)\b",
+    r"\bde onde\b",
+    r"\b(?:que|qual|em que|para que|pra que|de que) (?:cidade|pais|bairro|empresa|firma|escola|faculdade"
+    r"|universidade|time|clube|banda|hospital|companhia|zona)\b",
+    r"\b(?:qual|que) (?:e |era )?(?:o |a )?(?:nome|apelido)\b",
+    r"\bcomo (?:se |e que se )?(?:chama|chamam|chamava)\b",
+)
+"""A question answered by a name (a person, a place, a company): "quem...", "onde...", "como se
+chama o meu cão?"."""
+
+ASKS_NUMBER: tuple[str, ...] = (
+    r"\bquant(?:o|a|os|as)\b",
+    r"\b(?:numero|codigo|referencia|reserva|voo|pedido|protocolo|apolice|localizador|senha|orcamento|preco"
+    r"|aluguel|aluguer|renda|salario|idade)\b",
+    r"\b(?:que|qual) (?:horas|hora|ano|data|dia)\b",
+)
+"""A question answered by a number or a code: "quantos anos...", "qual o número do voo?"."""

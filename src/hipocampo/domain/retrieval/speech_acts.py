@@ -1,0 +1,111 @@
+"""What a turn does, and whether a question asks about the user: speech acts, for ranking.
+
+A chat with an assistant mixes three kinds of turn: what the speaker says about themselves or
+their world (a **disclosure**: "comecei na X semana passada"), what they ask of the assistant (a
+**request**: questions, instructions, "me passa uma receita"), and social **filler** ("valeu!!",
+"lol nice"). A question about the user is answered by a disclosure; a request shares a question's
+shape and words (both ask something), so a small embedder puts it close to every question, and
+ranked on closeness alone requests hide the answer. Requests and filler stay stored and
+searchable; ranking weighs the act (:mod:`hipocampo.services.retrieval`).
+
+The cues are each language's generic forms (how people ask, thank, greet, and speak of
+themselves), in ``domain/lang/<code>/speech_acts.py``; every language's cues are tried, since a
+turn's language is often mixed. A turn is read clause by clause: any clause stating something
+(not asking, not filler) makes it a disclosure ("lol nice. btw im allergic to shellfish"), else
+any request makes it a request, else it is filler.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Literal
+
+from ..lang.en import speech_acts as en
+from ..lang.pt import speech_acts as pt
+from ..text import fold
+
+SpeechAct = Literal["disclosure", "request", "filler"]
+SPEECH_ACTS: tuple[SpeechAct, ...] = ("disclosure", "request", "filler")
+METADATA_KEY = "speech_act"
+"""Where indexing records a turn's act (its memory's metadata)."""
+
+ASIDE_WORDS = 3
+"""Beside a request, a statement of at most this many words is an aside, not a disclosure."""
+_BUNDLES = (en, pt)
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_CLAUSES = re.compile(r"(?<=[.!?;:\n])\s+|\s+(?:btw|by the way|alias|ah e|e tambem|also)\s+")
+_OPENER = re.compile(r"^\W*(?:" + "|".join(o for b in _BUNDLES for o in b.REQUEST_OPENERS) + ")", re.IGNORECASE)
+_SELF_QUESTION = re.compile("|".join(p for b in _BUNDLES for p in b.SELF_QUESTION))
+_HOW_TO = re.compile("|".join(p for b in _BUNDLES for p in b.HOW_TO))
+_ASKS_NAME = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NAME))
+_ASKS_NUMBER = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NUMBER))
+_NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
+_NUMBER = re.compile(r"\d")
+_FILLER = frozenset(w for b in _BUNDLES for w in b.FILLER_WORDS)
+_SKIP = frozenset(w for b in _BUNDLES for w in b.OPENER_WORDS)
+_FIRST = frozenset(w for b in _BUNDLES for w in b.FIRST_PERSON) | frozenset(pt.FIRST_PERSON_VERBS)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _clause_act(clause: str) -> SpeechAct | None:
+    """One clause's act; None for an empty one."""
+    ws = _words(clause)
+    if not ws:
+        return None
+    if all(w in _FILLER for w in ws):
+        return "filler"
+    start = 0
+    while start < len(ws) - 1 and ws[start] in _SKIP:
+        start += 1
+    rest = " ".join(ws[start:])
+    stated = any(w in _FIRST for w in ws)
+    if clause.rstrip().endswith("?"):
+        return "request"
+    if _OPENER.match(rest) and not (stated and not _OPENER.match(" ".join(ws[start : start + 3]))):
+        return "request"
+    return "disclosure"
+
+
+@lru_cache(maxsize=50_000)
+def classify(text: str) -> SpeechAct:
+    """The act of one turn: disclosure, request or filler (see the module docstring)."""
+    folded = fold(text.replace("’", "'"))
+    clauses = [c for c in _CLAUSES.split(folded) if _words(c)]
+    acts = [a for c in clauses if (a := _clause_act(c)) is not None]
+    if not acts:
+        return "filler"
+    if "request" in acts:  # beside a request, a clause of a few words is an aside ("tô sem tempo")
+        acts = [a for a, c in zip(acts, clauses, strict=True) if a != "disclosure" or len(_words(c)) > ASIDE_WORDS]
+    if "disclosure" in acts:
+        return "disclosure"
+    return "request" if "request" in acts else "filler"
+
+
+@lru_cache(maxsize=4096)
+def about_user(query: str) -> bool:
+    """Whether a question asks about the user's own life ("what's my job?", "onde eu moro?",
+    "do I have pets?"), as against a how-to in the first person ("how do I boil an egg?") or a
+    question about the world. Such questions are answered by the user's disclosures."""
+    folded = fold(query.replace("’", "'"))
+    if _HOW_TO.search(folded):
+        return False
+    return bool(_SELF_QUESTION.search(folded))
+
+
+@lru_cache(maxsize=4096)
+def asks_for(query: str) -> tuple[bool, bool]:
+    """Whether a question is answered by a name (who, where, which company...) and whether by a
+    number or a code (how many, flight number...): the kind of token its answer holds."""
+    folded = fold(query.replace("’", "'"))
+    return bool(_ASKS_NAME.search(folded)), bool(_ASKS_NUMBER.search(folded))
+
+
+@lru_cache(maxsize=50_000)
+def holds(text: str) -> tuple[bool, bool]:
+    """Whether a text holds a name (a capitalised word inside a sentence, an acronym, a CamelCase
+    brand) and whether a number."""
+    return bool(_NAME.search(text)), bool(_NUMBER.search(text))

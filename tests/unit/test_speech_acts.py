@@ -1,0 +1,70 @@
+"""Speech acts and the chat lexicon: what a turn does (disclosure, request, filler), whether a
+question asks about the user, and the slang and cross-language words of the keyword path."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.retrieval.lexicon import expansions
+from hipocampo.domain.retrieval.speech_acts import about_user, classify
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "me passa uma receita rápida pro jantar?",
+        "whats a good book for a long flight?",
+        "explain a mutex like im tired",
+        "can u write a haiku about mondays",
+        "explica-me o que é a taxa Euribor",
+        "ok so how do i make cold brew",
+    ],
+)
+def test_asking_the_assistant_is_a_request(turn: str) -> None:
+    assert classify(turn) == "request"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "comecei na Acme semana passada, entrei como analista de dados",
+        "primeira semana em Curitiba, tudo caro lol",
+        "lol nice. btw im allergic to peanuts so no satay pls",
+        "mudei-me para um T2 em Braga com a minha irmã",
+        "tô trampando como designer",
+        "my brother Sam is visiting next week",
+    ],
+)
+def test_saying_something_about_ones_life_is_a_disclosure(turn: str) -> None:
+    assert classify(turn) == "disclosure"
+
+
+@pytest.mark.parametrize(
+    "turn", ["valeu!! bjs", "thanks!!", "lol nice", "kkkk obrigada", "ok cool ty", "fixe, obrigado"]
+)
+def test_social_turns_are_filler(turn: str) -> None:
+    assert classify(turn) == "filler"
+
+
+@pytest.mark.parametrize(
+    ("query", "about"),
+    [
+        ("qual é meu cargo?", True),
+        ("em que cidade eu moro?", True),
+        ("where do i work?", True),
+        ("que carro tenho?", True),
+        ("how do I boil an egg?", False),
+        ("como faço um bolo de chocolate?", False),
+        ("what is the speed of light?", False),
+        ("What did Caroline research?", False),
+    ],
+)
+def test_a_question_about_the_user_is_told_from_a_how_to(query: str, about: bool) -> None:
+    assert about_user(query) is about
+
+
+def test_slang_and_the_other_language_join_the_keyword_search() -> None:
+    assert {"trampo", "job"} <= set(expansions("where do i work?"))
+    assert {"live", "home"} <= set(expansions("onde eu moro?"))
+    assert "girlfriend" in expansions("who is my gf")
+    assert expansions("what is the speed of light?") == ()
