@@ -480,6 +480,7 @@ def test_with_a_chat_model_the_model_writes_the_consolidated_text_once() -> None
             "- Moravam em São Paulo; em maio de 2023 passaram a morar em Lisboa.",
         ]
         assert memory.metadata["writer"] == "llm" and "home_city: São Paulo" in chat.calls[0][1]
+        assert "Current facts (from the fact store):\n- Ana and I live in a flat in Lisbon\n" in chat.calls[0][1]
         again = ScriptedChatModel([])  # nothing changed: no call, same text
         report = await consolidate(deps, ALICE, POLICY, now=NOW + timedelta(days=1), llm=again)
         assert again.calls == [] and report.superseded_ids == []

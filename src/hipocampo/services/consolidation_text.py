@@ -57,7 +57,8 @@ the same topic share it even without sharing a word ("chefe", "reunião"); every
 LLM_SYSTEM = (
     "You consolidate an assistant's long-term memories about one user on one topic. From the memories "
     "given, write: a short title (2-4 topic words, no greetings, no names of speakers); the facts that hold "
-    "now (never a superseded value, never small talk); recurring patterns (habits, feelings, themes that "
+    "now (only the current facts given, never a superseded value, never a turn quoted, never small talk); "
+    "recurring patterns (habits, feelings, themes that "
     "come back); the evolution (what changed: old -> new, with dates). Never invent anything. Write in "
     "the language of the memories."
 )
@@ -283,8 +284,10 @@ async def write_with_llm(llm: ChatModel, rules: MemoryItem, members: list[Memory
         f"[{m.created_at:%Y-%m-%d}] ({_label(m, ctx)}) {' '.join(m.content.split())[:LLM_MEMBER_CHARS]}" for m in shown
     )
     changes = [line for m in members for line in ctx.evolution.get(m.id, ())]
+    current = facts(members, ctx)
     prompt = (
         f"Period: {start} to {end}\n\nMemories:\n{listing}\n\n"
+        + ("Current facts (from the fact store):\n" + "\n".join(f"- {f}" for f in current) + "\n\n" if current else "")
         + (
             "Known changes (old -> new):\n" + "\n".join(f"- {c}" for c in dict.fromkeys(changes)) + "\n\n"
             if changes
