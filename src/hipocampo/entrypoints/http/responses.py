@@ -111,6 +111,10 @@ class ExplanationOut(BaseModel):
     boosts: dict[str, float]
     matched_terms: list[str]
     matched_names: list[str]
+    speech_act: str | None = Field(None, description="A turn's act: disclosure, request (to the assistant) or filler.")
+    contributions: dict[str, float] = Field(
+        default_factory=dict, description="Each ranking signal's part of the learned ranker's logit: what moved it."
+    )
 
 
 class ScoredMemoryOut(MemoryOut):
