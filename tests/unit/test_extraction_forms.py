@@ -63,6 +63,7 @@ def test_well_formed_times_and_things_are_kept(text: str, value: str) -> None:
         ("Quero mudar de carreira até ao fim do ano", "mudar de carreira"),
         ("I want to run a marathon next year", "run a marathon"),
         ("I want to learn to surf now that I live by the sea", "learn to surf"),
+        ("I want to learn Korean over the summer", "learn Korean"),
     ],
 )
 def test_a_plan_is_kept_without_the_time_or_reason_said_after_it(text: str, value: str) -> None:

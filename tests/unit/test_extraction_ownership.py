@@ -47,3 +47,11 @@ def test_someone_elses_fact_is_theirs(text: str, key: str) -> None:
 
 def test_a_pronoun_with_no_one_before_it_is_nobodys_fact() -> None:
     assert extract_facts("He is allergic to peanuts.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Sou vegana, me ajuda a achar um lugar pra jantar?", "vegano"), ("I'm vegan, is Lisbon ok for that?", "vegan")],
+)
+def test_a_statement_before_a_closing_question_is_still_read(text: str, value: str) -> None:
+    assert [(f.key, f.value) for f in extract_facts(text)] == [("diet", value)]

@@ -63,6 +63,7 @@ def test_a_cue_and_the_facts_words_end_it(text: str, key: str) -> None:
         "Should I forget the half marathon?",  # a question
         "If the trip is cancelled, I'll stay home.",  # a hypothetical
         "My sister doesn't live in Lisboa anymore.",  # a relative's sentence
+        "My sister and her boyfriend broke up.",  # a relative's ending
         "The Chile trip is off, but Peru is on.",  # another trip named
         "I love meat again?",  # a question
     ],
@@ -117,3 +118,10 @@ def test_a_statement_is_not_taken_back_on_less(text: str) -> None:
 def test_a_turn_with_no_cue_is_not_read_against_the_memory() -> None:
     assert may_end("Forget the trip, it's cancelled.") and may_end("Já não moro em Lisboa.")
     assert not may_end("I live in Lisbon and love it.")
+
+
+def test_a_single_valued_slot_is_named_by_its_own_word() -> None:
+    budget = fact("budget", "900 USD", MemoryType.CONSTRAINT)
+    said = "OK. Forget what I said about the budget, my aunt is giving me her laptop."
+    assert [e.fact.key for e in ended_facts(said, [budget])] == ["budget"]
+    assert ended_facts("My budget is tight, forget the trip.", [budget]) == []  # the cue's clause names no budget

@@ -143,7 +143,9 @@ _STARTER = (
 _QUESTION = (
     r"(?:can\s+you|could\s+you|would\s+you|do\s+you|did\s+you|will\s+you|what|where|how|which|who|why|"
     r"any\s+(?:ideas?|tips?|suggestions?)|você|voce|vc|pode(?:ria)?\s+(?:me\s+)?(?:ajudar|indicar|sugerir|"
-    r"recomendar|dizer)|qual|quais|onde|como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia))\b"
+    r"recomendar|dizer)|qual|quais|onde|como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia)|"
+    r"me\s+(?:ajuda|ajude|ajudas|diz|diga|indica|indique|recomenda|recomende|sugere|sugira)|help\s+me|"
+    r"(?:is|are)\s+(?:it|that|this|there|\w+)\s+(?:ok|okay|good|fine|safe|possible))\b"
 )
 _BOUNDARY = re.compile(
     rf"\s*[,;]\s*(?:(?:and|but|so|also|plus|e|mas|também|porém|então|aliás)\s+)?(?={_STARTER}|{_QUESTION})"

@@ -69,6 +69,11 @@ def _patterns(code: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, re
     )
 
 
+@cache
+def _slot_words(code: str) -> dict[str, re.Pattern[str]]:
+    return {slot: re.compile(p) for slot, p in language(code).changes.SLOT_WORDS.items()}
+
+
 def may_end(text: str) -> bool:
     """Whether ``text`` holds any ending or resuming cue, or a slot's ending, of any language: the
     cheap test before the user's facts and turns are read."""
@@ -89,13 +94,15 @@ def _sentences(text: str) -> list[str]:
 
 
 def _own(sentence: str) -> bool:
-    """A sentence about the user, said by the user: no question, hypothetical, reported speech,
-    or sentence about a relative ("my sister is no longer vegan")."""
+    """A sentence the user says as their own: no question, hypothetical or reported speech."""
     folded = fold(sentence)
     speech = _SPEECH.search(_OWN_WORDS.sub(" ", folded))
-    if _QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence:
-        return False
-    return not any(w in _relation_words() for w in re.findall(r"[\w-]+", folded))
+    return not (_QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence)
+
+
+def _about_other(clause: str) -> bool:
+    """A clause about a relative ("my sister is no longer vegan"): not the user's own change."""
+    return any(w in _relation_words() for w in re.findall(r"[\w-]+", clause))
 
 
 def _cue_clause(folded: str, start: int, end: int) -> str:
@@ -157,16 +164,20 @@ def ended_facts(
             ending = retract.search(folded)
             again = resume.search(folded)
             cue = ending or again
-            stems = _stems(_cue_clause(folded, cue.start(), cue.end())) if cue else set()
+            clause = _cue_clause(folded, cue.start(), cue.end()) if cue else ""
+            if _about_other(clause):
+                continue
+            stems = _stems(clause)
             for fact in candidates:
                 if fact.id in found:
                     continue
                 slot = _slot_of(fact.key or "", slot_endings)
-                by_slot = slot is not None and slot_endings[slot].search(folded)
-                if by_slot:
+                by_slot = slot_endings[slot].search(folded) if slot is not None else None
+                if by_slot and not _about_other(_cue_clause(folded, by_slot.start(), by_slot.end())):
                     found[fact.id] = Ended(fact, sentence, by_slot.group(0))
                     continue
-                if not stems or not _names_fact(sentence, stems, fact):
+                named_slot = ending and fact.key in _slot_words(code) and _slot_words(code)[fact.key].search(clause)
+                if not named_slot and (not stems or not _names_fact(sentence, stems, fact)):
                     continue
                 avoids = is_negative(fact) or (fact.key or "").startswith(("avoids:", "dislikes:"))
                 if avoids and again:
@@ -219,6 +230,8 @@ def ended_statements(
             if not ending:
                 continue
             clause = _cue_clause(folded, ending.start(), ending.end())
+            if _about_other(clause):
+                continue
             named = _stems(clause.replace(ending.group(0), " "))
             taken = 0
             for message_id, content in earlier:
@@ -237,7 +250,8 @@ def _naming(content: str, named: set[str]) -> tuple[str, str] | None:
     """The sentence of ``content`` sharing :data:`MIN_SHARED` stems with ``named``, and its words
     that do (in order), unless it asks, wonders or already takes something back."""
     for sentence in _sentences(content):
-        if not _own(sentence) or any(p[0].search(fold(sentence)) for p in map(_patterns, LANGUAGES)):
+        folded = fold(sentence)
+        if not _own(sentence) or _about_other(folded) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
             continue
         words = list(dict.fromkeys(w for w in re.findall(r"[\w'-]+", sentence) if _stems(w) & named))
         distinct = {fold(w) for w in words}

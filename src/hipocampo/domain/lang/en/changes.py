@@ -20,3 +20,7 @@ SLOT_ENDINGS = {
     "person:partner": r"\b(?:broke|split)\s+up\b|\bex-?(?:boyfriend|girlfriend|partner)\b",
 }
 """Cues that end one slot without naming its value ("I quit my job", "we broke up")."""
+
+SLOT_WORDS = {"budget": r"\bbudget\b", "diet": r"\bdiet\b", "employer": r"\bjob\b"}
+"""A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
+about the budget", "já não tenho emprego". Patterns over folded text."""

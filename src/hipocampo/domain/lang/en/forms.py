@@ -37,6 +37,7 @@ FUNCTION_WORDS = frozenset("a an the in at on by before after from to until till
 TIME_TAIL = (
     r"(?:next|this|later\s+this|by\s+(?:the\s+)?end\s+of(?:\s+the)?|before\s+the\s+end\s+of(?:\s+the)?)\s+"
     r"(?:year|month|summer|winter|spring|fall|autumn|week)|in\s+\d{4}|by\s+\d{4}|"
+    r"(?:over|during|before)\s+the\s+(?:summer|winter|holidays|break)|before\s+(?:christmas|summer|winter)|"
     r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*"
 )
 """A time or a reason after a plan ("run a marathon next year", "learn to surf now that I live by

@@ -22,3 +22,7 @@ SLOT_ENDINGS = {
     "person:partner": r"\b(?:terminamos|terminei\s+com|acabou\s+o\s+namoro|nos\s+separamos|separei-me)\b",
 }
 """Cues that end one slot without naming its value ("pedi demissão", "terminamos")."""
+
+SLOT_WORDS = {"budget": r"\bor[cç]amento\b", "diet": r"\bdieta\b", "employer": r"\b(?:emprego|trabalho)\b"}
+"""A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
+about the budget", "já não tenho emprego". Patterns over folded text."""

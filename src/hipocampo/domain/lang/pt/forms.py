@@ -52,6 +52,7 @@ TIME_TAIL = (
     r"(?:este|esse|neste|nesse)\s+(?:ano|mês|mes|verão|verao|inverno|semestre)|"
     r"(?:até|ate)\s+(?:ao\s+|o\s+)?(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre|verão|verao)|"
     r"(?:no|em)\s+(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre)|em\s+\d{4}|"
+    r"antes\s+d[oa]\s+(?:verão|verao|inverno|natal|carnaval|fim\s+do\s+ano|final\s+do\s+ano|próximo\s+ano|proximo\s+ano)|"
     r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*"
 )
 """A time or a reason after a plan ("correr a maratona do Rio ano que vem", "aprender kitesurf agora
