@@ -72,6 +72,9 @@ def test_details_are_numbers_dates_names_and_decisions() -> None:
     decision = decision_in("Decidi: vai ser em casa, no quintal.")
     assert decision is not None and decision.key == "decidi: vai ser em casa, no quintal"
     assert decision_in("Vamos ao cinema?") is None
+    assert decision_in("Vai sim, surpresa total.") is None  # a bare future, not what was settled
+    pet = decision_in("I have a cat named Sushi, so we'll need a pet sitter for those two weeks.")
+    assert pet is not None and pet.key == "so we'll need a pet sitter for those two weeks"  # its clause
 
 
 def test_fragments_keep_a_word_of_context_and_merge_lists() -> None:

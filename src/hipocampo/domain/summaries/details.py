@@ -41,6 +41,7 @@ DATE_WORDS = phrases(
 below: lowercase "may" is a verb)."""
 DECISION_WORDS = 3
 """Content words a decision needs to say what was settled ("decidi", "casa", "quintal")."""
+_CLAUSE_BREAK = re.compile(r"[,;:]\s+")
 _MAY = re.compile(r"\bMay\b")
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[^\w$€£¥]+|[^\w%]+$")
@@ -98,15 +99,35 @@ def details_in(sentence: str, *, speakers: Iterable[str] = (), fragment: bool = 
 
 def decision_in(sentence: str) -> Detail | None:
     """A sentence that settles something ("Decidi: vai ser em casa.", "We agreed to meet on
-    Friday") is itself a detail: its key is the whole sentence, without its final stop. Questions
-    and filler settle nothing."""
+    Friday") is itself a detail: its key is the clause that settles it, whole, without its final
+    stop. Questions and filler settle nothing."""
     text = strip_leading_filler(sentence).strip()
     if not text or text.endswith("?") or is_filler(text) or not SETTLED.search(fold(text.replace("’", "'"))):
         return None
     if len(content_words(text)) < DECISION_WORDS:  # "Vai sim, surpresa total.": a reply, not what was settled
         return None
-    key = fold(text.rstrip(".!…").rstrip())
-    return Detail("decision", key, (0, len(text))) if key else None
+    start, end = _clause(text)
+    key = fold(text[start:end])
+    return Detail("decision", key, (start, end)) if key else None
+
+
+def _clause(text: str) -> tuple[int, int]:
+    """The clause that settles it, grown clause by clause (rightwards first) until it says enough
+    ("I have a cat named Sushi, so we'll need a pet sitter" -> "so we'll need a pet sitter");
+    the whole sentence when the cue cannot be placed."""
+    folded = fold(text.replace("’", "'"))
+    cue = SETTLED.search(folded)
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(text)), len(text)]
+    if cue is None or len(folded) != len(text):
+        return 0, len(text.rstrip(".!…"))
+    i = max(k for k in range(len(bounds) - 1) if bounds[k] <= cue.start())
+    lo, hi = i, i + 1
+    while len(content_words(text[bounds[lo] : bounds[hi]])) < DECISION_WORDS and (lo > 0 or hi < len(bounds) - 1):
+        if hi < len(bounds) - 1:
+            hi += 1
+        else:
+            lo -= 1
+    return bounds[lo], bounds[lo] + len(text[bounds[lo] : bounds[hi]].rstrip(" ,;:.!…"))
 
 
 def _speaker(key: str, who: set[str]) -> bool:

@@ -478,7 +478,10 @@ def _pieces(
         if not mine:
             continue
         wanted -= {d.key for d in mine}
-        found = [c.text] if c.fragment else windows(strip_leading_filler(c.text), mine, before=context, after=context)
+        text = strip_leading_filler(c.text)
+        settled = [text[d.span[0] : d.span[1]] for d in mine if d.kind == "decision" and not c.fragment]
+        around = [d for d in mine if d.kind != "decision"]
+        found = [c.text] if c.fragment else [*settled, *windows(text, around, before=context, after=context)]
         for i, piece in enumerate(found):
             held = [d for d in mine if d.key in fold(piece)]
             settles = any(d.kind == "decision" for d in held)
