@@ -345,7 +345,8 @@ def extractive_summary(
     scores = CENTRALITY_WEIGHT * _minmax(centrality) + np.array(bonuses)
     ranked = sorted(range(len(candidates)), key=lambda i: (-round(float(scores[i]), 9), candidates[i].order))
     # What must be said: every detail of what the speakers said (the assistant's aside). Only
-    # new turns give fragments: an older summary's lines are kept whole or left out (and counted).
+    # new turns give fragments: an older summary's lines are kept whole or left out (and counted),
+    # its fragments kept one by one as they are.
     sources = [(c, ds) for c, ds in zip(everything, found, strict=True) if ds and not (c.assistant or c.update)]
     must = list(dict.fromkeys(d.key for _, ds in sources for d in ds))
     carried = omitted_in(previous)
