@@ -20,7 +20,7 @@ def test_every_bundle_has_the_same_modules() -> None:
     first = next(iter(names.values()))
     assert all(found == first for found in names.values()), names
     for lang in LANGUAGES.values():
-        for part in ("lexicon", "grammar", "roles", "answers", "dates", "phrases", "forms", "changes"):
+        for part in ("lexicon", "grammar", "roles", "answers", "dates", "phrases", "forms", "changes", "clauses"):
             assert lang.module(part) is not None, (lang.code, part)
         for optional in (lang.speech_acts, lang.slang):  # written for ranking; None until a bundle has one
             assert optional is None or optional.__name__.startswith(f"hipocampo.domain.lang.{lang.code}.")

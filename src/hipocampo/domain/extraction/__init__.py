@@ -125,52 +125,33 @@ def extract_facts(
 
 # --- reading a turn -----------------------------------------------------------------------------
 
+
+def _joined(name: str) -> str:
+    """One language-neutral alternation of the bundles' ``clauses.<name>`` fragments."""
+    return "|".join(f"(?:{getattr(lang.clauses, name)})" for lang in LANGUAGES.values())
+
+
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+")
-_ABBREVIATION = re.compile(r"\b(?:dr|dra|mr|mrs|ms|sr|sra|st|prof|profa)\.$", re.IGNORECASE)
-_SPEECH = r"\b(?:said|says|told(?:\s+\w+)?|asked|wrote|replied|disse|diz|falou|perguntou|escreveu|respondeu|contou)"
+_ABBREVIATION = re.compile(rf"\b(?:{_joined('ABBREVIATIONS')})\.$", re.IGNORECASE)
+_SPEECH = rf"\b(?:{_joined('SPEECH')})"
 _SPEECH_END = re.compile(rf"{_SPEECH}\s*:$", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“]([^\"”]{1,400})[\"”]")
 _SPEECH_BEFORE = re.compile(rf"{_SPEECH}(?:\s+that)?\s*[:,]?\s*$", re.IGNORECASE)
-
-_STARTER = (
-    r"(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|call\s+me|you\s+can\s+call\s+me|eu|meu|minha|meus|minhas|nós|"
-    r"a\s+gente|n[ãa]o(?!\s+(?:em|no|na|nos|nas|de|do|da|para|pra|a|o|as|os)\b)|já|moro|vivo|"
-    r"sou|estou|tô|tenho|trabalho|gosto|adoro|amo|curto|odeio|detesto|prefiro|quero|queria|gostaria|pretendo|"
-    r"planejo|tomo|me\s+chamo|me\s+mudei|mudei|nasci|estudo|sofro|posso|só|evito|parei|moramos|temos|sigo|"
-    r"faço|comecei|saí|acabei|uso|entrei|deixei|virei|voltei|passei|namoro|chamo-me|reformei-me|pode\s+me\s+chamar|acho\s+que|talvez|na\s+verdade|actually|also|maybe|probably|"
-    r"he|she|he's|she's|ele|ela|agora|now)\b"
-)
-_QUESTION = (
-    r"(?:can\s+you|could\s+you|would\s+you|do\s+you|did\s+you|will\s+you|what|where|how|which|who|why|"
-    r"any\s+(?:ideas?|tips?|suggestions?)|você|voce|vc|pode(?:ria)?\s+(?:me\s+)?(?:ajudar|indicar|sugerir|"
-    r"recomendar|dizer)|qual|quais|onde|como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia)|"
-    r"me\s+(?:ajuda|ajude|ajudas|diz|diga|indica|indique|recomenda|recomende|sugere|sugira)|help\s+me|"
-    r"(?:is|are)\s+(?:it|that|this|there|\w+)\s+(?:ok|okay|good|fine|safe|possible))\b"
-)
+_STARTER = rf"(?:{_joined('STARTERS')})\b"
+_QUESTION = rf"(?:{_joined('QUESTIONS')})\b"
 _BOUNDARY = re.compile(
-    rf"\s*[,;]\s*(?:(?:and|but|so|also|plus|e|mas|também|porém|então|aliás)\s+)?(?={_STARTER}|{_QUESTION})"
-    rf"|\s+(?:and|but|so|because|since|while|although|though|e|mas|porque|pois|enquanto|embora|porém)\s+(?={_STARTER})"
+    rf"\s*[,;]\s*(?:(?:{_joined('COMMA_LINKS')})\s+)?(?={_STARTER}|{_QUESTION})"
+    rf"|\s+(?:{_joined('CONJUNCTIONS')})\s+(?={_STARTER})"
     rf"|\s+[-–—]\s+(?={_STARTER})"
-    r"|\s+(?:and|e)\s+(?=(?:lives|works|loves|likes|has|mora|trabalha|tem|gosta|adora|ama|estuda)\b)",
+    rf"|\s+(?:{_joined('AND')})\s+(?=(?:{_joined('THIRD_PERSON')})\b)",
     re.IGNORECASE,
 )
-_CONDITIONAL = re.compile(
-    r"^(?:if|unless|suppose|supposing|imagine|what\s+if|in\s+case|assuming|let'?s\s+say|hypothetically|"
-    r"i\s+wish|if\s+only|i'?m\s+not\s+sure\s+(?:if|whether)|i\s+don'?t\s+know\s+(?:if|whether)|se|caso|supondo|"
-    r"imagina|e\s+se|a\s+menos\s+que|digamos\s+que|hipoteticamente|quem\s+dera|não\s+sei\s+se)\b",
-    re.IGNORECASE,
-)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(rf"^(?:{_joined('CONDITIONALS')})\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(_joined("FIRST_PERSON"), re.IGNORECASE)
 _TAG_QUESTION = re.compile(  # "Sou vegana, tá?": a statement asking for a nod, not a question
-    r"[,\s]+(?:tá|ta|tá\s+bom|ok|okay|né|ne|right|sabe|viu|certo|remember|entendeu|percebes|percebeste|yeah|eh)"
-    r"\s*\?+\s*$",
-    re.IGNORECASE,
+    rf"[,\s]+(?:{_joined('TAG_QUESTIONS')})\s*\?+\s*$", re.IGNORECASE
 )
-_HEDGE_WORDS = re.compile(
-    r"\b(?:maybe|perhaps|probably|possibly|i\s+think|i\s+guess|kind\s+of|sort\s+of|might|talvez|"
-    r"provavelmente|possivelmente|acho\s+que|meio\s+que)\b",
-    re.IGNORECASE,
-)
+_HEDGE_WORDS = re.compile(rf"\b(?:{_joined('HEDGE_WORDS')})\b", re.IGNORECASE)
 
 
 def _sentence_facts(

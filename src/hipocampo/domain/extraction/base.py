@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import EN_STOPWORDS, PT_STOPWORDS, fold
 from .lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES
@@ -108,29 +109,21 @@ def draft(memory_type: MemoryType, key: str, value: str, template: str | None = 
 # --- values -------------------------------------------------------------------------------------
 
 _STOP = frozenset(fold(w) for w in EN_STOPWORDS | PT_STOPWORDS)
-_TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthesis, a dash
-    r"\s+(?:if|unless|because|since|when|but|although|though|while|so that|whenever|se|caso|porque|"
-    r"pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|"
-    r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)|"
-    r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks))\b.*$"
+
+
+def _joined(name: str) -> str:
+    """Every language's ``clauses.<name>`` fragment, as one alternation."""
+    return "|".join(f"(?:{getattr(lang.clauses, name)})" for lang in LANGUAGES.values())
+
+
+_TAIL = re.compile(  # where a value ends: a new clause, a duration, a parenthesis, a dash, a remark
+    rf"\s+(?:{_joined('VALUE_ENDS')})\b.*$"
     r"|\s*[(\[].*$|\s+[-–—]\s.*$"
-    r"|\s*[,;]\s*(?:so|then|and\s+then|which|that'?s|that\s+is|ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois)\b.*$"
-    # a remark to the listener after the statement: "peanuts, keep that in mind", "amendoim, lembra disso"
-    r"|\s*[,;]?\s*(?:please\s+|por\s+favor\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
-    r"remember\s+(?:that|this|it)|don'?t\s+forget|just\s+so\s+you\s+know|fyi|for\s+the\s+record|"
-    r"(?:take|make\s+a)\s+note|note\s+(?:that|it)|lembr(?:a|e|a-te|e-se)\s+(?:disso|isso|dessa?|desse)|"
-    r"n[ãa]o\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e|es)|s[óo]\s+para\s+(?:saber(?:es)?|voc[êe]\s+saber)|"
-    r"anot[ae](?:\s+(?:a[íi]|isso))?|guard[ae]\s+isso|toma\s+nota)\b.*$",
+    rf"|\s*[,;]\s*(?:{_joined('VALUE_ENDS_AFTER_COMMA')})\b.*$"
+    rf"|\s*[,;]?\s*(?:(?:{_joined('POLITE')})\s+)?(?:{_joined('REMARKS')})\b.*$",
     re.IGNORECASE,
 )
-_TRAILING = re.compile(
-    r"(?:[\s,]+(?:now|anymore|any more|too|as well|a lot|so much|very much|really|right now|currently|"
-    r"these days|nowadays|lately|though|haha|lol|the most|more than anything|again|agora|mais|também|"
-    r"tambem|muito|demais|bastante|atualmente|hoje em dia|ultimamente|de novo|por enquanto|haha|né|"
-    r"viu|mesmo|kkk+|rs|hoje|actually|for now|por agora|by the way|btw|lol|aliás|alias|já agora|ja agora|tá|"
-    r"ok|okay|pois|remember|sabe|entende|hahaha+|kkkk+|either|neither))+$",
-    re.IGNORECASE,
-)
+_TRAILING = re.compile(rf"(?:[\s,]+(?:{_joined('TRAILING')}))+$", re.IGNORECASE)
 _EDGE = " \t,;:.!?…\"'“”‘’*_"
 _ARTICLE = re.compile(r"^(?:the|a|an|o|a|os|as|um|uma|uns|umas)\s+", re.IGNORECASE)
 _LIST = re.compile(r"\s*,\s*(?:(?:and|or|e|ou)\s+)?|\s+(?:and|or|e|ou|nor|nem|as well as|&)\s+|\s*/\s*", re.IGNORECASE)

@@ -10,6 +10,8 @@ reading the pipeline:
   and how a fact is worded (templates, grammatical gender);
 - ``profile``, ``needs``, ``ids``: the extraction rules (who the user is; what they like, need and
   plan; codes and birthdays);
+- ``clauses``: how a turn splits into clauses, and which state nothing of the user's (questions,
+  hypotheticals, reported speech, hedges);
 - ``answers``: a bare "not anymore" turned into the user's own statement, from the question;
 - ``roles``: the language's side of the shared fact builders (articles, list joiner, job titles);
 - ``forms``: what a well-formed value of each type looks like (a place, an employer, a food...);
@@ -70,6 +72,10 @@ class Language:
     @property
     def grammar(self) -> ModuleType:
         return self._required("grammar")
+
+    @property
+    def clauses(self) -> ModuleType:
+        return self._required("clauses")
 
     @property
     def answers(self) -> ModuleType:
