@@ -8,7 +8,7 @@ import re
 
 from ..domain.extraction import ExtractedFact, regender
 from ..domain.extraction.base import slug
-from ..domain.lang import merged_map
+from ..domain.lang import LANGUAGES, merged_map
 from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Message, Role, Scope, new_id
 from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
@@ -124,9 +124,11 @@ SAVED_AS = "saved_as"
 """Fact metadata: the ids of memories saved in their own words (by an agent's tool, the API) that
 stated this fact before the rules read it from a turn, merged into it; they stay stored, closed."""
 
-_SUBJECT_WORDS = frozenset("user usuario usuaria utilizador utilizadora".split())
+_SUBJECT_WORDS = frozenset(w for lang in LANGUAGES.values() for w in lang.forms.USER_WORDS)
 """The subject of every rule-written sentence: shared by all facts, it says nothing of this one."""
-_NEGATION = re.compile(r"\b(?:not|no|never|n't|no\s+longer|não|nao|nunca|já\s+não|ja\s+nao|sem)\b", re.IGNORECASE)
+_NEGATION = re.compile(
+    rf"\b(?:{'|'.join(f'(?:{lang.forms.NEGATION})' for lang in LANGUAGES.values())})\b", re.IGNORECASE
+)
 
 
 async def saved_twin(deps: Deps, scope: Scope, message: Message, fact: ExtractedFact) -> MemoryItem | None:

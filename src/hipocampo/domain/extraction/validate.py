@@ -35,9 +35,7 @@ _MAX_WORDS = {
     "likes": 6, "dislikes": 6, "prefers": 8, "goal": 12,
 }  # fmt: skip
 """The most words a value of each kind may have; longer ones ran on past their phrase."""
-_SUBJECTS = frozenset("i eu we nos nós".split())
 _ALLERGENS = frozenset({"allergy", "intolerance", "avoids"})
-_NOT_IN_ALLERGENS = frozenset("com with para for sem without cuidado careful".split())
 _NUMBER = re.compile(r"^\d+(?:h|am|pm|h\d+)?$")
 
 
@@ -108,9 +106,9 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
             return False
         if ws[0] in get("NOT_OPENING") or _says(d.value, "INSIDE", codes) or _says(d.value, "INTENSIFIER", codes):
             return False  # "bebo uns quatro por dia", "futevôlei depois dessa", "mil vezes em casa"
-        if base in _ALLERGENS and any(w in _NOT_IN_ALLERGENS for w in ws):
+        if base in _ALLERGENS and any(w in get("NOT_IN_ALLERGENS") for w in ws):
             return False  # "cuidado com doce baiano" is a warning, not an allergen
-    elif any(w in _SUBJECTS for w in ws[1:]):
+    elif any(w in get("SUBJECT_PRONOUNS") for w in ws[1:]):
         return False  # a plan that runs into a new clause: "... agora que eu moro"
     if base in _NOUN_SLOTS and ws[0] in get("VERB_FIRST"):
         return False  # "allergic to eat ..." is no allergen

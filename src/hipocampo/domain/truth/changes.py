@@ -38,14 +38,17 @@ __all__ = ["Ended", "EndedStatement", "ended_facts", "ended_statements", "may_en
 
 _SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
 _QUESTION = re.compile(r"\?\s*$")
-_CONDITIONAL = re.compile(
-    r"^\W*(?:if|unless|suppose|imagine|what\s+if|in\s+case|maybe|perhaps|se|caso|talvez|imagina|e\s+se|"
-    r"sera\s+que|should\s+i|devo)\b"
-)
-_SPEECH = re.compile(r"\b(?:said|says|told|asked|disse|diz|falou|perguntou|contou)\b")
-_OWN_WORDS = re.compile(r"\b(?:what\s+i\s+(?:said|told\s+you)|o\s+que\s+(?:eu\s+)?(?:disse|falei|te\s+disse))\b")
-"""The user quoting themselves ("scratch what I said") is no reported speech."""
-_CLAUSE_END = re.compile(r"[,;:()]|\s[-–—]\s|\s(?:but|so|because|since|while|mas|porque|pois|entao|enquanto|embora)\s")
+
+
+def _joined(name: str) -> str:
+    """Every language's ``changes.<name>`` fragment, as one alternation."""
+    return "|".join(f"(?:{getattr(lang.changes, name)})" for lang in LANGUAGES.values())
+
+
+_CONDITIONAL = re.compile(rf"^\W*(?:{_joined('UNSURE')})\b")
+_SPEECH = re.compile(rf"\b(?:{_joined('REPORTED')})\b")
+_OWN_WORDS = re.compile(rf"\b(?:{_joined('OWN_WORDS')})\b")
+_CLAUSE_END = re.compile(rf"[,;:()]|\s[-–—]\s|\s(?:{_joined('CLAUSE_BREAKS')})\s")
 _MIN_STEM = 4
 """Shorter stems ("rio", "sol") match too much text to name a fact."""
 

@@ -24,3 +24,12 @@ SLOT_ENDINGS = {
 SLOT_WORDS = {"budget": r"\bbudget\b", "diet": r"\bdiet\b", "employer": r"\bjob\b"}
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
+
+UNSURE = r"if|unless|suppose|imagine|what\s+if|in\s+case|maybe|perhaps|should\s+i"
+"""Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself."""
+REPORTED = r"said|says|told|asked"
+"""Reported speech: someone else's words, not the user's change."""
+OWN_WORDS = r"what\s+i\s+(?:said|told\s+you)"
+"""The user quoting themselves ("scratch what I said"), which is no reported speech."""
+CLAUSE_BREAKS = r"but|so|because|since|while"
+"""Words that start another clause: an ending applies to what its own clause names."""

@@ -55,3 +55,12 @@ INSIDE = r"\b(?:every\s+(?:day|morning|night|evening|week|weekend)|per\s+(?:day|
 """A habit inside a value ("the crossword every morning"): a clause about doing, not a thing."""
 INTENSIFIER = r"^(?:way\s+more|much\s+more|a\s+thousand\s+times)\b"
 """Openers that weigh a preference, with the thing preferred after them."""
+
+SUBJECT_PRONOUNS = frozenset("i we".split())
+"""A subject inside a plan opens a new clause ("... now that I live by the sea")."""
+NOT_IN_ALLERGENS = frozenset("with for without careful".split())
+"""Words no allergen holds ("careful with ..." is a warning)."""
+NEGATION = r"not|no|never|n't|no\s+longer"
+"""Negations: a saved memory that has one states the opposite of a positive fact."""
+USER_WORDS = frozenset("user".split())
+"""The subject of every sentence the rules write: shared by all facts, it says nothing of one."""

@@ -26,3 +26,12 @@ SLOT_ENDINGS = {
 SLOT_WORDS = {"budget": r"\bor[cç]amento\b", "diet": r"\bdieta\b", "employer": r"\b(?:emprego|trabalho)\b"}
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
+
+UNSURE = r"se|caso|talvez|imagina|e\s+se|sera\s+que|devo"
+"""Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself (folded)."""
+REPORTED = r"disse|diz|falou|perguntou|contou"
+"""Reported speech: someone else's words, not the user's change."""
+OWN_WORDS = r"o\s+que\s+(?:eu\s+)?(?:disse|falei|te\s+disse)"
+"""The user quoting themselves ("esquece o que eu disse"), which is no reported speech."""
+CLAUSE_BREAKS = r"mas|porque|pois|entao|enquanto|embora"
+"""Words that start another clause: an ending applies to what its own clause names (folded)."""

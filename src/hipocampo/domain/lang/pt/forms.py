@@ -77,3 +77,12 @@ INSIDE = (
 clause about doing, not a thing."""
 INTENSIFIER = r"^(?:mil\s+vezes|muito\s+mais|bem\s+mais|cem\s+vezes)\b"
 """Openers that weigh a preference, with the thing preferred after them ("mil vezes em casa")."""
+
+SUBJECT_PRONOUNS = frozenset("eu nos nós".split())
+"""A subject inside a plan opens a new clause ("... agora que eu moro na praia")."""
+NOT_IN_ALLERGENS = frozenset("com para sem cuidado".split())
+"""Words no allergen holds ("cuidado com ..." is a warning)."""
+NEGATION = r"não|nao|nunca|já\s+não|ja\s+nao|sem"
+"""Negations: a saved memory that has one states the opposite of a positive fact."""
+USER_WORDS = frozenset("usuario usuaria utilizador utilizadora".split())
+"""The subject of every sentence the rules write: shared by all facts, it says nothing of one."""
