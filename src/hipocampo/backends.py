@@ -6,10 +6,12 @@
 - ``postgresql://user:pass@host/db``: Postgres with pgvector, for many servers and workers;
 - ``memory://`` (or ``memory://name`` to share one store inside a process): in-process fakes.
 
-A backend is a package's ``open_storage(url, *, clock, settings)`` returning a
-:class:`~hipocampo.ports.Storage`, registered under its URL scheme as an entry point of the
-``hipocampo.backends`` group (:mod:`hipocampo.plugins`; hipocampo's own three are registered the
-same way, in its ``pyproject.toml``). Packages are imported only when their scheme is used, so a
+A backend is a :class:`Backend` object that opens, migrates and identifies a store, registered
+under its URL scheme as an entry point of the ``hipocampo.backends`` group
+(:mod:`hipocampo.plugins`; hipocampo's own three are registered the same way, in its
+``pyproject.toml``). ``hipocampo migrate``, ``move`` and ``doctor`` ask the object; none of them
+knows a scheme. A plain ``open_storage(url, *, clock, settings)`` function registered there is a
+backend with no schema to migrate. Packages are imported only when their scheme is used, so a
 SQLite user never imports a Postgres driver.
 
 ``HIPOCAMPO_VECTORS`` (``Memory.open(vectors=...)``) moves the vector index alone to another engine
@@ -19,7 +21,6 @@ every caller that opens storage gets it.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Protocol
 
 from . import plugins
@@ -42,6 +43,47 @@ duckdb, and plugins'). Empty setting: the database's own index."""
 
 class OpenStorage(Protocol):
     async def __call__(self, url: str, *, clock: Clock, settings: Settings) -> Storage: ...
+
+
+class Backend:
+    """A storage backend as the commands ask it: open a store, migrate its schema, say which store
+    a URL names. Subclasses override what their engine has; the defaults fit a store with no
+    schema and no file (an in-process one)."""
+
+    def __init__(self, open_storage: OpenStorage | None = None) -> None:
+        self._open = open_storage
+
+    async def open(self, url: str, *, clock: Clock, settings: Settings) -> Storage:
+        """Every storage port over the store at ``url``."""
+        if self._open is None:
+            raise NotImplementedError(f"{type(self).__name__} opens no store")
+        return await self._open(url, clock=clock, settings=settings)
+
+    async def migrate(self, url: str) -> tuple[int, int] | None:
+        """Apply the pending schema migrations: ``(before, after)`` versions, or ``None`` for a
+        store with no schema (it keeps nothing between runs, or migrates itself)."""
+        return None
+
+    def identity(self, url: str) -> tuple[str, ...] | None:
+        """What names one store, so two URLs of it are known as one (``move`` refuses to move a
+        store onto itself); ``None`` for a store nothing else can name. By default the URL
+        without its password."""
+        return (redact(url),)
+
+    def exists(self, url: str) -> bool:
+        """Whether the store is there to read (``move --from`` refuses one that is not)."""
+        return True
+
+    def local_size(self, url: str) -> int | None:
+        """Bytes on this machine's disk, or ``None`` for a server or in-memory store."""
+        return None
+
+
+def backend_for(target: str) -> Backend:
+    """The :class:`Backend` of the scheme ``target`` names (a plain ``open_storage`` registered by
+    a plugin is wrapped as one)."""
+    loaded = BACKENDS.load(scheme_of(target))  # a missing extra is named: pip install 'hipocampo[postgres]'
+    return loaded if isinstance(loaded, Backend) else Backend(loaded)
 
 
 def scheme_of(target: str) -> str:
@@ -69,18 +111,13 @@ def redact(target: str) -> str:
 
 
 def local_size(target: str) -> int | None:
-    """Bytes on this machine's disk for a SQLite file; None for a server or in-memory database."""
-    if scheme_of(target) != "sqlite":
-        return None
-    path = os.path.expanduser(target.removeprefix("sqlite:///"))
-    return os.path.getsize(path) if os.path.exists(path) else 0
+    """Bytes on this machine's disk for a file database; None for a server or in-memory one."""
+    return backend_for(target).local_size(target)
 
 
 async def open_storage(target: str, *, clock: Clock, settings: Settings) -> Storage:
     """Open every storage port of the backend ``target`` names."""
-    scheme = scheme_of(target)
-    opener: OpenStorage = BACKENDS.load(scheme)  # a missing extra is named: pip install 'hipocampo[postgres]'
-    storage = await opener(target, clock=clock, settings=settings)
+    storage = await backend_for(target).open(target, clock=clock, settings=settings)
     if not settings.vectors:
         return storage
     try:

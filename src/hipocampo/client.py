@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
+from .adapters.llm.scripted import ScriptExhausted
+from .backends import redact
 from .bootstrap import Resources, bootstrap, named_embedder
 from .domain.errors import InvalidInput
 from .domain.model import (
@@ -27,9 +29,18 @@ from .domain.model import (
     parse_time,
 )
 from .domain.retrieval.recall import RecallResult, RecencyMode, SearchResult
+from .facade.context import ContextCalls
+from .facade.inspection import InspectionCalls, Record, UserMemory, UserRow, json_line
+from .facade.items import ItemCalls
+from .facade.operations import OperationsCalls, WriteProbe
+from .facade.stores import StoreCalls
+from .facade.tenancy import Limit, TenancyCalls
 from .ports import ChatModel, Clock, Embedder, Tokenizer
-from .services import admin, consolidation, curation, ingest, recall, retrieval, worker
+from .services import admin, browse, consolidation, curation, ingest, read_your_writes, recall, retrieval, worker
 from .services.deps import Deps
+from .services.facts import MEMORY_TYPE_DESCRIPTIONS
+from .services.ingest import MAX_MESSAGES_PER_CALL
+from .services.retrieval import MAX_QUERY_CHARS, SearchOptions
 from .settings import Settings
 
 T = TypeVar("T")
@@ -61,11 +72,14 @@ def _options(**kw: Any) -> retrieval.SearchOptions:
     )
 
 
-class AsyncMemory:
+class AsyncMemory(TenancyCalls, InspectionCalls, ContextCalls, ItemCalls, OperationsCalls, StoreCalls):
     """Long-term memory for one application. Open with :meth:`open`; close with :meth:`close`.
 
     Every method takes ``user_id`` and, optionally, ``tenant_id`` (default ``"default"``): reads and
     writes never cross those boundaries.
+
+    The one way into the core: entry points, the agent and the integrations call these methods
+    (and the concern-grouped ones of :mod:`hipocampo.facade`), never ``services`` or a port.
     """
 
     def __init__(self, resources: Resources) -> None:
@@ -109,7 +123,9 @@ class AsyncMemory:
 
     @property
     def deps(self) -> Deps:
-        """The wired ports, for entry points (HTTP, MCP) that call services directly."""
+        """Deprecated: the wired ports, kept read-only for tests and scripts that inspect a store.
+        Entry points, the agent and the integrations call methods instead (an import-rule test
+        holds them to it)."""
         return self._deps
 
     def start_worker(self) -> None:
@@ -366,6 +382,36 @@ class AsyncMemory:
     async def export(self, user_id: str, *, tenant_id: str = "default") -> dict[str, Any]:
         return await admin.export_user(self._deps, _scope(tenant_id, user_id))
 
+    async def list_users(self, *, tenant_id: str = "default") -> builtins.list[str]:
+        """The tenant's users with messages or memories, in id order."""
+        return await browse.list_users(self._deps, tenant_id)
+
+    async def newest(
+        self,
+        user_id: str,
+        kind: MemoryKind,
+        *,
+        tenant_id: str = "default",
+        memory_type: MemoryType | str | None = None,
+        limit: int = 10,
+    ) -> builtins.list[MemoryItem]:
+        """The user's newest current memories of ``kind`` (and type, built in or custom, taken as
+        given: an agent's session may declare types the deployment's setting lacks)."""
+        return await self._deps.memories.list(
+            _scope(tenant_id, user_id),
+            kind=kind,
+            memory_type=memory_type,
+            limit=min(max(limit, 1), 1000),
+            current_at=self._deps.clock.now(),
+        )
+
+    async def index_now(self, item: MemoryItem) -> bool:
+        """Index a memory just written, so the next read finds it (read-your-writes: an agent's
+        tool saves, then searches in the same turn). The queued job still runs. Never deadlocks
+        with the worker (see :mod:`hipocampo.services.read_your_writes`); False when it could not
+        (the worker indexes it as usual)."""
+        return await read_your_writes.index_now(self._deps, item)
+
     # -- operations ----------------------------------------------------------------------------
     async def flush(self, timeout: float | None = 120.0) -> dict[str, int]:
         """Wait until every queued job is done (dead letters excepted); returns queue stats."""
@@ -396,6 +442,15 @@ class AsyncMemory:
         await self.close()
 
 
+def chat_model_from_settings(settings: Settings) -> Any:
+    """The LangChain chat model ``HIPOCAMPO_LLM`` names, with the engine's retry policy and the
+    provider's default temperature (an agent's answers are not parsed): the agent's model, built
+    by the same builder as the extraction path's. ``ConfigurationError`` when it cannot be built."""
+    from .adapters.llm.builder import llm_from_settings, with_retries
+
+    return with_retries(llm_from_settings(settings, temperature=None), settings.llm_max_retries)
+
+
 _PUBLIC = (
     "add",
     "remember",
@@ -410,6 +465,9 @@ _PUBLIC = (
     "messages",
     "threads",
     "export",
+    "list_users",
+    "newest",
+    "index_now",
     "mark_accessed",
     "consolidate",
     "flush",
@@ -423,4 +481,21 @@ _PUBLIC = (
 # checkers see its methods; imported last because it builds on AsyncMemory.
 from .client_sync import Memory, _LoopThread  # noqa: E402
 
-__all__ = ["AsyncMemory", "Memory", "_LoopThread"]
+__all__ = [
+    "MAX_MESSAGES_PER_CALL",
+    "MAX_QUERY_CHARS",
+    "MEMORY_TYPE_DESCRIPTIONS",
+    "AsyncMemory",
+    "Limit",
+    "Memory",
+    "Record",
+    "ScriptExhausted",
+    "SearchOptions",
+    "UserMemory",
+    "UserRow",
+    "WriteProbe",
+    "chat_model_from_settings",
+    "json_line",
+    "redact",
+    "_LoopThread",
+]

@@ -293,6 +293,32 @@ class Memory:
     def export(self, user_id: str, *, tenant_id: str = "default") -> dict[str, Any]:
         return self._runner.run(self._inner.export(user_id, tenant_id=tenant_id))
 
+    def list_users(self, *, tenant_id: str = "default") -> builtins.list[str]:
+        """The tenant's users with messages or memories, in id order."""
+        return self._runner.run(self._inner.list_users(tenant_id=tenant_id))
+
+    def newest(
+        self,
+        user_id: str,
+        kind: MemoryKind,
+        *,
+        tenant_id: str = "default",
+        memory_type: MemoryType | str | None = None,
+        limit: int = 10,
+    ) -> builtins.list[MemoryItem]:
+        """The user's newest current memories of ``kind`` (and type, built in or custom, taken as
+        given: an agent's session may declare types the deployment's setting lacks)."""
+        return self._runner.run(
+            self._inner.newest(user_id, kind, tenant_id=tenant_id, memory_type=memory_type, limit=limit)
+        )
+
+    def index_now(self, item: MemoryItem) -> bool:
+        """Index a memory just written, so the next read finds it (read-your-writes: an agent's
+        tool saves, then searches in the same turn). The queued job still runs. Never deadlocks
+        with the worker (see :mod:`hipocampo.services.read_your_writes`); False when it could not
+        (the worker indexes it as usual)."""
+        return self._runner.run(self._inner.index_now(item))
+
     def mark_accessed(self, user_id: str, memory_ids: Sequence[str], *, tenant_id: str = "default") -> None:
         """Record that an agent read these memories (access count, last accessed); ids outside
         the user's scope are ignored."""

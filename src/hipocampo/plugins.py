@@ -228,6 +228,29 @@ embedders = Registry("hipocampo.embedders", "embedder", extras={"use": "use", "m
 """``factory(settings: Settings) -> Embedder``, named by ``HIPOCAMPO_EMBEDDER``."""
 
 chat_models = Registry("hipocampo.chat_models", "LLM provider")
+
+LLM_EXAMPLES = "e.g. 'openai:gpt-4o-mini' or 'google_genai:gemini-2.0-flash'"
+
+
+def parse_llm(spec: str) -> tuple[str, str]:
+    """``(provider, model)`` of ``"provider:model"``; the model may itself hold colons (``llama3.1:8b``)."""
+    provider, sep, model = str(spec).partition(":")
+    provider, model = provider.strip(), model.strip()
+    if not sep or not provider or not model:
+        raise ConfigurationError(f"LLM {spec!r} must be 'provider:model', {LLM_EXAMPLES}")
+    return provider, model
+
+
+def check_llm(spec: str) -> str:
+    """``spec`` if it is ``provider:model`` with an installed provider (nothing is imported).
+
+    Here, beside the registry it asks, so the settings validate an LLM spec without importing
+    the LLM builder (which reads the settings): the two no longer import each other."""
+    provider, _ = parse_llm(spec)
+    chat_models.check(provider)
+    return spec
+
+
 """``factory(model: str, **options) -> a LangChain chat model``, named by ``HIPOCAMPO_LLM``'s provider."""
 
 vector_indexes = Registry(

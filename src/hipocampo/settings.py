@@ -27,6 +27,9 @@ def _installed_embedder(name: str) -> str:
         raise ValueError(str(exc)) from None
 
 
+Named = plugins.Named
+"""The metadata of a provider-name field (its registry), for callers that list the settings."""
+
 EmbedderName = Annotated[str, AfterValidator(_installed_embedder), plugins.Named(plugins.embedders)]
 
 
@@ -287,10 +290,8 @@ class Settings(BaseSettings):
         """provider:model with an installed provider, checked at start-up (nothing is imported)."""
         if value is None or not value.strip():
             return None
-        from .adapters.llm.builder import check_llm
-
         try:
-            return check_llm(value.strip())
+            return plugins.check_llm(value.strip())
         except ConfigurationError as exc:
             raise ValueError(str(exc)) from None
 

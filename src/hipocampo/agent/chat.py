@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..adapters.llm.builder import llm_from_settings, with_retries
 from ..domain.errors import ConfigurationError, InvalidInput
 from ..domain.model import new_id
 from ..settings import Settings
@@ -58,10 +57,11 @@ def chat_model_from_config(settings: Settings) -> tuple[Any | None, str | None]:
     if not settings.llm:
         return None, "No chat model is configured (HIPOCAMPO_LLM is unset). " + HOW_TO_CONFIGURE
     try:
-        model = llm_from_settings(settings, temperature=None)
+        from ..client import chat_model_from_settings  # the engine, only when a model is configured
+
+        return chat_model_from_settings(settings), None
     except ConfigurationError as exc:
         return None, f"The chat model HIPOCAMPO_LLM={settings.llm} cannot be used: {exc} " + HOW_TO_CONFIGURE
-    return with_retries(model, settings.llm_max_retries), None
 
 
 async def run_chat(

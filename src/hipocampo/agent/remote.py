@@ -34,8 +34,7 @@ from ..domain.errors import (
     QuotaExceeded,
     Unauthorized,
 )
-from ..services.ingest import MAX_MESSAGES_PER_CALL
-from ..services.retrieval import MAX_QUERY_CHARS
+from ..domain.limits import MAX_MESSAGES_PER_CALL, MAX_QUERY_CHARS
 from .context import MemoryFlags
 from .session import SessionConfig
 from .tools import GetMemoryResult, WriteResult

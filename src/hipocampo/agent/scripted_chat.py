@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..adapters.llm.scripted import ScriptExhausted
+from ..client import ScriptExhausted
 from ..domain.errors import ConfigurationError
 
 try:

@@ -6,9 +6,9 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..client import MEMORY_TYPE_DESCRIPTIONS
 from ..domain.ids import check_path_id
 from ..domain.model import MemoryKind, MemoryType
-from ..services.facts import MEMORY_TYPE_DESCRIPTIONS
 
 _CUSTOM_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 

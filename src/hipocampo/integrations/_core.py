@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
 from ..domain.errors import ConfigurationError
-from ..services.retrieval import MAX_QUERY_CHARS
+from ..domain.limits import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from ..agent.remote import RemoteAgentMemory

@@ -36,9 +36,9 @@ from collections.abc import Coroutine, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from ...client import SearchOptions
 from ...domain.errors import ConfigurationError, InvalidInput
 from ...domain.model import MAX_CONTENT_CHARS, MemoryItem, MemoryKind, Scope, content_hash
-from ...services import browse, keyed, retrieval
 from . import store_query as q
 
 try:
@@ -64,7 +64,6 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, Memory
-    from ...services.deps import Deps
 
 T = TypeVar("T")
 SOURCE = "langgraph_store"
@@ -123,16 +122,12 @@ class HipocampoStore(BaseStore):
             self._loop = None
 
     @property
-    def deps(self) -> Deps:
-        return self._memory.deps
-
-    @property
     def index_config(self) -> dict[str, Any]:
         """The index, as LangGraph's stores expose theirs. Never ``None``: every item is searched
         by meaning, with hipocampo's embedder, whose dimension ``dims`` is; ``fields`` are the
         fields indexed by default. Other keys given in ``index`` (``embed``) are kept as given,
         unused."""
-        return {**self._index, "dims": self.deps.embedder.dim, "fields": list(self.fields)}
+        return {**self._index, "dims": self._memory.embedding_dim, "fields": list(self.fields)}
 
     # -- the two abstract methods ----------------------------------------------------------------
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -183,7 +178,7 @@ class HipocampoStore(BaseStore):
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._scope(op.namespace)
         found = [
-            m for m in await keyed.get_keyed(self.deps, scope, [self._id(scope, op.namespace, op.key)]) if self._live(m)
+            m for m in await self._memory.get_keyed(scope, [self._id(scope, op.namespace, op.key)]) if self._live(m)
         ]
         if op.refresh_ttl:
             await self._refresh(found)
@@ -197,9 +192,9 @@ class HipocampoStore(BaseStore):
             raise InvalidNamespaceError("Namespace cannot be empty.")
         scope = self._scope(namespace)
         memory_id = self._id(scope, namespace, op.key)
-        old = await keyed.get_keyed(self.deps, scope, [memory_id])
+        old = await self._memory.get_keyed(scope, [memory_id])
         if op.value is None:
-            await keyed.delete_keyed(self.deps, scope, [memory_id, *(_part_ids(old[0]) if old else [])])
+            await self._memory.delete_keyed(scope, [memory_id, *(_part_ids(old[0]) if old else [])])
             return
         value = dict(op.value)
         try:
@@ -209,7 +204,7 @@ class HipocampoStore(BaseStore):
         fields = [] if op.index is False else (op.index if op.index is not None else self.fields)
         texts = [t for f in fields for t in get_text_at_path(value, tokenize_path(f) if f != "$" else f) if t.strip()]
         several = len(texts) > 1  # each text its own part, the item scored by its best
-        now = self.deps.clock.now()
+        now = self._memory.now()
         item = MemoryItem(
             id=memory_id,
             scope=scope,
@@ -230,7 +225,7 @@ class HipocampoStore(BaseStore):
         )
         parts = [_part(item, i, text) for i, text in enumerate(texts)] if several else []
         stale = [i for i in (_part_ids(old[0]) if old else []) if i not in {p.id for p in parts}]
-        await keyed.put_keyed(self.deps, item, index=bool(texts) and not several, parts=parts, drop=stale)
+        await self._memory.put_keyed(item, index=bool(texts) and not several, parts=parts, drop=stale)
 
     async def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit < 0 or op.offset < 0:
@@ -249,7 +244,7 @@ class HipocampoStore(BaseStore):
                 await self._refresh(chosen)
             return [_item(m, search=True) for m in chosen]
         needed = op.offset + op.limit
-        pool = min(max(self.deps.settings.candidate_pool, 5 * needed + 20), 2000)
+        pool = min(max(self._memory.settings.candidate_pool, 5 * needed + 20), 2000)
         hits = await (self._cosine_hits if self.scores == "cosine" else self._hybrid_hits)(scope, op.query, pool)
         scored = [(m, score) for m, score in await self._by_item(scope, hits) if wanted(m)]
         kept = scored[op.offset : needed]
@@ -266,18 +261,13 @@ class HipocampoStore(BaseStore):
         return page
 
     async def _hybrid_hits(self, scope: Scope, query: str, pool: int) -> list[tuple[MemoryItem, float]]:
-        options = retrieval.SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
-        found = await retrieval.search(self.deps, scope, query, options)
+        options = SearchOptions(k=200, kinds=(MemoryKind.FACT,), min_relevance=0.0, pool=pool)
+        found = await self._memory.search_scope(scope, query, options)
         return [(h.memory, h.score) for h in found.hits]
 
     async def _cosine_hits(self, scope: Scope, query: str, pool: int) -> list[tuple[MemoryItem, float]]:
         """The nearest vectors and their cosine similarity to the query: LangGraph's score."""
-        if len(query) > retrieval.MAX_QUERY_CHARS:
-            raise InvalidInput(f"query is {len(query)} characters; the limit is {retrieval.MAX_QUERY_CHARS}")
-        qvec = await asyncio.to_thread(self.deps.embedder.embed_query, query)
-        hits = await self.deps.vectors.search(scope, qvec, pool)
-        found = {m.id: m for m in await self.deps.memories.get_many(scope, [h.memory_id for h in hits])}
-        return [(found[h.memory_id], h.score) for h in hits if h.memory_id in found]
+        return await self._memory.nearest(scope, query, pool)
 
     async def _by_item(self, scope: Scope, hits: list[tuple[MemoryItem, float]]) -> list[tuple[MemoryItem, float]]:
         """The store items the hits are of (an item, or one of its parts), best score first, each
@@ -293,7 +283,7 @@ class HipocampoStore(BaseStore):
                 continue
             best[owner] = max(score, best.get(owner, score))
         missing = [i for i in best if i not in items]
-        items.update((m.id, m) for m in await keyed.get_keyed(self.deps, scope, missing) if _is_item(m))
+        items.update((m.id, m) for m in await self._memory.get_keyed(scope, missing) if _is_item(m))
         ranked = sorted((i for i in best if i in items), key=lambda i: best[i], reverse=True)
         return [(items[i], best[i]) for i in ranked]
 
@@ -314,22 +304,22 @@ class HipocampoStore(BaseStore):
     async def asweep_ttl(self) -> int:
         """:meth:`sweep_ttl`, async."""
         scopes = await self._scopes_for([])
-        now = self.deps.clock.now()
+        now = self._memory.now()
         removed = 0
         for scope in scopes:
             expired = [m for m in await self._all_items([scope]) if not m.is_current(now)]
             removed += len(expired)
-            await keyed.delete_keyed(self.deps, scope, [i for m in expired for i in (m.id, *_part_ids(m))])
+            await self._memory.delete_keyed(scope, [i for m in expired for i in (m.id, *_part_ids(m))])
         return removed
 
     # -- TTLs ------------------------------------------------------------------------------------
     def _live(self, m: MemoryItem) -> bool:
-        return _is_item(m) and m.is_current(self.deps.clock.now())
+        return _is_item(m) and m.is_current(self._memory.now())
 
     async def _refresh(self, items: list[MemoryItem]) -> None:
         """Push the expiry of items read with a TTL one TTL past now (LangGraph's refresh on read),
         and their parts' with them."""
-        now = self.deps.clock.now()
+        now = self._memory.now()
         renewed = []
         for m in items:
             minutes = m.metadata.get("ttl_minutes")
@@ -340,10 +330,10 @@ class HipocampoStore(BaseStore):
         owners = [m for m in renewed if _part_ids(m)]
         for scope in {m.scope for m in owners}:
             part_ids = [i for m in owners if m.scope == scope for i in _part_ids(m)]
-            for part in await keyed.get_keyed(self.deps, scope, part_ids):
+            for part in await self._memory.get_keyed(scope, part_ids):
                 part.expires_at = expiry[part.metadata["item"]]
                 renewed.append(part)
-        await keyed.renew(self.deps, renewed)  # only the expiry changes: the indexes stay as they are
+        await self._memory.renew(renewed)  # only the expiry changes: the indexes stay as they are
 
     # -- scopes and ids --------------------------------------------------------------------------
     def _scope(self, namespace: tuple[str, ...]) -> Scope:
@@ -371,7 +361,7 @@ class HipocampoStore(BaseStore):
         for c in conditions:
             if c.match_type == "prefix" and len(c.path) > i and c.path[i] != "*":
                 return [Scope(self.tenant_id, c.path[i])]
-        return await browse.tenant_scopes(self.deps, self.tenant_id)
+        return await self._memory.tenant_scopes(self.tenant_id)
 
     def _id(self, scope: Scope, namespace: tuple[str, ...], key: str) -> str:
         path = json.dumps([scope.tenant_id, scope.user_id, list(namespace), key], ensure_ascii=False)
@@ -381,7 +371,7 @@ class HipocampoStore(BaseStore):
         """Every store item of the scopes, newest first (a scan of their facts)."""
         out: list[MemoryItem] = []
         for scope in scopes:
-            out += [m async for m in keyed.facts(self.deps, scope, page=PAGE) if _is_item(m)]
+            out += [m async for m in self._memory.keyed_facts(scope, page=PAGE) if _is_item(m)]
         return out
 
 

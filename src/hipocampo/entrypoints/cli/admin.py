@@ -62,7 +62,7 @@ def worker(ctx: typer.Context) -> None:
         _stop_on_signals(mem)
         _tasks_on_sigusr1()
         # After the handlers: once this line is out, a signal is handled, never fatal.
-        from ...backends import redact  # the password stays out of logs, as serve and migrate do
+        from ...client import redact  # the password stays out of logs, as serve and migrate do
 
         out().print(f"hipocampo worker: {redact(s.db)} with {s.embedder}; Ctrl-C to stop", soft_wrap=True)
         await mem.run_worker()  # a signal stops it within HIPOCAMPO_WORKER_SHUTDOWN_SECONDS
@@ -150,7 +150,7 @@ def settings_rows() -> list[SettingRow]:
 
 
 def _type_name(field: FieldInfo) -> str:
-    from ...plugins import Named
+    from ...settings import Named
 
     annotation: Any = field.annotation
     args = get_args(annotation)

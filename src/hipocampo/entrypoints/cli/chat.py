@@ -124,7 +124,7 @@ async def _command(mem: AsyncMemory, session: SessionConfig, text: str, console:
         items = []
         for kind in (MemoryKind.FACT, MemoryKind.CONSOLIDATED):
             items += await mem.list(session.user_id, tenant_id=session.tenant_id, kind=kind, limit=50)
-        now = mem.deps.clock.now()
+        now = mem.now()
         items = sorted((m for m in items if m.is_current(now)), key=lambda m: m.created_at, reverse=True)
         console.print(memories_table(items) if items else "[dim](no memories yet)[/dim]")
     elif name == "/forget" and arg.strip():

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 async def write_export(mem: AsyncMemory, scope: Scope, target: IO[str]) -> dict[str, int]:
     """Write ``scope``'s export to ``target`` line by line; returns the counts of the end record,
     plus ``saved``: the memories saved directly (the others are rebuilt from the messages)."""
-    from ...services.export import export_records, json_line
+    from ...client import json_line
 
     counts: dict[str, int] = {}
     saved = 0
-    async for record in export_records(mem.deps, scope):
+    async for record in mem.export_records(scope):
         if record["type"] == "end":
             counts = record["counts"]
         saved += record["type"] == "memory" and record["origin"] == "saved"

@@ -8,8 +8,6 @@ whenever it is opened; the command does the same for it, so one deploy step fits
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,40 +17,11 @@ from .support import out, state, user_errors
 
 async def migrate_database(target: str) -> tuple[int, int] | None:
     """Apply the pending migrations of the database ``target`` names: ``(before, after)``
-    schema versions, or ``None`` for a backend with no schema (``memory://``)."""
-    from ...backends import scheme_of
+    schema versions, or ``None`` for a backend with no schema (``memory://``). The backend of the
+    URL's scheme does it, a plugin's as a built-in's."""
+    from ...client import AsyncMemory
 
-    scheme = scheme_of(target)
-    if scheme == "postgresql":
-        from ...adapters.postgres.schema import migrate
-
-        return await migrate(target)
-    if scheme == "sqlite":
-        from ...adapters.sqlite import sqlite_path
-        from ...adapters.sqlite.db import SqliteDatabase
-        from ...adapters.sqlite.schema import MIGRATIONS
-
-        path = sqlite_path(target)
-        before = _sqlite_version(path)
-        db = await SqliteDatabase.open(path)  # opening migrates
-        await db.close()
-        return before, max(before, len(MIGRATIONS))
-    return None
-
-
-def _sqlite_version(path: str) -> int:
-    """The schema version of the SQLite file at ``path``, read without changing it (0: none yet)."""
-    file = Path(path).expanduser()
-    if path == ":memory:" or not file.exists():
-        return 0
-    conn = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        (version,) = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
-        return int(version)
-    except sqlite3.OperationalError:  # no schema_migrations table: never opened by hipocampo
-        return 0
-    finally:
-        conn.close()
+    return await AsyncMemory.migrate_store(target)
 
 
 def migrate(
@@ -68,7 +37,7 @@ def migrate(
     running it again, or from several machines at once, is safe. SQLite migrates itself when
     opened: this only does it now.
     """
-    from ...backends import redact
+    from ...client import redact
     from ...settings import Settings
 
     with user_errors():

@@ -24,8 +24,7 @@ async def serve_http(
     ``host`` and ``auth``, see :mod:`hipocampo.entrypoints.http.hosts`)."""
     import uvicorn  # loaded only by the command that needs it
 
-    from ...backends import redact
-    from ...services import tenancy
+    from ...client import redact
     from ..http import create_app
     from ..http.access_log import drop_query_strings
     from ..http.hosts import default_allowed_hosts, is_loopback
@@ -38,7 +37,7 @@ async def serve_http(
     console.print(f"API docs: {url}/docs   inspector: {url}/ui   metrics: {url}/metrics", soft_wrap=True)
     if not auth:
         console.print(f"[yellow]no authentication:[/yellow] every request acts as an admin of tenant {tenant_id!r}")
-    elif not await tenancy.list_keys(mem.deps):
+    elif not await mem.list_keys():
         console.print(
             "No API keys yet; create one with:\n  hipocampo tenants create acme && hipocampo keys create --tenant acme",
             soft_wrap=True,

@@ -15,8 +15,7 @@ from ...domain.tenancy import PLANS, ApiKey, KeyRole, Tenant, key_to_dict, tenan
 from .support import JsonOpt, err, out, print_json, state
 
 if TYPE_CHECKING:
-    from ...services.deps import Deps
-    from ...services.tenancy import Limit
+    from ...client import AsyncMemory, Limit
 
 T = TypeVar("T")
 
@@ -41,11 +40,9 @@ MaxMemoriesOpt = Annotated[
 TenantArg = Annotated[str, typer.Argument(help="The tenant's id.", show_default=False)]
 
 
-def _run(ctx: typer.Context, work: Callable[[Deps], Awaitable[T]]) -> T:
+def _run(ctx: typer.Context, work: Callable[[AsyncMemory], Awaitable[T]]) -> T:
     # These commands touch no vectors: the fake embedder spares loading a model, and no worker runs.
-    from ...adapters.embedders.fake import FakeEmbedder
-
-    return state(ctx).run(lambda mem: work(mem.deps), worker="external", embedder=FakeEmbedder())
+    return state(ctx).run(work, worker="external", embedder="fake")
 
 
 def _limit(value: str | None, option: str) -> Limit:
@@ -91,13 +88,12 @@ def create_tenant(
     json_out: JsonOpt = False,
 ) -> None:
     """Create tenant TENANT_ID; then give it a key with `hipocampo keys create --tenant TENANT_ID`."""
-    from ...services import tenancy
 
     rpm_limit, memories_limit = _limit(rpm, "--rpm"), _limit(max_memories, "--max-memories")
     tenant = _run(
         ctx,
-        lambda deps: tenancy.create_tenant(
-            deps, tenant_id, name=name, plan=plan, requests_per_minute=rpm_limit, max_memories=memories_limit
+        lambda mem: mem.create_tenant(
+            tenant_id, name=name, plan=plan, requests_per_minute=rpm_limit, max_memories=memories_limit
         ),
     )
     if json_out:
@@ -123,13 +119,11 @@ def update_tenant(
     """Change TENANT_ID's name, plan, quotas or status; what is not given stays as it is.
 
     A new --plan resets both quotas to the plan's, except one given with it."""
-    from ...services import tenancy
 
     rpm_limit, memories_limit = _limit(rpm, "--rpm"), _limit(max_memories, "--max-memories")
     tenant = _run(
         ctx,
-        lambda deps: tenancy.update_tenant(
-            deps,
+        lambda mem: mem.update_tenant(
             tenant_id,
             name=name,
             plan=plan,
@@ -147,9 +141,8 @@ def update_tenant(
 @tenants_app.command("list")
 def list_tenants(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List every tenant with its plan and quotas."""
-    from ...services import tenancy
 
-    tenants = _run(ctx, tenancy.list_tenants)
+    tenants = _run(ctx, lambda mem: mem.list_tenants())
     if json_out:
         print_json([tenant_to_dict(t) for t in tenants])
         return
@@ -184,10 +177,9 @@ def create_key(
     """Create an API key for --tenant and print its token, once: only its hash is stored.
 
     The token alone goes to stdout, so `TOKEN=$(hipocampo keys create --tenant acme)` works."""
-    from ...services import tenancy
 
     role = KeyRole.ADMIN if admin else KeyRole.USER
-    key, token = _run(ctx, lambda deps: tenancy.issue_key(deps, tenant, role=role, name=name))
+    key, token = _run(ctx, lambda mem: mem.issue_key(tenant, role=role, name=name))
     if json_out:
         print_json({**key_to_dict(key), "token": token})
         return
@@ -206,9 +198,8 @@ def list_keys(
     json_out: JsonOpt = False,
 ) -> None:
     """List API keys (ids, roles, last use; never their secrets)."""
-    from ...services import tenancy
 
-    keys: list[ApiKey] = _run(ctx, lambda deps: tenancy.list_keys(deps, tenant))
+    keys: list[ApiKey] = _run(ctx, lambda mem: mem.list_keys(tenant))
     if json_out:
         print_json([key_to_dict(k) for k in keys])
         return
@@ -231,9 +222,8 @@ def revoke_key(
     json_out: JsonOpt = False,
 ) -> None:
     """Revoke KEY_ID for good: requests with it are refused from now on."""
-    from ...services import tenancy
 
-    key = _run(ctx, lambda deps: tenancy.revoke_key(deps, key_id))
+    key = _run(ctx, lambda mem: mem.revoke_key(key_id))
     if json_out:
         print_json(key_to_dict(key))
         return

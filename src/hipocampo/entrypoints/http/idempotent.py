@@ -10,7 +10,6 @@ from fastapi import Header, Request
 from fastapi.responses import JSONResponse
 
 from ...domain.tenancy import Principal
-from ...services import idempotency
 from .responses import ErrorOut
 from .security import memory
 
@@ -39,13 +38,12 @@ async def respond(
 ) -> JSONResponse:
     """Run ``work`` (which returns ``(status, body)``), once per idempotency key when one is given.
 
-    ``atomic=False`` for work that waits on an LLM (see :func:`idempotency.run_once`)."""
+    ``atomic=False`` for work that waits on an LLM (see :meth:`AsyncMemory.run_once`)."""
     if key is None:
         status, body = await work()
         return JSONResponse(body, status_code=status)
     path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    req_hash = idempotency.request_hash(request.method, path, await request.body())
-    status, body, replayed = await idempotency.run_once(
-        memory(request).deps, principal.tenant_id, key, req_hash, work, atomic=atomic
-    )
+    mem = memory(request)
+    req_hash = mem.request_hash(request.method, path, await request.body())
+    status, body, replayed = await mem.run_once(principal.tenant_id, key, req_hash, work, atomic=atomic)
     return JSONResponse(body, status_code=status, headers={"Idempotent-Replayed": "true"} if replayed else None)

@@ -8,12 +8,14 @@ queue when Prometheus scrapes, not kept up to date on every write.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ...services import health
-from ...services.deps import Deps
+if TYPE_CHECKING:
+    from ...client import AsyncMemory
+
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -64,9 +66,9 @@ class Metrics:
         )
         self._fallbacks_seen: dict[str, int] = {}
 
-    async def render(self, deps: Deps) -> bytes:
+    async def render(self, memory: AsyncMemory) -> bytes:
         """The text exposition, after reading the queue's current state."""
-        stats = await health.queue_stats(deps)
+        stats = await memory.queue_stats()
         for status in ("pending", "running", "dead"):
             self.jobs.labels(status).set(stats.get(status, 0))
         self.outbox.set(stats.get("pending", 0) + stats.get("running", 0))
@@ -74,7 +76,7 @@ class Metrics:
         self.retrying.set(stats.get("retrying", 0))
         # The adapters count; the counter catches up with them at scrape time (a count below the
         # last one seen is a store opened again, counting from zero).
-        for component, now in health.fallbacks(deps).items():
+        for component, now in memory.fallbacks().items():
             seen = self._fallbacks_seen.get(component, 0)
             self.fallbacks.labels(component).inc(now - seen if now >= seen else now)
             self._fallbacks_seen[component] = now

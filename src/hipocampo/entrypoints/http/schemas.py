@@ -19,11 +19,10 @@ from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from ...domain.limits import MAX_MESSAGES_PER_CALL, MAX_QUERY_CHARS
 from ...domain.model import MAX_CONTENT_CHARS, MAX_ID_CHARS, MemoryKind, Role
 from ...domain.retrieval.recall import RecencyMode
 from ...domain.values import metadata_problem, text_problem
-from ...services.ingest import MAX_MESSAGES_PER_CALL
-from ...services.retrieval import MAX_QUERY_CHARS
 from ..ids import valid_id, valid_label
 
 _BAD = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff"

@@ -13,12 +13,10 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from ...client import AsyncMemory
+from ...client import AsyncMemory, WriteProbe
 from ...domain.errors import Forbidden, QuotaExceeded, Unauthorized
 from ...domain.model import Scope
 from ...domain.tenancy import Principal
-from ...services import tenancy
-from ...services.health import WriteProbe
 from .heavy import HeavyLimit
 from .metrics import Metrics
 
@@ -60,16 +58,16 @@ async def current_principal(
     """Authenticate the request's key and count it against its tenant's rate limit."""
     state = service(request)
     if not state.auth:
-        principal = tenancy.local_principal(state.local_tenant)
+        principal = memory(request).local_principal(state.local_tenant)
     else:
         token = bearer.credentials if bearer is not None else api_key
         try:
-            principal = await tenancy.authenticate(memory(request).deps, token)
+            principal = await memory(request).authenticate(token)
         except Unauthorized:
             state.metrics.rejected.labels("unauthorized").inc()
             raise
         try:
-            await tenancy.count_request(memory(request).deps, principal.tenant)
+            await memory(request).count_request(principal.tenant)
         except QuotaExceeded:
             state.metrics.rejected.labels("rate_limited").inc()
             raise
@@ -94,7 +92,7 @@ async def is_admin(request: Request) -> bool:
     if not token or state.memory is None:
         return False
     try:
-        return (await tenancy.authenticate(state.memory.deps, token)).is_admin
+        return (await state.memory.authenticate(token)).is_admin
     except Unauthorized:
         return False
 

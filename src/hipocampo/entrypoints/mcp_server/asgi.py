@@ -30,7 +30,6 @@ from ...agent.tools import MemoryTools
 from ...client import AsyncMemory
 from ...domain.errors import WIRE_ERRORS, HipocampoError, InvalidInput, Unauthorized
 from ...domain.tenancy import Principal
-from ...services.tenancy import authenticate, count_request, local_principal
 from ..ids import id_from_header
 from .server import Caller, build_server, configured_session
 
@@ -63,7 +62,7 @@ class McpAsgiApp:
         self._memory = memory if callable(memory) else lambda: memory
         self._template = template or SessionConfig(user_id="template", thread_id=DEFAULT_THREAD)
         self._auth = auth
-        self._local = local_principal(tenant_id)
+        self._local = AsyncMemory.local_principal(tenant_id)
         server = build_server(self._caller, self._template)
         server.streamable_http_app(  # builds the session manager; its routing is ours
             stateless_http=True, json_response=True, transport_security=_security(allowed_hosts)
@@ -110,8 +109,8 @@ class McpAsgiApp:
         scheme, _, token = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("missing API key: send Authorization: Bearer hk_...")
-        principal = await authenticate(memory.deps, token.strip())
-        await count_request(memory.deps, principal.tenant)  # the memory's limiter: shared with the API
+        principal = await memory.authenticate(token.strip())
+        await memory.count_request(principal.tenant)  # the memory's limiter: shared with the API
         return principal
 
     @staticmethod

@@ -23,8 +23,6 @@ from ...client import AsyncMemory
 from ...domain.errors import HipocampoError
 from ...domain.model import MemoryKind, MemoryType, Scope
 from ...domain.tenancy import Tenant
-from ...services.facts import memory_types_for
-from ...services.tenancy import check_memory_quota
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class Caller:
     async def save_memory(self, content: str, memory_type: str) -> WriteResult:
         if self.tenant is not None:
             try:
-                await check_memory_quota(self.tools.memory.deps, self.tenant)
+                await self.tools.memory.check_memory_quota(self.tenant)
             except HipocampoError as exc:
                 return WriteResult(success=False, error_message=str(exc))
         return await self.tools.save_memory(content, memory_type)
@@ -70,7 +68,7 @@ def configured_session(
 ) -> SessionConfig:
     """A session whose memory types are the agent's from ``HIPOCAMPO_MEMORY_TYPES`` (else the
     ``"*"`` entry, else all six), custom ones included, as fact extraction uses them."""
-    types = memory_types_for(memory.deps, Scope(tenant_id, user_id, agent_id))
+    types = memory.memory_types_for(Scope(tenant_id, user_id, agent_id))
     return SessionConfig(
         user_id=user_id, thread_id=thread_id, tenant_id=tenant_id, agent_id=agent_id, memory_types=dict(types)
     )

@@ -8,7 +8,6 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from ....domain.errors import NotFound
-from ....services import browse, insights
 from ..errors import ERROR_RESPONSES
 from ..schemas import UserIdPath
 from ..security import AdminCaller, Mem, scope_of, service
@@ -23,7 +22,7 @@ router = APIRouter(
 @router.get("/metrics", response_model=dict[str, Any])
 async def tenant_metrics(principal: AdminCaller, mem: Mem) -> JSONResponse:
     """The tenant's totals: users, threads, messages, memories by kind and type, quotas and usage."""
-    return JSONResponse(await insights.tenant_metrics(mem.deps, principal.tenant_id))
+    return JSONResponse(await mem.tenant_metrics(principal.tenant_id))
 
 
 @router.get("/users/{user_id}/metrics", response_model=dict[str, Any])
@@ -39,6 +38,6 @@ async def user_metrics(
     `busy` with `Retry-After`."""
     scope = scope_of(principal, user_id)
     async with service(request).heavy.slot(principal.tenant_id):
-        if not await browse.user_exists(mem.deps, scope):
+        if not await mem.user_exists(scope):
             raise NotFound(f"no memory for user {user_id!r}")
-        return JSONResponse(await insights.user_metrics(mem.deps, scope, gap_days=gap_days))
+        return JSONResponse(await mem.user_metrics(scope, gap_days=gap_days))

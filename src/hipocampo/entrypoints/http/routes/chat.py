@@ -12,7 +12,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ....agent.session import SessionConfig
-from ....services import tenancy
 from ..errors import BODY_SHAPES, ERROR_RESPONSES, example_body
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ChatOut, ErrorOut
@@ -37,7 +36,7 @@ async def chat(
     user's turn is stored all the same."""
     from ....agent.chat import chat_model_from_config, run_chat
 
-    fields = session_fields(body.session, mem.deps, principal.tenant_id)
+    fields = session_fields(body.session, mem, principal.tenant_id)
     if fields.get("system_prompt") is None:
         fields.pop("system_prompt", None)
     session = SessionConfig(tenant_id=principal.tenant_id, **fields)
@@ -47,7 +46,7 @@ async def chat(
     chat_model = state.chat_model
 
     async def work() -> tuple[int, Any]:
-        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=2)
+        await mem.check_memory_quota(principal.tenant, adding=2)
         reply = await run_chat(mem, session, body.message, chat_model=chat_model)
         return 200, reply.model_dump(mode="json")
 

@@ -13,9 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from ....domain.limits import MAX_QUERY_CHARS
 from ....domain.model import message_to_dict
-from ....services import browse
-from ....services.retrieval import MAX_QUERY_CHARS
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ConversationOut, ForgetOut, SearchOut
@@ -61,10 +60,10 @@ async def get_conversation(
 ) -> JSONResponse:
     """The conversation's history: its messages (oldest first, paged) and its rolling summary."""
     scope = scope_of(principal, user_id)
-    page, next_after = await browse.thread_page(
-        mem.deps, scope, conversation_id, after_seq=after_seq, limit=limit, what="conversation"
+    page, next_after = await mem.thread_page(
+        scope, conversation_id, after_seq=after_seq, limit=limit, what="conversation"
     )
-    summary = await browse.thread_summary(mem.deps, scope, conversation_id)
+    summary = await mem.thread_summary(scope, conversation_id)
     return JSONResponse(
         {
             "conversation_id": conversation_id,

@@ -7,7 +7,6 @@ import logging
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from ....services import health
 from ..errors import retry_after
 from ..responses import HealthOut, ReadyOut
 from ..security import is_admin, service
@@ -36,8 +35,8 @@ async def readyz(request: Request) -> JSONResponse:
     if mem is None:
         return JSONResponse({"status": "starting", "detail": "the store is not open yet"}, status_code=503)
     try:
-        jobs = await health.queue_stats(mem.deps)
-        problem = await state.write_probe.check(mem.deps.uow)
+        jobs = await mem.queue_stats()
+        problem = await mem.write_problem(state.write_probe)
     except Exception as exc:
         log.warning("readiness check failed", exc_info=True)
         return JSONResponse({"status": "unavailable", "detail": type(exc).__name__}, status_code=503)
@@ -47,7 +46,7 @@ async def readyz(request: Request) -> JSONResponse:
             status_code=503,
             headers={"Retry-After": retry_after(problem.retry_after_seconds)},
         )
-    components = await health.shared_components(mem.deps)
+    components = await mem.shared_components()
     if not await is_admin(request):
         components = {name: value.split(":", 1)[0] for name, value in components.items()}
     return JSONResponse({"status": "ready", "jobs": jobs, **components})
@@ -58,5 +57,5 @@ async def metrics(request: Request) -> Response:
     state = service(request)
     if state.memory is None:
         return Response("store not open\n", status_code=503, media_type="text/plain")
-    body = await state.metrics.render(state.memory.deps)
+    body = await state.metrics.render(state.memory)
     return Response(body, media_type=state.metrics.content_type)

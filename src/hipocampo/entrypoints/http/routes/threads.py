@@ -10,7 +10,6 @@ from fastapi.responses import JSONResponse
 from ....client import AsyncMemory
 from ....domain.errors import NotFound
 from ....domain.model import Scope, message_to_dict
-from ....services import admin, browse
 from ..errors import ERROR_RESPONSES
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..responses import ForgetOut, MessagePage, MessagesOut, ThreadsOut
@@ -66,16 +65,14 @@ async def list_messages(
     limit: Annotated[int, Query(ge=1, le=1000, description="Page size.")] = 100,
 ) -> JSONResponse:
     """A page of the thread's messages, oldest first."""
-    page, next_after = await browse.thread_page(
-        mem.deps, scope_of(principal, user_id), thread_id, after_seq=after_seq, limit=limit
-    )
+    page, next_after = await mem.thread_page(scope_of(principal, user_id), thread_id, after_seq=after_seq, limit=limit)
     return JSONResponse({"messages": [message_to_dict(m) for m in page], "next_after_seq": next_after})
 
 
 @router.get("", response_model=ThreadsOut)
 async def list_threads(user_id: UserIdPath, principal: Caller, mem: Mem) -> JSONResponse:
     """The user's threads (empty for a user the tenant does not have)."""
-    threads = await browse.list_threads(mem.deps, scope_of(principal, user_id))
+    threads = await mem.threads(user_id, tenant_id=principal.tenant_id)
     return JSONResponse({"user_id": user_id, "threads": threads})
 
 
@@ -99,7 +96,7 @@ async def forget_thread(
 
 async def forget_or_404(mem: AsyncMemory, scope: Scope, thread_id: str | None) -> dict[str, int]:
     """Forget a thread (or the user); 404 when there was nothing to forget."""
-    counts = await admin.forget(mem.deps, scope, thread_id)
+    counts = await mem.forget_in(scope, thread_id)
     if counts["messages"] == 0 and counts["memories"] == 0:
         what = f"thread {thread_id!r}" if thread_id is not None else "memory"
         raise NotFound(f"no {what} for user {scope.user_id!r}")

@@ -19,13 +19,10 @@ from fastapi.responses import JSONResponse
 
 from ....agent.session import SessionConfig
 from ....agent.tools import GetMemoryResult, MemoryTools, WriteResult
-from ....client import AsyncMemory
+from ....client import MEMORY_TYPE_DESCRIPTIONS, AsyncMemory
 from ....domain.errors import InvalidInput, QuotaExceeded
 from ....domain.model import Scope
 from ....domain.tenancy import Principal
-from ....services import tenancy
-from ....services.deps import Deps
-from ....services.facts import MEMORY_TYPE_DESCRIPTIONS, custom_memory_types, memory_types_for
 from ..errors import BODY_SHAPES, ERROR_RESPONSES, example_body
 from ..idempotent import CONFLICT, IdempotencyKey, respond
 from ..schemas import DeleteMemoryCall, GetMemoryCall, SaveMemoryCall, ToolSession, UpdateMemoryCall
@@ -34,24 +31,24 @@ from ..security import Caller, Mem
 router = APIRouter(prefix="/v1/tools", tags=["agent tools"], responses=ERROR_RESPONSES)
 
 
-def session_fields(session: ToolSession, deps: Deps, tenant_id: str) -> dict[str, Any]:
+def session_fields(session: ToolSession, mem: AsyncMemory, tenant_id: str) -> dict[str, Any]:
     """:class:`SessionConfig` fields of a request's session (the tenant is added by the caller),
     with its memory types checked (:func:`session_memory_types`)."""
     fields: dict[str, Any] = session.model_dump(exclude={"memory_types"}, exclude_none=True)
     scope = Scope(tenant_id, session.user_id, session.agent_id)
-    fields["memory_types"] = session_memory_types(deps, scope, session.memory_types)
+    fields["memory_types"] = session_memory_types(mem, scope, session.memory_types)
     return fields
 
 
-def session_memory_types(deps: Deps, scope: Scope, named: list[str] | dict[str, str] | None) -> dict[str, str]:
+def session_memory_types(mem: AsyncMemory, scope: Scope, named: list[str] | dict[str, str] | None) -> dict[str, str]:
     """The memory types of a session: those it names, each a built-in type or a custom one
     ``HIPOCAMPO_MEMORY_TYPES`` configures (anything else: :class:`InvalidInput`, a 422 naming the
     types accepted), else the agent's configured ones. A description left empty is the configured
     one: a custom type is only usable with the description that tells a model what it is for."""
-    agent = memory_types_for(deps, scope)
+    agent = mem.memory_types_for(scope)
     if named is None:
         return dict(agent)
-    custom = custom_memory_types(deps)
+    custom = mem.custom_memory_types()
     asked = named if isinstance(named, dict) else dict.fromkeys(named, "")
     unknown = [name for name in asked if name not in MEMORY_TYPE_DESCRIPTIONS and name not in custom]
     if unknown:
@@ -69,7 +66,7 @@ def session_memory_types(deps: Deps, scope: Scope, named: list[str] | dict[str, 
 
 def bind(mem: AsyncMemory, principal: Principal, session: ToolSession) -> MemoryTools:
     """The tools of a session forced into the caller's tenant."""
-    fields = session_fields(session, mem.deps, principal.tenant_id)
+    fields = session_fields(session, mem, principal.tenant_id)
     return MemoryTools(mem, SessionConfig(tenant_id=principal.tenant_id, **fields))
 
 
@@ -115,7 +112,7 @@ async def save_memory(
     tools = bind(cast(AsyncMemory, _QuotaPassesThrough(mem)), principal, body.session)
 
     async def work() -> tuple[int, Any]:
-        await tenancy.check_memory_quota(mem.deps, principal.tenant, adding=1)  # before any work
+        await mem.check_memory_quota(principal.tenant, adding=1)  # before any work
         try:
             result = await tools.save_memory(body.arguments.content, body.arguments.memory_type)
         except _QuotaRaised as raised:

@@ -9,9 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from ....client import Record, json_line
 from ....domain.errors import WIRE_ERRORS, HipocampoError, NotFound
-from ....services import browse
-from ....services.export import Record, export_records, json_line
 from ..errors import ERROR_RESPONSES
 from ..heavy import SlotStream
 from ..idempotent import CONFLICT, IdempotencyKey, respond
@@ -31,7 +30,7 @@ router = APIRouter(prefix="/v1/users", tags=["users"], responses=ERROR_RESPONSES
 @router.get("", response_model=UsersOut)
 async def list_users(principal: Caller, mem: Mem) -> JSONResponse:
     """Every user of the caller's tenant that has conversations or saved memories."""
-    return JSONResponse({"users": await browse.list_users(mem.deps, principal.tenant_id)})
+    return JSONResponse({"users": await mem.list_users(tenant_id=principal.tenant_id)})
 
 
 class ExportStream(SlotStream):
@@ -66,12 +65,12 @@ async def export_user(request: Request, user_id: UserIdPath, principal: Caller, 
     heavy = service(request).heavy
     release = heavy.acquire(principal.tenant_id)
     try:
-        if not await browse.user_exists(mem.deps, scope):
+        if not await mem.user_exists(scope):
             raise NotFound(f"no memory for user {user_id!r}")
     except BaseException:
         release()
         raise
-    return ExportStream(_ndjson(export_records(mem.deps, scope)), release, heavy.idle_seconds)
+    return ExportStream(_ndjson(mem.export_records(scope)), release, heavy.idle_seconds)
 
 
 async def _ndjson(records: AsyncIterator[Record]) -> AsyncIterator[bytes]:

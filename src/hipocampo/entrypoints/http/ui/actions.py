@@ -11,7 +11,6 @@ from starlette.responses import Response
 from ....domain.errors import Forbidden, InvalidInput, NotFound, QuotaExceeded, Unauthorized
 from ....domain.model import check_id
 from ....domain.tenancy import KeyRole
-from ....services import admin, browse, tenancy
 from ..schemas import MemoryIdPath, ThreadIdPath, UserIdPath
 from .core import Form, Looker, form_text, link, redirect, ui_of
 from .sessions import clear_cookie, set_cookie
@@ -55,17 +54,17 @@ async def sign_in(request: Request) -> Response:
         if ui.service.auth:
             ui.failed_sign_ins.check(address)
             try:
-                principal = await tenancy.authenticate(ui.memory.deps, token)
+                principal = await ui.memory.authenticate(token)
             except Unauthorized:
                 ui.failed_sign_ins.record(address)
                 raise
             try:
-                await tenancy.count_request(ui.memory.deps, principal.tenant)
+                await ui.memory.count_request(principal.tenant)
             except QuotaExceeded:
                 ui.service.metrics.rejected.labels("rate_limited").inc()
                 raise
         else:
-            principal, token = tenancy.local_principal(ui.service.local_tenant), None
+            principal, token = ui.memory.local_principal(ui.service.local_tenant), None
         if principal.role is not KeyRole.ADMIN and user_id is None:
             raise InvalidInput("a user key shows one user: name the user it acts for")
     except (Unauthorized, InvalidInput) as exc:
@@ -146,7 +145,7 @@ async def confirm_forget_thread(
     request: Request, user_id: UserIdPath, thread_id: ThreadIdPath, viewer: Looker
 ) -> Response:
     scope = viewer.scope(user_id)
-    await browse.thread_page(viewer.mem.deps, scope, thread_id, limit=1)  # 404 for a thread not there
+    await viewer.mem.thread_page(scope, thread_id, limit=1)  # 404 for a thread not there
     action = link(request, "forget_thread", user_id=user_id, thread_id=thread_id)
     return ui_of(request).page(
         request,
@@ -165,11 +164,11 @@ async def forget_thread(
 ) -> Response:
     scope = viewer.scope(user_id)
     _confirmed(form)
-    counts = await admin.forget(viewer.mem.deps, scope, thread_id)
+    counts = await viewer.mem.forget_in(scope, thread_id)
     if counts["messages"] == 0 and counts["memories"] == 0:
         raise NotFound(f"no thread {thread_id!r} for user {user_id!r}")
     viewer.session.flash(f"Forgot thread “{thread_id}”: {counts['messages']} messages, {counts['memories']} memories.")
-    if await browse.user_exists(viewer.mem.deps, scope):
+    if await viewer.mem.user_exists(scope):
         return redirect(link(request, "user", user_id=user_id))
     return redirect(link(request, "home"))
 
@@ -177,7 +176,7 @@ async def forget_thread(
 @router.get("/users/{user_id}/forget", name="confirm_forget_user")
 async def confirm_forget_user(request: Request, user_id: UserIdPath, viewer: Looker) -> Response:
     scope = viewer.scope(user_id)
-    if not await browse.user_exists(viewer.mem.deps, scope):
+    if not await viewer.mem.user_exists(scope):
         raise NotFound(f"no user {user_id!r}")
     return ui_of(request).page(
         request,
@@ -196,7 +195,7 @@ async def forget_user(request: Request, user_id: UserIdPath, viewer: Looker, for
     scope = viewer.scope(user_id)
     _confirmed(form)
     async with ui_of(request).service.heavy.slot(scope.tenant_id, "erase"):
-        counts = await admin.forget(viewer.mem.deps, scope, None)
+        counts = await viewer.mem.forget_in(scope, None)
     if counts["messages"] == 0 and counts["memories"] == 0:
         raise NotFound(f"no user {user_id!r}")
     viewer.session.flash(f"Forgot user “{user_id}”: {counts['threads']} threads, {counts['memories']} memories.")

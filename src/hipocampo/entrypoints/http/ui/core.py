@@ -38,7 +38,6 @@ from ....domain.errors import (
 )
 from ....domain.model import Scope as MemoryScope
 from ....domain.tenancy import Principal
-from ....services import tenancy
 from ..security import ServiceState, actor_of
 from .sessions import FailedSignIns, Session, SessionStore
 
@@ -199,20 +198,19 @@ async def current_viewer(request: Request) -> Viewer:
     session = ui.sessions.get(request)
     if session is None or not session.signed_in:
         raise SignInNeeded()
-    deps = ui.memory.deps
     if ui.service.auth:
         try:
-            principal = await tenancy.authenticate(deps, session.token)
+            principal = await ui.memory.authenticate(session.token)
         except Unauthorized:
             ui.sessions.end(session)
             raise SignInNeeded() from None
         try:
-            await tenancy.count_request(deps, principal.tenant)
+            await ui.memory.count_request(principal.tenant)
         except QuotaExceeded:
             ui.service.metrics.rejected.labels("rate_limited").inc()
             raise
     else:
-        principal = tenancy.local_principal(ui.service.local_tenant)
+        principal = ui.memory.local_principal(ui.service.local_tenant)
     viewer = Viewer(session, principal, ui.memory)
     request.state.viewer = viewer
     return viewer

@@ -23,7 +23,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from ....services import insights, inspector
 from ..metrics import Metrics
 from .charts import latency_chart
 from .core import Form, Looker, link, redirect, ui_of
@@ -122,9 +121,8 @@ def _quantile(q: float, buckets: list[tuple[float, float]], fallback: float) -> 
 @router.get("/operations", name="operations")
 async def operations(request: Request, viewer: Looker) -> Response:
     viewer.require_admin()
-    deps = viewer.mem.deps
-    metrics = await insights.tenant_metrics(deps, viewer.tenant_id)
-    dead = await inspector.dead_letters(deps, viewer.tenant_id)
+    metrics = await viewer.mem.tenant_metrics(viewer.tenant_id)
+    dead = await viewer.mem.dead_letters(viewer.tenant_id)
     sampler: LatencySampler = request.app.state.sampler
     points = sampler.points()
     jobs = metrics["jobs"]
@@ -145,6 +143,6 @@ async def operations(request: Request, viewer: Looker) -> Response:
 async def retry_dead(request: Request, viewer: Looker, form: Form) -> Response:
     """Queue the tenant's dead jobs again (never another tenant's)."""
     viewer.require_admin()
-    n = await inspector.retry_dead(viewer.mem.deps, viewer.tenant_id)
+    n = await viewer.mem.retry_dead_of(viewer.tenant_id)
     viewer.session.flash(f"{n} dead job{'s' if n != 1 else ''} queued again.")
     return redirect(link(request, "operations"))

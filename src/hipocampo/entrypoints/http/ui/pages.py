@@ -12,7 +12,6 @@ from starlette.responses import Response
 from ....domain.errors import InvalidInput, NotFound
 from ....domain.model import MemoryKind, MemoryType, Scope
 from ....domain.retrieval.recall import RecencyMode
-from ....services import browse, inspector
 from ..schemas import MemoryIdPath, ThreadIdPath, UserIdPath
 from .charts import neutral_boosts, score_bars, stacked_bars
 from .core import Form, Looker, link, redirect, ui_of
@@ -33,8 +32,8 @@ async def home(request: Request, viewer: Looker) -> Response:
 async def users(request: Request, viewer: Looker, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
     """The tenant's users with their counts and last activity (admin keys)."""
     viewer.require_admin()
-    rows, total = await inspector.user_rows(
-        viewer.mem.deps, viewer.tenant_id, offset=(page - 1) * USERS_PER_PAGE, limit=USERS_PER_PAGE
+    rows, total = await viewer.mem.user_rows(
+        viewer.tenant_id, offset=(page - 1) * USERS_PER_PAGE, limit=USERS_PER_PAGE
     )
     pages = max(1, -(-total // USERS_PER_PAGE))
     return ui_of(request).page(request, "users.html", rows=rows, total=total, page=page, pages=pages)
@@ -42,7 +41,7 @@ async def users(request: Request, viewer: Looker, page: Annotated[int, Query(ge=
 
 async def _existing(viewer: Looker, user_id: str) -> Scope:
     scope = viewer.scope(user_id)
-    if not await browse.user_exists(viewer.mem.deps, scope):
+    if not await viewer.mem.user_exists(scope):
         raise NotFound(f"no user {user_id!r}")
     return scope
 
@@ -50,7 +49,7 @@ async def _existing(viewer: Looker, user_id: str) -> Scope:
 @router.get("/users/{user_id}", name="user")
 async def user(request: Request, user_id: UserIdPath, viewer: Looker) -> Response:
     scope = await _existing(viewer, user_id)
-    data = await inspector.user_memory(viewer.mem.deps, scope)
+    data = await viewer.mem.user_memory(scope)
     return ui_of(request).page(
         request,
         "user.html",
@@ -63,7 +62,7 @@ async def user(request: Request, user_id: UserIdPath, viewer: Looker) -> Respons
 @router.get("/users/{user_id}/threads/{thread_id}", name="thread")
 async def thread(request: Request, user_id: UserIdPath, thread_id: ThreadIdPath, viewer: Looker) -> Response:
     scope = viewer.scope(user_id)
-    view = await inspector.thread_view(viewer.mem.deps, scope, thread_id)
+    view = await viewer.mem.thread_view(scope, thread_id)
     return ui_of(request).page(request, "thread.html", user_id=user_id, thread=view)
 
 
@@ -72,8 +71,8 @@ async def memory(request: Request, user_id: UserIdPath, memory_id: MemoryIdPath,
     scope = viewer.scope(user_id)
     item = await viewer.mem.get(user_id, memory_id, tenant_id=scope.tenant_id)
     history = await viewer.mem.history(user_id, memory_id, tenant_id=scope.tenant_id)
-    now = viewer.mem.deps.clock.now()
-    types = [t.value for t in MemoryType] + sorted(inspector.custom_types(viewer.mem.deps))
+    now = viewer.mem.now()
+    types = [t.value for t in MemoryType] + sorted(viewer.mem.custom_types())
     return ui_of(request).page(
         request,
         "memory.html",
@@ -89,7 +88,7 @@ async def memory(request: Request, user_id: UserIdPath, memory_id: MemoryIdPath,
 @router.get("/users/{user_id}/recall", name="playground")
 async def playground(request: Request, user_id: UserIdPath, viewer: Looker) -> Response:
     scope = await _existing(viewer, user_id)
-    threads = await browse.list_threads(viewer.mem.deps, scope)
+    threads = await viewer.mem.list_threads(scope)
     return ui_of(request).page(
         request,
         "playground.html",
@@ -106,7 +105,7 @@ async def recall(request: Request, user_id: UserIdPath, viewer: Looker, form: Fo
     """Recall as the agent would for this user (it counts as an access to the memories returned,
     as the agent's recall does), with every hit's score drawn part by part."""
     scope = await _existing(viewer, user_id)
-    threads = await browse.list_threads(viewer.mem.deps, scope)
+    threads = await viewer.mem.list_threads(scope)
     query = str(form.get("query", "")).strip()
     thread_id = str(form.get("thread_id", "")) or None
     recency = str(form.get("recency", "")) or None
