@@ -55,7 +55,7 @@ def named_embedder(settings: Settings, embedder: Embedder | str | None) -> tuple
     return settings, embedder
 
 
-def build_worker_embedder(settings: Settings, serving: Embedder) -> Embedder:
+def build_worker_embedder(settings: Settings, serving: CachingEmbedder) -> Embedder:
     """The worker's own instance of the configured embedder, so a query never waits behind a batch.
 
     Local models run one call at a time (a lock around one native handle): with one instance,
@@ -70,7 +70,7 @@ def build_worker_embedder(settings: Settings, serving: Embedder) -> Embedder:
     whose calls never wait for each other (``concurrent_calls = True``: hosted APIs, the fake)
     keep one instance, and so does a process whose worker is external (it serves no queries).
     """
-    if getattr(serving, "concurrent_calls", False) or settings.worker != "inprocess":
+    if serving.concurrent_calls or settings.worker != "inprocess":
         return serving  # a process of its own (``hipocampo worker``) answers no queries
     factory = _embedder_factory(settings)
     return LazyEmbedder(lambda: factory(settings), serving.name, serving.dim)
@@ -183,7 +183,9 @@ async def bootstrap(
             clock=clock,
             chat=chat or build_chat_model(settings),
         )
-        working = build_worker_embedder(settings, raw_embedder) if embedder is None else raw_embedder
+        # The wrapper declares the model's capabilities (the port's defaults for a plugin's that lacks them).
+        working = build_worker_embedder(settings, serving) if embedder is None else raw_embedder
+        working = raw_embedder if working is serving else working
         if working is not raw_embedder:
             deps.worker_embedder = serving.sharing(working)
     except BaseException:

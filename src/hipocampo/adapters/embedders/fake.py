@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...domain.retrieval.relevance import Calibration
+from ...ports import BaseEmbedder
 
 _WORD = re.compile(r"\w+")
 _WORD_WEIGHT = 1.0
@@ -35,7 +36,7 @@ def _bucket(feature: str, dim: int) -> tuple[int, float]:
     return digest % dim, (1.0 if digest >> 63 else -1.0)
 
 
-class FakeEmbedder:
+class FakeEmbedder(BaseEmbedder):
     """Hashed bag of words and trigrams into ``dim`` buckets, L2-normalised.
 
     An empty (or punctuation-only) text embeds to a fixed unit vector, never to zeros or NaN.

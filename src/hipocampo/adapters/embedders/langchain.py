@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ...domain.errors import ConfigurationError
+from ...ports import BaseEmbedder
 from ._vectors import unit_rows, unit_vector
 
 # Dimensions of well-known models, so building an embedder does not cost a network call.
@@ -32,7 +33,7 @@ class LangChainEmbeddings(Protocol):
     def embed_query(self, text: str) -> list[float]: ...
 
 
-class LangChainEmbedder:
+class LangChainEmbedder(BaseEmbedder):
     """Adapts a LangChain ``Embeddings`` object; vectors are re-normalised to unit length.
 
     ``name`` is stored with every vector, so give each model its own (e.g. ``"openai/<model>"``).

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ...ports import Embedder
+from ...ports import BaseEmbedder, Embedder
 
 
-class LazyEmbedder:
+class LazyEmbedder(BaseEmbedder):
     """Stands for ``build()``'s embedder, with its ``name`` and ``dim`` given up front; builds it
     on the first embedding call (once, even when two threads call at once).
 

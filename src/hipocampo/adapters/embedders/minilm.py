@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...domain.errors import ConfigurationError
+from ...ports import BaseEmbedder
 from ._vectors import unit_rows
 
 _INSTALL_HINT = "pip install 'hipocampo[minilm]'"
@@ -40,7 +41,7 @@ def _dimension(model: Any) -> int:
     return int(model.encode(["probe"], convert_to_numpy=True).shape[1])
 
 
-class MiniLMEmbedder:
+class MiniLMEmbedder(BaseEmbedder):
     """sentence-transformers' ``SentenceTransformer`` on CPU behind the Embedder port.
 
     ``threads`` calls ``torch.set_num_threads``, which is process-wide.

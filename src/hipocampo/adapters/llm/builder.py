@@ -19,28 +19,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...domain.errors import ConfigurationError
-from ...plugins import chat_models
+from ...plugins import chat_models, check_llm, parse_llm  # noqa: F401  (the spec's rules live by the registry; named here too)
 
 if TYPE_CHECKING:
     from ...settings import Settings
-
-EXAMPLES = "e.g. 'openai:gpt-4o-mini' or 'google_genai:gemini-2.0-flash'"
-
-
-def parse_llm(spec: str) -> tuple[str, str]:
-    """``(provider, model)`` of ``"provider:model"``; the model may itself hold colons (``llama3.1:8b``)."""
-    provider, sep, model = str(spec).partition(":")
-    provider, model = provider.strip(), model.strip()
-    if not sep or not provider or not model:
-        raise ConfigurationError(f"LLM {spec!r} must be 'provider:model', {EXAMPLES}")
-    return provider, model
-
-
-def check_llm(spec: str) -> str:
-    """``spec`` if it is ``provider:model`` with an installed provider (nothing is imported)."""
-    provider, _ = parse_llm(spec)
-    chat_models.check(provider)
-    return spec
 
 
 def build_llm(
