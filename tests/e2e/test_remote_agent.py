@@ -89,7 +89,9 @@ def test_a_remote_agent_remembers_across_sessions_and_tenants_stay_apart(live: L
             assert b["messages"][-1].text == "No: you are allergic to peanuts."
             assert "Ana is allergic to peanuts." in b["memory_context"]
 
-            # The route renders what the in-process agent would, flags included.
+            # The route renders what the in-process agent would, flags included. Session 2's turns
+            # are indexed first: indexing them between the two renders would change the second.
+            live.flush()
             for flags in (MemoryFlags(), MemoryFlags(recent=False, vectors=False)):
                 local = live.call(load_context(live.memory, session("B", tenant_id="alpha"), QUESTION, flags))
                 assert await alpha.context(session("B"), QUESTION, flags) == local
