@@ -80,6 +80,7 @@ PREVIOUS_DETAIL_BONUS = 1.0
 """A line of the previous summary that says a number, date or name: kept before any new line.
 The budget grows with what is folded, so the old lines still fit; a rolling summary that let new
 chat push them out would lose, fold after fold, the details it had kept."""
+DECISION_WEIGHT = 3  # a decision fragment counts as this many details when fragments compete
 CONTEXT_WORDS = 1  # content words kept each side of a detail in a fragment ("budget is $12,000")
 FRAGMENT_SHARE = 1.0
 """At most this share of the budget is held back, while choosing sentences, for fragments of
@@ -471,7 +472,7 @@ def _pieces(
 ) -> list[_Piece]:
     """Fragments around the details in ``left`` (``context``: content words kept each side), each
     from the first sentence that says it: the older summary's fragments first (as they are), then
-    decisions, then those holding more details, then in the order said."""
+    those that keep the most details per token (decisions weigh more), then in the order said."""
     wanted = set(left)
     out: list[_Piece] = []
     for c, ds in sorted(sources, key=lambda s: (not s[0].fragment, s[0].order)):
@@ -487,4 +488,10 @@ def _pieces(
             held = [d for d in mine if d.key in fold(piece)]
             settles = any(d.kind == "decision" for d in held)
             out.append(_Piece((c.order, 1 + i), c.date, c.speaker, piece, len(held), c.fragment, settles))
-    return sorted(out, key=lambda p: (not p.previous, not p.decision, -p.size, p.order))
+    return sorted(out, key=lambda p: (not p.previous, -_density(p), p.order))
+
+
+def _density(p: _Piece) -> float:
+    """Details a fragment keeps per token (about four characters), a decision worth three: a
+    short "Rui, a Joana e o Tiago" before a long clause with one name."""
+    return (p.size + DECISION_WEIGHT * p.decision) / max(1.0, len(p.text) / 4)
