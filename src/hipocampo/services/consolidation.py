@@ -287,9 +287,9 @@ async def _context(
         for entry in entries:
             if entry.event is HistoryEvent.UPDATE and entry.related_id:
                 previous.setdefault(entry.related_id, old)
-        if not any(e.event is HistoryEvent.UPDATE for e in entries):
-            when = next((e.created_at for e in entries if e.event is HistoryEvent.DELETE), old.valid_to)
-            retracted.append((old, when))
+        taken_back = [e for e in entries if e.event is HistoryEvent.DELETE and not e.related_id]  # not a merge
+        if taken_back and not any(e.event is HistoryEvent.UPDATE for e in entries):
+            retracted.append((old, taken_back[0].created_at))
     lines: dict[str, str] = {}
     for old, when in sorted(retracted, key=lambda r: r[1]):
         if not any(f.valid_to is None and f.key == old.key for f in facts):  # a goal taken back, not replaced
