@@ -184,16 +184,21 @@ async def _where(mem: AsyncMemory, probe: dict[str, Any]) -> str:
     """Where a missed answer is: whether the question reads as one about the user, and the kind,
     role and speech act of the best-ranked memory stating it, with its rank (aggregate categories)."""
     from hipocampo.domain.model import Scope
-    from hipocampo.domain.retrieval.speech_acts import about_user
     from hipocampo.services.retrieval import SearchOptions, rank_candidates
 
+    try:
+        from hipocampo.domain.retrieval.speech_acts import about_user
+    except ImportError:  # a release before speech acts (measuring the baseline)
+        about = "?"
+    else:
+        about = "about-user" if about_user(probe["query"]) else "not-about-user"
     ranked = await rank_candidates(mem._deps, Scope("default", USER), probe["query"], SearchOptions())
-    about = "about-user" if about_user(probe["query"]) else "not-about-user"
     for i, h in enumerate(ranked.hits):
         if states(h.memory.content, probe["current"]):
             m = h.memory
             rank = "1-3" if i < 3 else "4-10" if i < 10 else ">10"
-            return f"{about} {m.kind.value}/{m.role.value if m.role else '-'}/{h.explanation.speech_act} rank {rank}"
+            act = getattr(h.explanation, "speech_act", None)
+            return f"{about} {m.kind.value}/{m.role.value if m.role else '-'}/{act} rank {rank}"
     return f"{about} not a candidate"
 
 

@@ -16,7 +16,15 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from ..domain.errors import InvalidInput
-from ..domain.model import MemoryItem, MemoryKind, Message, Scope, message_from_dict, message_to_dict
+from ..domain.model import (
+    MemoryItem,
+    MemoryKind,
+    Message,
+    Scope,
+    message_from_dict,
+    message_to_dict,
+    turn_memory_id,
+)
 from ..domain.retrieval import speech_acts, subjects
 from ..domain.retrieval.context import ContextPiece, render_context
 from ..domain.retrieval.facets import query_facets
@@ -227,7 +235,7 @@ def chosen(
     """
     if raise_floor:
         floor = relevance_floor([h.explanation.relevance for h in hits], floor)
-    cleared = [h for h in hits if h.explanation.relevance >= floor]
+    cleared = _unrestated([h for h in hits if h.explanation.relevance >= floor])
     top = hits[0].explanation if hits else None
     if top is not None and top.relevance < floor and (top.matched_terms or top.matched_names):
         # Ranked first on the query's own words: "peanut" in "Can I order the chicken satay with
@@ -247,13 +255,33 @@ def chosen(
     picked = cleared[:k] + extra
     if speech_acts.about_user(query):  # the user's own disclosures, even where cosines say nothing
         seen = {h.memory.id for h in picked}
-        own = [h for h in hits if h.memory.id not in seen and _own(h)]
-        said = [h for h in hits if h.memory.id not in seen and _said(h)]
+        unique = _unrestated(hits)
+        own = [h for h in unique if h.memory.id not in seen and _own(h)]
+        said = [h for h in unique if h.memory.id not in seen and _said(h)]
         if len(hits) <= SMALL_STORE and sum(len(h.memory.content) for h in said) <= SMALL_CHARS:
             own = said
         picked += own[: OWN_EXTRA * facets] if own is not said else own
         anchored = anchored or bool(own)
     return picked, anchored, floor
+
+
+def _unrestated(hits: list[ScoredMemory]) -> list[ScoredMemory]:
+    """``hits`` without the facts whose source turn ranks above them: such a fact restates that
+    turn (ranking keeps it below it), and a slot or a line spent on it shows nothing new."""
+    above: set[str] = set()
+    out = []
+    for h in hits:
+        m = h.memory
+        if (
+            m.kind is MemoryKind.FACT
+            and m.source_message_ids
+            and all(turn_memory_id(s) in above for s in m.source_message_ids)
+        ):
+            continue
+        if m.kind is MemoryKind.TURN and h.current:  # an outdated turn may source a current fact
+            above.add(m.id)
+        out.append(h)
+    return out
 
 
 def _said(hit: ScoredMemory) -> bool:

@@ -304,6 +304,7 @@ def _rerank(
         i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
     }
     support = ranking.neighbour_support(fused, positions)
+    ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
     names = names_in(query)
     asks_when = is_when_question(query)
     now = deps.clock.now()
@@ -340,6 +341,7 @@ def _rerank(
             "dense": dense_norm.get(memory_id, 0.0),
             "keyword": keyword_norm.get(memory_id, 0.0),
             "neighbour": support.get(memory_id, 0.0),
+            "fusion": math.log(max((fused.get(memory_id, 0.0) + support.get(memory_id, 0.0)) / ceiling, FUSION_FLOOR)),
             "closeness": min(max(closeness, -2.0), 6.0) / 4,
             "coverage": coverage,
             "speaker": float(person >= ranking.SPEAKER_BOOST),
@@ -351,7 +353,7 @@ def _rerank(
             "summary": float(item.kind is MemoryKind.SUMMARY),
             "request": float(act == "request"),
             "filler": float(filler),
-            "own": float(own),
+            "disclosure": float(act == "disclosure"),
             "about_user": float(about),
             "about_own": float(about and own),
             "about_request": float(about and act == "request"),
@@ -369,7 +371,7 @@ def _rerank(
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
             "importance": ranking.importance_boost(item.importance),
-            "validity": validity_boost(outdated),
+            "validity": validity_boost(outdated) ** VALIDITY_POWER,
         }
         score = base * boosts["recency"] * boosts["importance"] * boosts["validity"]
         out.append(
@@ -401,6 +403,17 @@ def _rerank(
     return out
 
 
+VALIDITY_POWER = 3
+"""The outdated multiplier (``validity_boost``, 0.3) is cubed here (about 1/37): the learned
+ranker's odds spread wider than the old boosts did (a memory sharing a name and two words with
+the question stands 10x above one sharing none), and the statement a later fact replaced often
+shares the most with the question ("Where do I work?" and "I work at Acme"). Still not 0: it
+stays findable, marked, when it is the only evidence ("where did I work before?")."""
+
+FUSION_FLOOR = 0.01
+"""The least fused score whose log the ranker sees: a candidate found by neither list is not
+infinitely bad."""
+
 MAX_LOGIT = 30.0
 """Keeps ``exp`` of a (fitted, bounded) logit finite whatever a custom model holds."""
 
@@ -413,7 +426,9 @@ def _below_sources(hits: list[ScoredMemory]) -> None:
     better, and a malformed one ("A usuária prefere manhã eu treino.") must not lead. When a
     source turn is among the candidates, the fact's score is capped just below it; the cap shows
     as its ``source`` boost."""
-    turns = {h.memory.id: h.score for h in hits if h.memory.kind is MemoryKind.TURN}
+    # A turn a later fact made outdated in part ("I take metformin" after "no more metformin")
+    # may still source a current fact ("has diabetes"): only current turns cap.
+    turns = {h.memory.id: h.score for h in hits if h.memory.kind is MemoryKind.TURN and h.current}
     for h in hits:
         if h.memory.kind is not MemoryKind.FACT or not h.memory.source_message_ids:
             continue

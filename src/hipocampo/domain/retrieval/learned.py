@@ -29,6 +29,7 @@ FEATURES: tuple[str, ...] = (
     "dense",  # the query's cosine, min-max normalised over this query's candidates
     "keyword",  # BM25, min-max normalised over this query's candidates
     "neighbour",  # the best fused score of the turns just before and after (0 to 0.5)
+    "fusion",  # log of the fused score plus neighbour support (the hybrid score ranking once had alone)
     "closeness",  # the cosine against the query's unrelated background, in spreads (absolute)
     "coverage",  # share of the query's content words the memory holds (slang and translations count)
     "speaker",  # a name in the query is the speaker, or the fact is about that person
@@ -40,7 +41,7 @@ FEATURES: tuple[str, ...] = (
     "summary",
     "request",  # a turn asking something of the assistant
     "filler",  # a social turn ("valeu!!", "lol nice"), or one that says nothing worth keeping
-    "own",  # the user's own disclosure (a user turn stating something)
+    "disclosure",  # a turn stating something (not a request, not filler), whoever said it
     "about_user",  # the question asks about the user's own life ...
     "about_own",  # ... and this is the user's own disclosure
     "about_request",  # ... and this is a request
