@@ -164,24 +164,28 @@ async def process_jobs(
         lost = {j.id for j in queued if j.id not in held}
         if lost:
             log.info("%d jobs were claimed again by another worker: left to it", len(lost))
-        # What was forgotten while we were embedding stays forgotten.
+        # What was forgotten while we were embedding stays forgotten; what was edited is written
+        # back as it is now, not as it was read (the edit's own job embeds its new text).
         alive = await _still_there(deps, items)
         keep = [i for i, item in enumerate(items) if item.id in alive and owners[i].id not in lost]
         if keep:
-            await index_items(deps, [items[i] for i in keep], vectors[keep])
+            await index_items(deps, [alive[items[i].id] or items[i] for i in keep], vectors[keep])
         if complete:
             await deps.jobs.complete(sorted(held))
 
 
-async def _still_there(deps: Deps, items: list[MemoryItem]) -> set[str]:
-    alive: set[str] = set()
+async def _still_there(deps: Deps, items: list[MemoryItem]) -> dict[str, MemoryItem | None]:
+    """The ids of ``items`` still stored, each with its stored row when it is a saved memory
+    (``None`` for a turn, which is rebuilt from its message). Writing back the row as the job read
+    it lost an edit made while the job was embedding: the edit was overwritten by the old text."""
+    alive: dict[str, MemoryItem | None] = {}
     by_scope: dict[tuple[str, str], list[MemoryItem]] = defaultdict(list)
     for item in items:
         by_scope[(item.scope.tenant_id, item.scope.user_id)].append(item)
     for (tenant, user), group in by_scope.items():
         scope = Scope(tenant, user)
         turns = {i.source_message_ids[0]: i.id for i in group if i.kind is MemoryKind.TURN}
-        alive |= {turns[m.id] for m in await deps.log.get_many(scope, list(turns))}
+        alive |= dict.fromkeys((turns[m.id] for m in await deps.log.get_many(scope, list(turns))), None)
         others = [i.id for i in group if i.kind is not MemoryKind.TURN]
-        alive |= {m.id for m in await deps.memories.get_many(scope, others)}
+        alive |= {m.id: m for m in await deps.memories.get_many(scope, others)}
     return alive
