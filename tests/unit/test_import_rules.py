@@ -31,7 +31,6 @@ KNOWN = {
         "hipocampo.ports",
         "hipocampo.services.move",
         "hipocampo.services.move_verify",
-        "hipocampo.adapters.sqlite",
         "hipocampo.backends",
         "hipocampo.adapters.clock",
     },

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
-from urllib.parse import urlsplit
 
 import typer
 from rich.progress import Progress, TaskID
@@ -70,8 +68,8 @@ def move_store(
     Rows that break the text rule (NUL, lone surrogates, NaN) stop it, named, unless --skip-invalid
     or --repair says what to do with them (give the same flag to --verify-only afterwards).
     """
-    from ...adapters.sqlite import sqlite_path
     from ...backends import redact, scheme_of
+    from ...client import AsyncMemory
     from ...services.move import move
     from ...services.move_verify import same_vector_model, verify
 
@@ -82,8 +80,8 @@ def move_store(
         fail(f"--from and --to are the same store ({redact(source)}); give another destination")
     for given in (source, target):
         scheme_of(given)  # an unknown scheme is refused here, before anything is opened
-    if scheme_of(source) == "sqlite" and not Path(sqlite_path(source)).expanduser().exists():
-        fail(f"no database at {sqlite_path(source)}: --from must name an existing store")
+    if not AsyncMemory.store_exists(source):  # the backend knows where its store lives
+        fail(f"no database at {redact(source)}: --from must name an existing store")
 
     async def main() -> tuple[MoveReport | None, Verification]:
         async def work(src: Storage, dst: Storage) -> tuple[MoveReport | None, Verification]:
@@ -121,18 +119,12 @@ def same_store(a: str, b: str) -> bool:
 
 
 def _identity(target: str) -> tuple[str, ...] | None:
-    """What names one store, or ``None`` for one that nothing else names (a plain memory://)."""
-    from ...adapters.sqlite import sqlite_path
-    from ...backends import scheme_of
+    """What names one store, or ``None`` for one that nothing else names (a plain memory://):
+    the store's backend says (a path and its sqlite:/// URL are one file; a Postgres URL without a
+    port names the default one)."""
+    from ...client import AsyncMemory
 
-    scheme = scheme_of(target)
-    if scheme == "sqlite":
-        return scheme, str(Path(sqlite_path(target)).expanduser().resolve())
-    if scheme == "memory":
-        name = target.split("://", 1)[1].strip("/")
-        return (scheme, name) if name else None  # each plain memory:// opens a new store
-    url = urlsplit(target)
-    return scheme, (url.hostname or "localhost").lower(), str(url.port or 5432), url.path.strip("/")
+    return AsyncMemory.store_identity(target)
 
 
 async def _with_stores(source: str, target: str, work: Callable[[Storage, Storage], Awaitable[T]]) -> T:
