@@ -1,7 +1,8 @@
 """The rooms of the house and what each may touch: entry points (HTTP, CLI, MCP), the agent and
 the integrations reach the engine through one door, the facade (``hipocampo.client``), and may
-also use the domain's values and rules, the settings and the public plugin registry. Never a service, a port, an adapter or
-the composition root: what they need becomes a method of ``AsyncMemory``.
+also use the domain's values and rules, the settings and the public plugin registry. Never a
+service, a port, an adapter or the composition root: what they need becomes a method of
+``AsyncMemory``.
 
 Read from the source's imports (every ``import``, at module level, inside functions and under
 ``TYPE_CHECKING``), so nothing is imported to check it.
@@ -26,7 +27,8 @@ ALLOWED = (
     "hipocampo.integrations",
 )
 KNOWN = {
-    # The move command still opens raw stores; it moves to the backend object with its next change.
+    # The move command still opens raw stores and runs the move services itself (the store checks
+    # already ask the backend); moving it behind a facade call is the next step.
     "entrypoints/cli/move.py": {
         "hipocampo.ports",
         "hipocampo.services.move",
