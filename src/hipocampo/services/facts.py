@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from ..domain.dates import resolve_dates
 from ..domain.extraction import ExtractedFact, answer_length, extract_facts, speaker_gender
+from ..domain.extraction.confidence import precision_gate
 from ..domain.extraction.llm_schemas import (
     FactsOut,
     LLMError,
@@ -198,6 +199,7 @@ async def _rule_facts(deps: Deps, message: Message) -> tuple[list[ExtractedFact]
     found = await asyncio.to_thread(
         extract_facts, message.content, speaker=message.name, feminine=feminine, known=known, asked=asked
     )
+    found = precision_gate(found)  # a rule not right often enough writes no fact: the turn stays
     if feminine is not None:
         message = replace(message, metadata={**message.metadata, SPEAKER_FEMININE: feminine})
     return found, message, remembered is None and feminine is not None

@@ -78,7 +78,7 @@ def birthday(text: str, pattern: re.Pattern[str], *, capitalise: bool = False) -
     m = pattern.match(text.strip())
     if not m:
         return None
-    day = m.group(0)
+    day = re.sub(r"(\d)(?:st|nd|rd|th)\b(?:\s+of\b)?", r"\1", m.group(0))  # "14th of November" -> "14 November"
     day = day[:1].upper() + day[1:] if capitalise else day.lower()
     return [draft(T.USER_PROFILE, "birthday", day)]
 

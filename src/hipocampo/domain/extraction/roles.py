@@ -58,8 +58,13 @@ def names_after(rest: str) -> list[str]:
     tail = rest[lead.end() :] if lead else rest
     if not lead or not lead.group(0).strip():
         return []
-    names = [name_at(re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE)) for part in items(tail)]
-    return [n for n in names if n] if all(names) else []
+    names = []  # the names that open the tail; what follows them ("que vai adorar", "lol") is another clause
+    for part in items(tail):
+        name = name_at(re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE))
+        if not name:
+            break
+        names.append(name)
+    return names
 
 
 def count(word: str) -> int | None:
