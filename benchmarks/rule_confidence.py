@@ -5,9 +5,11 @@ Run: ``.venv/bin/python benchmarks/rule_confidence.py [--write]``
 What it counts, with the gate open (``confidence.MEASURING``):
 
 - every current fact the rules leave on the **tuned** and **earlier-blind** scenario splits (one
-  mode: the real clock, no consolidation), right when its value is one the scenario expects or
-  allows under any key (the harness's "precision by value"), facts the scenario allows by triple
-  left out as the harness does;
+  mode: the real clock, no consolidation), read right when its value is one the scenario expects
+  or allows under any key (the harness's "precision by value") or one the user stated and later
+  changed or took back (the reading was sound; noticing the change is the ending detector's job,
+  and a gate that held the rule back would lose the value while it was true); facts the scenario
+  allows by triple are left out, as the harness does;
 - every fact ``extract_facts`` returns inside the extraction unit tests, right when its test
   passes, weighted :data:`UNIT_WEIGHT` (those sentences were written with the rules, so they count
   for less than a scenario).
@@ -16,10 +18,13 @@ The never-tuned split is never played here: it stays blind.
 
 The threshold is chosen by leave-one-scenario-out cross-validation on the earlier-blind split:
 each scenario's facts are judged by the families' confidence counted without that scenario, and
-the lowest threshold whose pooled held-out precision by value reaches :data:`TARGET` is taken (the
-highest-precision one when none does). The sweep is printed; ``--write`` stores the counts, the
-threshold and the sweep in ``src/hipocampo/domain/extraction/rule_confidence.json``, shipped in
-the package and read by :mod:`hipocampo.domain.extraction.confidence`.
+the lowest threshold whose pooled held-out precision by value (of the facts current at the end,
+as the harness scores them) reaches :data:`TARGET` is taken; when none does, the lowest with the
+best such precision among those still writing :data:`KEEP` of the right facts. It is then capped
+so that every right fact of the tuned split is still written (the tuned split stays at 100%).
+The sweep is printed; ``--write`` stores the counts, the threshold and the sweep in
+``src/hipocampo/domain/extraction/rule_confidence.json``, shipped in the package and read by
+:mod:`hipocampo.domain.extraction.confidence`.
 """
 
 from __future__ import annotations
@@ -50,9 +55,11 @@ SPLITS = ("tuned", "earlier-blind")
 UNIT_TESTS = sorted(str(p) for p in (ROOT / "tests" / "unit").glob("test_extraction*.py") if "confidence" not in p.name)
 UNIT_WEIGHT = 0.5
 TARGET = 0.95
+KEEP = 0.9
 GRID = [round(0.5 + 0.025 * i, 3) for i in range(20)]
 
-Observation = tuple[str, str, str, bool]  # (source: scenario name or "unit", family, value shape, right)
+Observation = tuple[str, str, str, bool, bool]
+"""(source: a scenario's name or "unit", family, value shape, read right, right by value now)."""
 
 
 def scenario_observations() -> list[tuple[str, str, Observation]]:
@@ -69,14 +76,18 @@ def scenario_observations() -> list[tuple[str, str, Observation]]:
             expected = {(f.memory_type, f.key, normalise_value(f.value)) for f in scenario.facts}
             allowed = {(f.memory_type, f.key, normalise_value(f.value)) for f in scenario.allowed} - expected
             values = {t[2] for t in expected | allowed}
+            # Read right, though since changed: the rule's reading was sound, the change is the
+            # ending detector's to notice (a gate that held it would also lose the value while true).
+            said = values | {normalise_value(c.old) for c in scenario.superseded}
+            said |= {normalise_value(r.value) for r in scenario.retracted}
             for f in current:
                 raw = str(f.metadata.get(FACT_VALUE) or "")
                 value = normalise_value(raw)
                 triple = (f.memory_type.value if f.memory_type else "", f.key or "", value)
                 if triple in allowed:
                     continue
-                observed = (scenario.name, confidence.family(f.key or ""), confidence.shape(raw), value in values)
-                out.append((scenario.split, scenario.name, observed))
+                fam, kind = confidence.family(f.key or ""), confidence.shape(raw)
+                out.append((scenario.split, scenario.name, (scenario.name, fam, kind, value in said, value in values)))
     return out
 
 
@@ -110,13 +121,18 @@ class _Recorder:
 def unit_observations() -> list[Observation]:
     recorder = _Recorder()
     pytest.main(["-q", "-p", "no:cacheprovider", *UNIT_TESTS], plugins=[recorder])
-    return [("unit", fam, kind, node in recorder.passed) for node, seen in recorder.seen.items() for fam, kind in seen]
+    passed = recorder.passed
+    return [
+        ("unit", fam, kind, node in passed, node in passed)
+        for node, seen in recorder.seen.items()
+        for fam, kind in seen
+    ]
 
 
 def counts(observations: list[Observation]) -> dict[str, tuple[float, float]]:
     """(right, seen) per family and per "family/shape", unit-test facts weighted less."""
     table: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for source, fam, kind, right in observations:
+    for source, fam, kind, right, _ in observations:
         weight = UNIT_WEIGHT if source == "unit" else 1.0
         for name in (fam, f"{fam}/{kind}"):
             table[name][0] += weight * right
@@ -135,7 +151,7 @@ def cross_validate(observations: list[Observation], held: list[str]) -> list[dic
         kept = right = total_right = 0
         for name in held:
             table = counts([o for o in observations if o[0] != name])
-            for _, fam, kind, ok in (o for o in observations if o[0] == name):
+            for _, fam, kind, _, ok in (o for o in observations if o[0] == name):
                 total_right += ok
                 if smoothed(table, fam, kind) >= t:
                     kept, right = kept + 1, right + ok
@@ -147,15 +163,19 @@ def cross_validate(observations: list[Observation], held: list[str]) -> list[dic
 
 
 def choose(sweep: list[dict[str, Any]]) -> float:
+    """The lowest threshold whose held-out precision reaches the target; when none does, the lowest
+    that reaches the best precision among those still writing :data:`KEEP` of the right facts."""
     good = [s for s in sweep if s["precision"] is not None and s["precision"] >= TARGET]
     if good:
         return float(min(good, key=lambda s: s["threshold"])["threshold"])
-    return float(max(sweep, key=lambda s: (s["precision"] or 0.0, -s["threshold"]))["threshold"])
+    keeping = [s for s in sweep if (s["right_kept_share"] or 0.0) >= KEEP and s["precision"] is not None]
+    best = max(s["precision"] for s in keeping)
+    return float(min(s["threshold"] for s in keeping if s["precision"] == best))
 
 
 def tuned_ceiling(played: list[tuple[str, str, Observation]], table: dict[str, tuple[float, float]]) -> float:
     """The highest threshold that still writes every right fact of the tuned split (kept at 100%)."""
-    right = [smoothed(table, fam, kind) for split, _, (_, fam, kind, ok) in played if split == "tuned" and ok]
+    right = [smoothed(table, fam, kind) for split, _, (_, fam, kind, _, ok) in played if split == "tuned" and ok]
     return min(right, default=1.0)
 
 

@@ -3,17 +3,21 @@
 Why. A wrong fact is shown as current, outranks real memories and drives the agent; a fact not
 written leaves its turn stored and searchable. So each rule family (the slot kind a fact is filed
 under: ``home_city``, ``allergy``, ``person:home_city`` for someone else's city) carries a
-confidence measured, not guessed: its precision by value on the scenario splits we may read
-(tuned and earlier-blind) and on the extraction unit tests, counted by ``benchmarks/rule_confidence.py``
-into ``rule_confidence.json`` beside this module. A family is trusted by the lower end of its
-record: ``(right + PRIOR_RIGHT) / (seen + PRIOR_SEEN)``, so a family seen rarely, or never, starts at
-the conservative prior and has to earn its way past :data:`THRESHOLD`.
+confidence measured, not guessed: how often its value was read right on the scenario splits we
+may read (tuned and earlier-blind: a value the scenario expects, allows, or that the user stated
+and later changed) and in the extraction unit tests, split by the value's shape (:func:`shape`),
+counted by ``benchmarks/rule_confidence.py`` into ``rule_confidence.json`` beside this module.
+A family is judged by its smoothed record, ``(right + PRIOR_RIGHT) / (seen + PRIOR_SEEN)``, so a
+family seen rarely, or never, starts at the conservative prior and has to earn its way past the
+threshold; a shape within it, by its own record pulled towards the family's (:func:`smoothed`).
 
 What the gate does not touch: a retraction (``negated``) only closes a fact, it shows nothing as
 current; it is judged by the retraction checks and the ending detector, not here.
 
 The threshold is chosen by leave-one-scenario-out cross-validation on the earlier-blind split (the
-script prints the sweep), never by looking at the never-tuned split.
+script prints the sweep), capped so every right fact of the tuned split is still written, never
+by looking at the never-tuned split. A missing table leaves every family at the prior, under
+:data:`THRESHOLD`: then the rules write nothing but retractions, which a test would show at once.
 """
 
 from __future__ import annotations
