@@ -367,7 +367,8 @@ def _rerank(
         }
         # Odds, not probability: ranking multiplies them like the boosts, and a ratio to the best hit
         # (adaptive k) reads the same at any level.
-        base = math.exp(min(model.logit(features), MAX_LOGIT))
+        contributions = model.contributions(features)
+        base = math.exp(min(model.bias + sum(contributions.values()), MAX_LOGIT))
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
             "importance": ranking.importance_boost(item.importance),
@@ -391,7 +392,7 @@ def _rerank(
                     matched_terms=matched,
                     matched_names=matched_names,
                     speech_act=act,
-                    contributions=model.contributions(features),
+                    contributions=contributions,
                     features=features,
                 ),
                 current=outdated is None,

@@ -63,12 +63,12 @@ class Ranker:
     weights: Mapping[str, float]
 
     def logit(self, features: Mapping[str, float]) -> float:
-        return self.bias + sum(w * features.get(f, 0.0) for f, w in self.weights.items())
+        return self.bias + sum(w * features[f] for f, w in self.weights.items() if f in features)
 
     def contributions(self, features: Mapping[str, float]) -> dict[str, float]:
         """Each non-zero feature's part of the logit: what moved this memory up or down."""
-        out = {f: w * features.get(f, 0.0) for f, w in self.weights.items()}
-        return {f: c for f, c in out.items() if c != 0.0}
+        weights = self.weights
+        return {f: weights[f] * v for f, v in features.items() if v and f in weights and weights[f]}
 
     @staticmethod
     def probability(logit: float) -> float:

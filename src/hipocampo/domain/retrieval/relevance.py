@@ -115,7 +115,7 @@ def query_words(query: str, *, expand: bool = False) -> list[frozenset[str]]:
 
 def keyword_coverage(words: Sequence[frozenset[str]], matched_terms: Iterable[str]) -> float:
     """Share of the query's content words (from :func:`query_words`) among a memory's matched terms."""
-    if not words:
+    if not words or not matched_terms:
         return 0.0
     matched = set(matched_terms)
     return sum(1 for stems in words if stems & matched) / len(words)
