@@ -277,7 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=MODEL)
     ap.add_argument("--venv", type=Path, default=VENV)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=240.0, help="llm_timeout_seconds: one call's time limit")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="llm_timeout_seconds: one call's limit (a call past it keeps the server busy: the next ones queue)",
+    )
     ap.add_argument("--retries", type=int, default=0, help="llm_max_retries (a retry repeats a slow call)")
     ap.add_argument("--answers", type=Path, default=Path("/tmp/llm_facts_answers.jsonl"))
     ap.add_argument("--out", type=Path, default=None, help="also write the JSON result here")
