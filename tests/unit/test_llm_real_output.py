@@ -199,6 +199,12 @@ def test_a_correction_to_none_is_a_retraction() -> None:
     assert [(r.op, r.value, r.content) for r in out.revisions] == [("RETRACT", None, None)]
 
 
+def test_an_id_answered_in_its_listing_brackets_is_the_id() -> None:
+    verdict = parse_structured({"action": "UPDATE", "target_id": "[fact_1]", "content": "x"}, ReconcileOut)
+    revisions = parse_structured({"revisions": [{"op": "RETRACT", "id": " [fact_2] "}]}, RevisionsOut)
+    assert verdict.target_id == "fact_1" and revisions.revisions[0].id == "fact_2"
+
+
 def test_true_as_the_value_of_a_set_item_is_the_item_its_key_names() -> None:
     out = parse_structured({"facts": [fact("likes:jazz", "true", "Ana likes jazz.")]}, FactsOut)
     assert out.facts[0].value == "jazz" and not out.facts[0].negated

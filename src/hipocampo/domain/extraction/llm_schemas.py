@@ -191,6 +191,11 @@ class ReconcileOut(_Out):
     def _upper(cls, v: Any) -> Any:
         return v.strip().upper() if isinstance(v, str) else v
 
+    @field_validator("target_id", mode="before")
+    @classmethod
+    def _bare_id(cls, v: Any) -> Any:
+        return _listed_id(v)
+
     @model_validator(mode="after")
     def _needs_target(self) -> ReconcileOut:
         if self.action in ("UPDATE", "DELETE") and not self.target_id:
@@ -198,6 +203,12 @@ class ReconcileOut(_Out):
         if self.action == "UPDATE" and not self.content:
             raise ValueError("UPDATE needs the merged content")
         return self
+
+
+def _listed_id(v: Any) -> Any:
+    """An id as listed, without the brackets the prompt shows it in: Qwen2.5-Coder answered
+    ``"[fact_3375...]"`` for ``fact_3375...``."""
+    return v.strip().strip("[]").strip() if isinstance(v, str) else v
 
 
 class RevisionOut(_Out):
@@ -221,6 +232,11 @@ class RevisionOut(_Out):
     @classmethod
     def _text(cls, v: Any) -> Any:
         return "" if v is None else str(v).strip() if isinstance(v, (str, int)) else v
+
+    @field_validator("id", mode="after")
+    @classmethod
+    def _bare_id(cls, v: str) -> str:
+        return _listed_id(v) or ""
 
     @field_validator("value", "content", mode="before")
     @classmethod
