@@ -199,6 +199,28 @@ def test_a_correction_to_none_is_a_retraction() -> None:
     assert [(r.op, r.value, r.content) for r in out.revisions] == [("RETRACT", None, None)]
 
 
+def test_a_correction_that_restates_the_value_as_a_sentence_is_ignored() -> None:
+    def answer(system: str, prompt: str, schema: type) -> Any:
+        if schema is RevisionsOut:  # what Qwen answered for every fact of a tuned scenario
+            listed = prompt.split("- [", 1)[1].split("]", 1)[0]
+            fix = {
+                "op": "CORRECT",
+                "id": listed,
+                "value": "trabalha na Sonae",
+                "content": "A usuária trabalha na Sonae.",
+            }
+            return {"revisions": [fix]}
+        return {"facts": []}
+
+    async def scenario(deps: Deps) -> None:
+        ids = await say(deps, "Trabalho na Sonae.")
+        await mine_messages(deps, ANA, ids)  # the rules: employer = Sonae
+        await mine_messages(deps, ANA, ids, rules=False, llm_facts=await ask_llm(deps, ANA, ids))
+        assert await current(deps) == {"employer": "Sonae"}
+
+    run(scenario, ScriptedChatModel(answer))
+
+
 def test_an_id_answered_in_its_listing_brackets_is_the_id() -> None:
     verdict = parse_structured({"action": "UPDATE", "target_id": "[fact_1]", "content": "x"}, ReconcileOut)
     revisions = parse_structured({"revisions": [{"op": "RETRACT", "id": " [fact_2] "}]}, RevisionsOut)

@@ -421,6 +421,10 @@ def _checked(raw: RevisionOut, shown: dict[str, MemoryItem], scope: Scope) -> Re
     if normalise_value(raw.value) == normalise_value(old.metadata.get(FACT_VALUE)) and raw.content == old.content:
         log.info("LLM revision ignored for %s: CORRECT of %r changes nothing", where, raw.id)
         return None
+    if grounded(str(old.metadata.get(FACT_VALUE) or ""), raw.value):
+        # "trabalha na Sonae" for Sonae: a small model restating the fact as a sentence, not a correction.
+        log.info("LLM revision ignored for %s: CORRECT of %r restates its value %r", where, raw.id, raw.value)
+        return None
     return Revision(op, raw.id, reason, raw.value, raw.content)
 
 
