@@ -19,7 +19,6 @@ import numpy as np
 
 from ..domain.dates import resolve_dates
 from ..domain.model import Job, MemoryItem, MemoryKind, Message, Scope, day_start, embedding_text, turn_memory_id
-from ..domain.retrieval import speech_acts
 from .deps import Deps
 from .ingest import INDEX_JOB
 
@@ -28,12 +27,12 @@ log = logging.getLogger(__name__)
 
 def turn_memory(message: Message) -> MemoryItem:
     """The memory mirroring a turn; a date the turn mentions ("yesterday", "sábado passado") is
-    resolved against the message time and kept as the memory's event date, and what the turn does
-    (a disclosure, a request to the assistant, or filler: :mod:`~hipocampo.domain.retrieval.speech_acts`)
-    is recorded in its metadata, where ranking reads it and an explanation shows it."""
+    resolved against the message time and kept as the memory's event date. What the turn does (a
+    disclosure, a request to the assistant, or filler) is read from its words when it is ranked
+    (:mod:`~hipocampo.domain.retrieval.speech_acts`, cached), not stored: the metadata stays
+    exactly what the caller wrote, and no caller's metadata can steer the ranking."""
     mentions = resolve_dates(message.content, message.created_at)
     metadata = dict(message.metadata)
-    metadata.setdefault(speech_acts.METADATA_KEY, speech_acts.classify(message.content))
     first = mentions[0] if mentions else None
     return MemoryItem(
         id=turn_memory_id(message.id),

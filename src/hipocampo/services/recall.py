@@ -248,7 +248,7 @@ def chosen(
 
     anchored = any(h.explanation.matched_terms or h.explanation.matched_names or on_subject(h) for h in cleared)
     if k is not None:
-        return cleared[:k], anchored, floor
+        return _with_their_facts(cleared[:k], hits), anchored, floor
     facets = query_facets(query)
     k = adaptive_k([h.score for h in cleared], K_LOW, K_HIGH, K_RATIO, facets=facets, anchored=anchored)
     extra = [h for h in cleared[k:] if on_subject(h)][: SUBJECT_EXTRA * facets] if asked and anchored else []
@@ -262,7 +262,28 @@ def chosen(
             own = said
         picked += own[: OWN_EXTRA * facets] if own is not said else own
         anchored = anchored or bool(own)
-    return picked, anchored, floor
+    return _with_their_facts(picked, hits), anchored, floor
+
+
+MATCHED_FACTS = 3
+"""Most current facts let in beside the chosen hits for sharing a word or a name with the query."""
+
+
+def _with_their_facts(picked: list[ScoredMemory], hits: list[ScoredMemory]) -> list[ScoredMemory]:
+    """``picked`` plus the current facts drawn from its turns, and up to :data:`MATCHED_FACTS`
+    current facts that share a word or a name with the query. Such a fact takes no slot of the
+    adaptive k but still goes in: the Known facts section is where the agent reads what is true now,
+    with its history ("Updated since" lines), and a fact is one short line. "Can I order the satay
+    with peanut sauce?" must show "Ana is allergic to peanuts" even when the turn that said it ranks
+    first and the learned scores leave room for one hit."""
+    chosen_ids = {h.memory.id for h in picked}
+    facts = [h for h in hits if h.memory.kind is MemoryKind.FACT and h.current and h.memory.id not in chosen_ids]
+    restating = [h for h in facts if any(turn_memory_id(s) in chosen_ids for s in h.memory.source_message_ids)]
+    seen = chosen_ids | {h.memory.id for h in restating}
+    matched = [
+        h for h in facts if h.memory.id not in seen and (h.explanation.matched_terms or h.explanation.matched_names)
+    ]
+    return picked + restating + matched[:MATCHED_FACTS]
 
 
 def _unrestated(hits: list[ScoredMemory]) -> list[ScoredMemory]:

@@ -449,8 +449,8 @@ def _normalised(scores: dict[str, float]) -> dict[str, float]:
 
 
 def _act(item: MemoryItem) -> str | None:
-    """A turn's speech act: recorded at indexing, else read now (turns indexed before it was)."""
+    """A turn's speech act, read from its words (cached per text): never from its metadata, which is
+    the caller's and must not steer the ranking."""
     if item.kind is not MemoryKind.TURN:
         return None
-    recorded = item.metadata.get(speech_acts.METADATA_KEY)
-    return recorded if recorded in speech_acts.SPEECH_ACTS else speech_acts.classify(item.content)
+    return speech_acts.classify(item.content)

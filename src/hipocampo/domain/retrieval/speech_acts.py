@@ -27,8 +27,6 @@ from ..text import fold
 
 SpeechAct = Literal["disclosure", "request", "filler"]
 SPEECH_ACTS: tuple[SpeechAct, ...] = ("disclosure", "request", "filler")
-METADATA_KEY = "speech_act"
-"""Where indexing records a turn's act (its memory's metadata)."""
 
 ASIDE_WORDS = 3
 """Beside a request, a statement of at most this many words is an aside, not a disclosure."""

@@ -238,7 +238,8 @@ class MemorySearchIn(Strict):
 
 
 class ContextFlags(Strict):
-    """The memory layers to render (``hipocampo.agent.langgraph.MemoryFlags``); all on by default."""
+    """The memory layers to render (``hipocampo.agent.langgraph.MemoryFlags``): every memory layer
+    on by default, the tenant's quotas off."""
 
     summaries: bool = Field(True, strict=True, description="The current thread's rolling summary.")
     recent: bool = Field(True, strict=True, description="The thread's last turns, from the log.")
