@@ -32,9 +32,7 @@ async def home(request: Request, viewer: Looker) -> Response:
 async def users(request: Request, viewer: Looker, page: Annotated[int, Query(ge=1, le=1_000_000)] = 1) -> Response:
     """The tenant's users with their counts and last activity (admin keys)."""
     viewer.require_admin()
-    rows, total = await viewer.mem.user_rows(
-        viewer.tenant_id, offset=(page - 1) * USERS_PER_PAGE, limit=USERS_PER_PAGE
-    )
+    rows, total = await viewer.mem.user_rows(viewer.tenant_id, offset=(page - 1) * USERS_PER_PAGE, limit=USERS_PER_PAGE)
     pages = max(1, -(-total // USERS_PER_PAGE))
     return ui_of(request).page(request, "users.html", rows=rows, total=total, page=page, pages=pages)
 
