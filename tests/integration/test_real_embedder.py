@@ -25,7 +25,10 @@ def test_default_embedder_recalls_across_languages(db_path: str) -> None:
         mem.flush()
         hit = mem.search("ana", "Does she have any food allergies?", k=3).hits[0]
         assert "amendoim" in hit.memory.content
-        assert hit.explanation.dense_rank == 1
+        # By cosine alone the allergy is first: as the turn, or as the fact drawn from it ("A usuária
+        # tem alergia a amendoim."), which ranking keeps just below the turn it restates.
+        assert hit.explanation.dense_rank in (1, 2)
+        assert hit.memory.kind.value == "turn"
         # Cross-lingual matches are weaker (the model prefers its own language), but present.
         result = mem.recall("ana", None, "Onde trabalha o meu irmão?")
         assert any("nurse" in h.memory.content for h in result.memories[:2])
