@@ -49,6 +49,16 @@ def _model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _no_leaked_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts without ``HIPOCAMPO_REDIS_URL``; ``db_path`` sets it for a Postgres store.
+
+    A full run once reached in-process tests with a Redis database that an earlier test had
+    leased and released still named there (two tests then shared cached windows); the e2e tests'
+    ``fake_env`` already cleared it, and now every test does."""
+    monkeypatch.delenv("HIPOCAMPO_REDIS_URL", raising=False)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("backends")
     if marker is not None and "store_backend" in metafunc.fixturenames:
