@@ -120,12 +120,14 @@ def run_sql(url: str, sql: str) -> int:
         return db.execute(sql).rowcount
 
 
+# Another row's vector that differs from the one replaced: two memories of the same text (a
+# repeated message) share a vector, and copying one over the other would change nothing.
 TAMPER = {
     "vectors": {
-        "sqlite": "UPDATE vectors SET vec = (SELECT vec FROM vectors v WHERE v.rid <> vectors.rid LIMIT 1)"
+        "sqlite": "UPDATE vectors SET vec = (SELECT vec FROM vectors v WHERE v.vec <> vectors.vec LIMIT 1)"
         " WHERE rid = (SELECT max(rid) FROM vectors)",
-        "postgresql": "UPDATE vectors SET embedding = (SELECT embedding FROM vectors v WHERE v.memory_id <>"
-        " vectors.memory_id LIMIT 1) WHERE memory_id = (SELECT max(memory_id) FROM vectors)",
+        "postgresql": "UPDATE vectors SET embedding = (SELECT embedding FROM vectors v WHERE v.embedding <>"
+        " vectors.embedding LIMIT 1) WHERE memory_id = (SELECT max(memory_id) FROM vectors)",
     },
     "keywords": {
         "sqlite": "DELETE FROM memory_fts WHERE rowid = (SELECT max(rowid) FROM memory_fts)",
