@@ -29,6 +29,7 @@ class Held:
 
     def __init__(self, jobs: Iterable[Job]) -> None:
         self.open: dict[int, Job] = {j.id: j for j in jobs if j.id is not None}
+        self.closing = False  # the round is over: the renewer must stop, even if its cancel was lost
 
     def finished(self, jobs: Iterable[Job]) -> None:
         """These jobs were completed or failed: nothing left to renew or give back."""
@@ -38,9 +39,20 @@ class Held:
 
 
 async def _renew(deps: Deps, held: Held, lease: float) -> None:
-    while True:
+    """Renew every third of the lease until the round closes.
+
+    Why the ``closing`` checks besides the cancel: on Python 3.11, ``asyncio.wait_for`` (which
+    psycopg_pool uses while a caller waits for a pooled connection) swallows a cancellation that
+    arrives in the loop iteration where the awaited connection is handed over. The round's last
+    job returns its connection, the pool hands it to this renewer, and the round's end cancels
+    the renewer in that same iteration: the cancel was lost, the renewer looped forever with
+    nothing to renew, and the round waited on it forever. A worker started after a kill -9 then
+    claimed nothing for minutes (seen in CI under load)."""
+    while not held.closing:
         await asyncio.sleep(lease / 3)
         jobs = list(held.open.values())
+        if held.closing:
+            return
         if not jobs:
             continue
         try:
@@ -63,9 +75,9 @@ async def holding(deps: Deps, jobs: Iterable[Job]) -> AsyncIterator[Held]:
     try:
         yield held
     finally:
+        held.closing = True
         renewer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await renewer
+        await asyncio.wait({renewer})  # unlike ``await renewer``, never mistakes its cancel for ours
         if held.open:
             left = list(held.open.values())
             released = await _release(deps, left)
