@@ -116,8 +116,9 @@ def activity(conn: psycopg.Connection) -> str:
 
 def stuck(worker: subprocess.Popen[bytes], conn: psycopg.Connection, log: Path) -> str:
     """Why a worker claims nothing: the queue, the database's sessions, and the worker's tasks
-    (SIGUSR1 has it log where each is waiting). A CI run once saw a fresh worker claim nothing
-    for 60 s, with no statement running for it in Postgres."""
+    (SIGUSR1 has it log where each is waiting). CI runs under load saw a fresh worker claim
+    nothing for 60 s, with no statement running for it: its round waited on a lease renewer whose
+    cancel was lost (``services/leases.py`` says how)."""
     worker.send_signal(signal.SIGUSR1)
     time.sleep(1.0)
     return (
