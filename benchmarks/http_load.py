@@ -39,6 +39,7 @@ from rich.table import Table  # noqa: E402
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
+from hipocampo.testing import deps_of
 
 MIX = [("write", 30), ("recall", 30), ("search", 15), ("remember", 10), ("get", 5), ("patch", 5), ("list", 5)]
 
@@ -50,8 +51,8 @@ def sentence(rng: random.Random, pool: list[str]) -> str:
 async def make_key(db: str) -> str:
     mem = await AsyncMemory.open(db, embedder=FakeEmbedder(), worker="external")  # tenants only
     try:
-        await tenancy.create_tenant(mem.deps, "bench", plan="unlimited")
-        return (await tenancy.issue_key(mem.deps, "bench"))[1]
+        await tenancy.create_tenant(deps_of(mem), "bench", plan="unlimited")
+        return (await tenancy.issue_key(deps_of(mem), "bench"))[1]
     finally:
         await mem.close()
 

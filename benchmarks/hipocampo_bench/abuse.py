@@ -34,6 +34,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 from .locomo import percentile
 
@@ -77,9 +78,9 @@ async def create_tenants(db: str, tenants: list[Tenant]) -> None:
     """Create the tenants (no rate limit; ``max_memories`` as given) and a key each, in ``db``."""
     async with await AsyncMemory.open(db, embedder=FakeEmbedder(), worker="external") as mem:  # tenants only
         for t in tenants:
-            await tenancy.create_tenant(mem.deps, t.name, plan="unlimited", max_memories=t.max_memories)
+            await tenancy.create_tenant(deps_of(mem), t.name, plan="unlimited", max_memories=t.max_memories)
             role = KeyRole.ADMIN if t.admin else KeyRole.USER
-            t.token = (await tenancy.issue_key(mem.deps, t.name, role=role))[1]
+            t.token = (await tenancy.issue_key(deps_of(mem), t.name, role=role))[1]
 
 
 def free_port() -> int:

@@ -44,6 +44,7 @@ __all__ = [
     "ScriptedChatModel",
     "ScriptedToolChatModel",
     "build_memory_deps",
+    "deps_of",
     "open_memory",
     "tool_call",
 ]
@@ -66,6 +67,18 @@ async def open_memory(
     return await AsyncMemory.open(
         target, embedder=FakeEmbedder(), tokenizer=CharTokenizer(), clock=clock, chat=chat, **settings
     )
+
+
+def deps_of(memory: AsyncMemory | Any) -> Deps:
+    """The wired ports behind an :class:`~hipocampo.AsyncMemory` (or a sync ``Memory``), for a test
+    that checks what a store holds underneath the API (a cache entry, a job, a vector).
+
+    Why here and not a property of the memory: the ports are private to the core, so that entry
+    points, the agent and the integrations go through its methods (an import-rule test holds them
+    to it); a test is the one reader allowed underneath."""
+    inner = getattr(memory, "_inner", memory)  # the sync facade wraps an AsyncMemory
+    deps: Deps = inner._deps
+    return deps
 
 
 def __getattr__(name: str) -> Any:

@@ -46,6 +46,7 @@ from hipocampo.domain.errors import StorageUnavailable
 from hipocampo.domain.model import Scope
 from hipocampo.services import tenancy
 from hipocampo.services.ingest import recent_cache_key
+from hipocampo.testing import deps_of
 
 CLIENT_TIMEOUT_S = 20.0
 """Every request's client timeout: an answer later than this is a hang, and fails the test."""
@@ -96,8 +97,8 @@ async def provision(url: str, tenants: list[str]) -> dict[str, str]:
     try:
         keys = {}
         for tenant in tenants:
-            await tenancy.create_tenant(mem.deps, tenant, requests_per_minute=None)
-            keys[tenant] = (await tenancy.issue_key(mem.deps, tenant))[1]
+            await tenancy.create_tenant(deps_of(mem), tenant, requests_per_minute=None)
+            keys[tenant] = (await tenancy.issue_key(deps_of(mem), tenant))[1]
         return keys
     finally:
         await mem.close()

@@ -22,6 +22,7 @@ from serve_process import free_port
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -33,10 +34,10 @@ DEAD_REDIS_PORT = free_port()  # nothing listens there
 async def setup(mem: AsyncMemory) -> dict[str, str]:
     tokens = {}
     for tenant, rpm in (("alpha", 100_000), ("beta", 100_000), ("slow", 5)):
-        await tenancy.create_tenant(mem.deps, tenant, requests_per_minute=rpm)
-        tokens[tenant] = (await tenancy.issue_key(mem.deps, tenant, role=KeyRole.ADMIN))[1]
-    await tenancy.create_tenant(mem.deps, "small", requests_per_minute=100_000, max_memories=5)
-    tokens["small"] = (await tenancy.issue_key(mem.deps, "small"))[1]
+        await tenancy.create_tenant(deps_of(mem), tenant, requests_per_minute=rpm)
+        tokens[tenant] = (await tenancy.issue_key(deps_of(mem), tenant, role=KeyRole.ADMIN))[1]
+    await tenancy.create_tenant(deps_of(mem), "small", requests_per_minute=100_000, max_memories=5)
+    tokens["small"] = (await tenancy.issue_key(deps_of(mem), "small"))[1]
     for i in range(4):
         await mem.remember("ana", f"fact number {i}", tenant_id="small")
     tokens["fact"] = (await mem.remember("ana", "Ana is vegan", tenant_id="alpha")).id

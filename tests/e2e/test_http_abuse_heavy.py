@@ -24,6 +24,7 @@ from live_http import LiveServer, live_server
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -35,8 +36,8 @@ async def setup(mem: AsyncMemory) -> dict[str, str]:
     """alpha has a big user (``big``) and small ones; beta has small ones. Admin keys, for metrics."""
     tokens = {}
     for tenant in ("alpha", "beta"):
-        await tenancy.create_tenant(mem.deps, tenant, requests_per_minute=100_000)
-        tokens[tenant] = (await tenancy.issue_key(mem.deps, tenant, role=KeyRole.ADMIN))[1]
+        await tenancy.create_tenant(deps_of(mem), tenant, requests_per_minute=100_000)
+        tokens[tenant] = (await tenancy.issue_key(deps_of(mem), tenant, role=KeyRole.ADMIN))[1]
         for user in ("bia", "cid", "dora"):
             await mem.add(user, "t1", [f"{user} says hello"], tenant_id=tenant)
     for start in range(0, 200, 50):

@@ -27,6 +27,7 @@ from live_http import LiveServer, live_server
 from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.client import AsyncMemory
+from hipocampo.testing import deps_of
 
 BIG = "x" * 90_000  # more pages than the free list can hold
 
@@ -73,7 +74,7 @@ def test_a_full_database_answers_503_and_recovers(
 ) -> None:
     c = server.client()
     assert write(c).status_code == 201
-    db = server.memory.deps.uow
+    db = deps_of(server.memory).uow
 
     def cap(conn) -> int:  # the database may not grow past its current size: SQLITE_FULL
         (pages,) = conn.execute("PRAGMA page_count").fetchone()

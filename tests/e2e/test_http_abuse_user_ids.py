@@ -21,6 +21,7 @@ from live_http import LiveServer, live_server
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import InvalidInput
 from hipocampo.domain.model import NewMessage, Role, Scope
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -89,7 +90,7 @@ def test_ids_with_a_slash_are_refused_on_every_entry_point(server: LiveServer) -
 async def stored_by_an_older_version(mem: AsyncMemory, user: str) -> None:
     """What the tools and MCP stored before the rule: written through the store's ports, which
     take stored ids as they are."""
-    deps = mem.deps
+    deps = deps_of(mem)
     scope = Scope("default", user)
     async with deps.uow.transaction():
         await deps.log.append(scope, "t/1", [NewMessage(Role.USER, "Slash likes green tea")], [])

@@ -24,6 +24,7 @@ from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.entrypoints.http import create_app
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -31,7 +32,7 @@ MAX_BYTES = 64 * 1024
 
 
 async def setup_tenants(mem: AsyncMemory) -> dict[str, str]:
-    deps = mem.deps
+    deps = deps_of(mem)
     await tenancy.create_tenant(deps, "acme", requests_per_minute=10_000)
     await tenancy.create_tenant(deps, "tiny", requests_per_minute=3)
     await tenancy.create_tenant(deps, "small", max_memories=1, requests_per_minute=10_000)
@@ -455,9 +456,9 @@ def test_unexpected_errors_are_opaque_500s(db_path: str, caplog: pytest.LogCaptu
 
 def test_private_metrics_need_an_admin_key(db_path: str) -> None:
     async def scenario(app, client, mem):
-        await tenancy.create_tenant(mem.deps, "acme")
-        _, user = await tenancy.issue_key(mem.deps, "acme")
-        _, admin = await tenancy.issue_key(mem.deps, "acme", role=KeyRole.ADMIN)
+        await tenancy.create_tenant(deps_of(mem), "acme")
+        _, user = await tenancy.issue_key(deps_of(mem), "acme")
+        _, admin = await tenancy.issue_key(deps_of(mem), "acme", role=KeyRole.ADMIN)
         assert (await client.get("/metrics")).status_code == 401
         assert (await client.get("/metrics", headers={"X-API-Key": user})).status_code == 403
         assert (await client.get("/metrics", headers={"X-API-Key": admin})).status_code == 200

@@ -13,6 +13,7 @@ from live_http import LiveServer, live_server
 
 from hipocampo.client import AsyncMemory
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -26,8 +27,8 @@ MARKETING = {
 
 
 async def setup(mem: AsyncMemory) -> dict[str, str]:
-    await tenancy.create_tenant(mem.deps, "acme", requests_per_minute=10_000)
-    return {"acme": (await tenancy.issue_key(mem.deps, "acme"))[1]}
+    await tenancy.create_tenant(deps_of(mem), "acme", requests_per_minute=10_000)
+    return {"acme": (await tenancy.issue_key(deps_of(mem), "acme"))[1]}
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ from live_http import LiveServer, live_server
 
 from hipocampo.client import AsyncMemory
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -53,8 +54,8 @@ def no_consolidation(monkeypatch: pytest.MonkeyPatch) -> None:
 async def capped_tenant(mem: AsyncMemory) -> dict[str, str]:
     """One tenant capped at :data:`CAP` memories and no request rate limit: only the memory quota
     may refuse a request here."""
-    await tenancy.create_tenant(mem.deps, "capped", max_memories=CAP, requests_per_minute=None)
-    return {"capped": (await tenancy.issue_key(mem.deps, "capped"))[1]}
+    await tenancy.create_tenant(deps_of(mem), "capped", max_memories=CAP, requests_per_minute=None)
+    return {"capped": (await tenancy.issue_key(deps_of(mem), "capped"))[1]}
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ from hipocampo.domain.tenancy import KeyRole
 from hipocampo.entrypoints.http import create_app
 from hipocampo.services import tenancy
 from hipocampo.settings import Settings
+from hipocampo.testing import deps_of
 
 EXAMPLES_PER_OPERATION = int(os.environ.get("HIPOCAMPO_FUZZ_EXAMPLES", "50"))
 """Per operation: CI's 50 make about 3,500 requests per backend (most are schemathesis's coverage
@@ -52,8 +53,8 @@ CHECKS = [
 
 
 async def setup(mem: AsyncMemory) -> dict[str, str]:
-    await tenancy.create_tenant(mem.deps, "fuzz", plan="unlimited")
-    _, token = await tenancy.issue_key(mem.deps, "fuzz", role=KeyRole.ADMIN)
+    await tenancy.create_tenant(deps_of(mem), "fuzz", plan="unlimited")
+    _, token = await tenancy.issue_key(deps_of(mem), "fuzz", role=KeyRole.ADMIN)
     # Something to find, so that reads also exercise their 200 answers.
     await mem.add("ana", "thread-1", ["Moro em Lisboa desde 2023", "I'm allergic to peanuts"], tenant_id="fuzz")
     await mem.remember("ana", "Ana is vegan", memory_type="preference", tenant_id="fuzz")

@@ -21,6 +21,7 @@ from live_http import LiveServer, live_server
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -30,7 +31,7 @@ UNSCOPED = {"/healthz", "/readyz", "/metrics"}  # operations routes: no tenant d
 
 
 async def setup(mem: AsyncMemory) -> dict[str, str]:
-    deps = mem.deps
+    deps = deps_of(mem)
     tokens = {}
     for tenant in ("alpha", "beta"):
         await tenancy.create_tenant(deps, tenant, requests_per_minute=100_000)

@@ -13,11 +13,12 @@ from hipocampo.domain.model import MAX_CONTENT_CHARS
 from hipocampo.services import tenancy
 from hipocampo.services.ingest import MAX_MESSAGES_PER_CALL
 from hipocampo.services.retrieval import MAX_QUERY_CHARS
+from hipocampo.testing import deps_of
 
 
 async def setup(mem: AsyncMemory) -> dict[str, str]:
-    await tenancy.create_tenant(mem.deps, "acme", plan="unlimited")
-    return {"acme": (await tenancy.issue_key(mem.deps, "acme"))[1]}
+    await tenancy.create_tenant(deps_of(mem), "acme", plan="unlimited")
+    return {"acme": (await tenancy.issue_key(deps_of(mem), "acme"))[1]}
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from hipocampo import AsyncMemory  # noqa: E402
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.entrypoints.mcp_server import mcp_asgi_app  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
+from hipocampo.testing import deps_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.backends()]  # starts a server process
 
@@ -65,8 +66,8 @@ async def _tenants_with_keys(db_path: str) -> dict[str, str]:
     async with await AsyncMemory.open(db_path, embedder=FakeEmbedder()) as mem:
         keys = {}
         for tenant, quotas in TENANTS.items():
-            await tenancy.create_tenant(mem.deps, tenant, **quotas)
-            _, keys[tenant] = await tenancy.issue_key(mem.deps, tenant, name="mcp test")
+            await tenancy.create_tenant(deps_of(mem), tenant, **quotas)
+            _, keys[tenant] = await tenancy.issue_key(deps_of(mem), tenant, name="mcp test")
         await mem.remember("ana", "Ana sings", memory_type="preference", tenant_id="small")  # its quota is full
         return keys
 

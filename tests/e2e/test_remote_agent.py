@@ -21,6 +21,7 @@ from hipocampo.agent.scripted_chat import ScriptedToolChatModel, tool_call
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import ConfigurationError, InvalidInput, NotFound, QuotaExceeded, Unauthorized
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 QUESTION = "Can I order the chicken satay with peanut sauce?"
 
@@ -28,8 +29,8 @@ QUESTION = "Can I order the chicken satay with peanut sauce?"
 async def setup(mem: AsyncMemory) -> dict[str, str]:
     tokens = {}
     for tenant, rpm in (("alpha", 100_000), ("beta", 100_000), ("tiny", 1)):
-        await tenancy.create_tenant(mem.deps, tenant, requests_per_minute=rpm)
-        tokens[tenant] = (await tenancy.issue_key(mem.deps, tenant))[1]
+        await tenancy.create_tenant(deps_of(mem), tenant, requests_per_minute=rpm)
+        tokens[tenant] = (await tenancy.issue_key(deps_of(mem), tenant))[1]
     return tokens
 
 

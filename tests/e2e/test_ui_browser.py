@@ -29,6 +29,7 @@ from hipocampo.client import AsyncMemory
 from hipocampo.domain.model import Job
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 CHROMIUM = os.environ.get("HIPOCAMPO_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("HIPOCAMPO_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -75,7 +76,7 @@ async def seed(db: str) -> tuple[dict[str, str], dict[str, str]]:
     hostile things; each tenant has a dead job."""
     mem = await AsyncMemory.open(db, embedder=FakeEmbedder(), summarization_threshold=6, summary_keep_recent=2)
     try:
-        deps = mem.deps
+        deps = deps_of(mem)
         tokens: dict[str, str] = {}
         for tenant in ("alpha", "beta"):
             await tenancy.create_tenant(deps, tenant, requests_per_minute=100_000, max_memories=5_000)

@@ -23,6 +23,7 @@ from hipocampo.client import AsyncMemory
 from hipocampo.domain.tenancy import KeyRole
 from hipocampo.entrypoints.http.ui.core import CSP
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -30,7 +31,7 @@ SECRET = "SECRET-ana-41c9"
 
 
 async def setup(mem: AsyncMemory) -> dict[str, str]:
-    deps = mem.deps
+    deps = deps_of(mem)
     tokens = {}
     for tenant in ("alpha", "beta"):
         await tenancy.create_tenant(deps, tenant, requests_per_minute=100_000)
@@ -256,11 +257,11 @@ def test_a_wrong_or_revoked_key_gets_no_session(server: LiveServer) -> None:
     r = b.post("/ui/login", {"key": server.tokens["alpha"]})  # a user key must name its user
     assert r.status_code == 422 and "name the user" in r.text
     # A key revoked after sign-in ends its sessions at the next page.
-    key, token = server.call(tenancy.issue_key(server.memory.deps, "alpha", role=KeyRole.ADMIN))
+    key, token = server.call(tenancy.issue_key(deps_of(server.memory), "alpha", role=KeyRole.ADMIN))
     signed = browser(server)
     signed.sign_in(token)
     assert signed.get("/ui/users").status_code == 200
-    server.call(tenancy.revoke_key(server.memory.deps, key.id))
+    server.call(tenancy.revoke_key(deps_of(server.memory), key.id))
     r = signed.get("/ui/users")
     assert r.status_code == 303 and r.headers["location"].endswith("/ui/login")
 

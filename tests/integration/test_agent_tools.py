@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.agent import MemoryTools, SessionConfig
 from hipocampo.client import AsyncMemory
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -213,7 +214,7 @@ def test_loaded_memory_carries_the_tenants_plan_and_quotas_when_asked(db_path):
     from hipocampo.services import tenancy
 
     async def scenario(mem):
-        await tenancy.create_tenant(mem.deps, "acme", plan="standard", max_memories=500)
+        await tenancy.create_tenant(deps_of(mem), "acme", plan="standard", max_memories=500)
         ana = tools(mem)
         await ana.save_memory("Ana is allergic to peanuts", "critical_info")
         text = await load_context(mem, ana.session, "peanuts", MemoryFlags(quotas=True))

@@ -37,6 +37,7 @@ from hipocampo.adapters.postgres.schema import migrate
 from hipocampo.backends import open_storage
 from hipocampo.domain.model import MemoryKind, Scope, turn_memory_id
 from hipocampo.settings import Settings
+from hipocampo.testing import deps_of
 
 KILLS = 20
 """kill -9 of the worker, each while it holds a claimed batch."""
@@ -268,7 +269,7 @@ def count_writes(mem: AsyncMemory, counts: Counter[str], lock: threading.Lock) -
     (shared by the workers) and in the returned counter (this worker's). Embeddings are cached per
     process, so the writes, not the embedder calls, are the signal of a job done twice."""
     mine: Counter[str] = Counter()
-    store = mem.deps.vectors
+    store = deps_of(mem).vectors
     upsert = store.upsert
 
     async def counted(scope, items, model):  # noqa: ANN001, ANN202 - test double
@@ -324,7 +325,7 @@ def test_two_workers_on_one_queue_never_index_a_message_twice(pg_store: str) -> 
                 w.start_worker()
             deadline = time.monotonic() + 120
             while True:
-                stats = await producer.deps.jobs.stats()
+                stats = await deps_of(producer).jobs.stats()
                 if stats.get("pending", 0) + stats.get("running", 0) == 0:
                     break
                 assert time.monotonic() < deadline, stats

@@ -16,6 +16,7 @@ import pytest
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.client import AsyncMemory
 from hipocampo.services.indexing import job_items, process_jobs
+from hipocampo.testing import deps_of
 
 pytestmark = pytest.mark.backends()
 
@@ -24,7 +25,7 @@ def test_an_edit_made_while_the_memory_is_embedded_is_kept(db_path: str) -> None
     async def scenario() -> tuple[str, str, list[str]]:
         async with await AsyncMemory.open(db_path, embedder=FakeEmbedder(), worker="external") as mem:
             saved = await mem.remember("ana", "Ana likes green tea")
-            deps = mem.deps
+            deps = deps_of(mem)
             jobs = await deps.jobs.claim(10, 60)
             read = [await job_items(deps, job) for job in jobs]  # what the job embeds
             await mem.update("ana", saved.id, "Ana likes black coffee")  # committed meanwhile

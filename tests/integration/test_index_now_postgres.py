@@ -22,6 +22,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.postgres.schema import migrate
 from hipocampo.domain.model import Scope
 from hipocampo.services.indexing import process_jobs
+from hipocampo.testing import deps_of
 
 ROUNDS = 40
 PER_ROUND = 6
@@ -50,17 +51,17 @@ def test_index_now_and_the_worker_on_the_same_rows_never_deadlock(
                     await writer.remember("ana", f"round {r} fact {i}: the locker code is {r * 100 + i}")
                     for i in range(PER_ROUND)
                 ]
-                jobs = await worker.deps.jobs.claim(100, 60)
+                jobs = await deps_of(worker).jobs.claim(100, 60)
                 assert jobs, "each save queues an indexing job"
                 # The worker's transaction and the saves' own ones, at the same time, on the same rows.
                 results = await asyncio.gather(
-                    process_jobs(worker.deps, jobs), *(writer.index_now(item) for item in items)
+                    process_jobs(deps_of(worker), jobs), *(writer.index_now(item) for item in items)
                 )
                 assert results[1:] == [True] * PER_ROUND, f"round {r}: an index-now failed"
                 ids = [item.id for item in items]
-                assert set(await writer.deps.keywords.lengths(Scope("default", "ana"), ids)) == set(ids)
-                assert set(await writer.deps.vectors.get(Scope("default", "ana"), ids)) == set(ids)
-            assert await writer.deps.vectors.count(Scope("default", "ana")) == ROUNDS * PER_ROUND
+                assert set(await deps_of(writer).keywords.lengths(Scope("default", "ana"), ids)) == set(ids)
+                assert set(await deps_of(writer).vectors.get(Scope("default", "ana"), ids)) == set(ids)
+            assert await deps_of(writer).vectors.count(Scope("default", "ana")) == ROUNDS * PER_ROUND
         finally:
             await writer.close()
             await worker.close()

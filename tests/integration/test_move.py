@@ -32,6 +32,7 @@ from hipocampo.services import tenancy
 from hipocampo.services.move import move
 from hipocampo.services.move_verify import verify
 from hipocampo.settings import Settings
+from hipocampo.testing import deps_of
 
 T0 = datetime(2024, 3, 4, 10, 0, tzinfo=timezone.utc)
 NOW = T0 + timedelta(days=30)
@@ -83,7 +84,7 @@ async def _build(url: str) -> dict[str, str]:
     """Threads, messages with caller ids and metadata, facts stated, superseded and retracted, a
     summary, saved facts edited (history), an agent's turns, tenants and keys, accessed memories."""
     async with await _open(url, summarization_threshold=4, summary_keep_recent=2) as mem:
-        deps = mem.deps
+        deps = deps_of(mem)
         await tenancy.create_tenant(deps, "acme", plan="free", max_memories=500)
         _, user_token = await tenancy.issue_key(deps, "acme", name="app")
         _, admin_token = await tenancy.issue_key(deps, "acme", role=KeyRole.ADMIN)
@@ -148,10 +149,10 @@ async def _snapshot(url: str, *, recall: bool = True) -> dict[str, Any]:
                 for item in export[part]:
                     del item["access_count"], item["last_accessed"]
             seen[f"{tenant}/{user}"] = export, await mem.threads(user, tenant_id=tenant)
-        summary = await mem.deps.summaries.get(Scope("default", "ana"), "week2")
+        summary = await deps_of(mem).summaries.get(Scope("default", "ana"), "week2")
         seen["summary"] = summary and (summary.content, summary.last_message_seq, summary.updated_at)
-        seen["usage"] = [await mem.deps.tenants.memory_usage(t) for t in ("default", "acme")]
-        seen["keys"] = [(k.id, k.secret_hash, k.active, k.role) for k in await mem.deps.tenants.list_keys()]
+        seen["usage"] = [await deps_of(mem).tenants.memory_usage(t) for t in ("default", "acme")]
+        seen["keys"] = [(k.id, k.secret_hash, k.active, k.role) for k in await deps_of(mem).tenants.list_keys()]
         for tenant, user, thread, query in QUERIES if recall else ():
             result = await mem.recall(user, thread, query, tenant_id=tenant)
             seen[query] = [(m.memory.id, pytest.approx(m.score, rel=1e-4)) for m in result.memories], result.context
@@ -160,7 +161,7 @@ async def _snapshot(url: str, *, recall: bool = True) -> dict[str, Any]:
 
 async def _principal(url: str, token: str) -> tuple[str, KeyRole]:
     async with await _open(url) as mem:
-        who = await tenancy.authenticate(mem.deps, token)
+        who = await tenancy.authenticate(deps_of(mem), token)
         return who.tenant_id, who.role
 
 

@@ -17,6 +17,7 @@ from hipocampo.agent.chat import chat_model_from_config, run_chat
 from hipocampo.bootstrap import build_chat_model
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import ConfigurationError
+from hipocampo.testing import deps_of
 
 pytest.importorskip("hipocampo_example_plugin", reason="scripts/test.sh installs tests/plugins/hipocampo-example-*")
 
@@ -53,7 +54,7 @@ def test_the_plugins_vector_index_holds_the_plugins_vectors(tmp_path: Path) -> N
         try:
             await mem.add("ana", "t1", ["Moro em Lisboa desde 2023", "I have a dog called Rex"])
             await mem.flush()
-            index = mem.deps.vectors
+            index = deps_of(mem).vectors
             assert type(index).__name__ == "ExampleVectorIndex"
             assert await index.info() == {"models": {"example/trigrams-32": 32}, "vectors": 2}
             hits = (await mem.search("ana", "dog called Rex")).hits

@@ -17,6 +17,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.adapters.memory_cache import InMemoryCache
 from hipocampo.domain.model import Scope
 from hipocampo.services.ingest import recent_cache_key
+from hipocampo.testing import deps_of
 
 
 async def open_server(db: Path, **overrides: object) -> AsyncMemory:
@@ -32,10 +33,10 @@ def test_a_window_cached_by_one_process_shows_the_other_processes_writes(tmp_pat
         writer = await open_server(tmp_path / "shared.db")  # its worker indexes the turns
         reader = await open_server(tmp_path / "shared.db", worker="external")
         try:
-            assert isinstance(reader.deps.cache, InMemoryCache)
+            assert isinstance(deps_of(reader).cache, InMemoryCache)
             await writer.add("alice", "t1", ["one", "two"])
             assert await window(reader) == ["one", "two"]
-            assert await reader.deps.cache.get(recent_cache_key(Scope("default", "alice"), "t1")) is not None
+            assert await deps_of(reader).cache.get(recent_cache_key(Scope("default", "alice"), "t1")) is not None
 
             await writer.add("alice", "t1", "three")  # the reader's cached window is now behind
             assert await window(reader) == ["one", "two", "three"]
@@ -70,8 +71,8 @@ def test_a_cached_window_is_served_while_the_thread_is_unchanged(tmp_path: Path)
             await mem.add("alice", "t1", ["one", "two"])
             assert await window(mem) == ["one", "two"]
             key = recent_cache_key(Scope("default", "alice"), "t1")
-            cached = await mem.deps.cache.get(key)
-            assert cached is not None and cached["version"] == await mem.deps.log.thread_version(
+            cached = await deps_of(mem).cache.get(key)
+            assert cached is not None and cached["version"] == await deps_of(mem).log.thread_version(
                 Scope("default", "alice"), "t1"
             )
             cached["messages"][0]["content"] = "served from the cache"  # what only the cache holds

@@ -23,6 +23,7 @@ from hipocampo.domain.model import Scope
 from hipocampo.entrypoints.http.app import create_app
 from hipocampo.services import tenancy
 from hipocampo.services.ingest import recent_cache_key
+from hipocampo.testing import deps_of
 
 PREFIX = "hipo-it:"
 ALICE = Scope("default", "alice")
@@ -62,7 +63,7 @@ def test_two_servers_share_the_window_and_see_each_others_writes_at_once(tmp_pat
         one, two = await open_server(db, redis_db_url), await open_server(db, redis_db_url)
         probe = aioredis.Redis.from_url(redis_db_url)
         try:
-            assert isinstance(one.deps.cache, RedisCache) and isinstance(one.deps.limiter, RedisRateLimiter)
+            assert isinstance(deps_of(one).cache, RedisCache) and isinstance(deps_of(one).limiter, RedisRateLimiter)
             await one.add("alice", "t1", ["one", "two"])
             assert await window(two) == ["one", "two"]
             assert await probe.exists(WINDOW_KEY)  # the window lives in Redis...
@@ -82,14 +83,14 @@ def test_two_servers_share_the_window_and_see_each_others_writes_at_once(tmp_pat
             cut_off = await open_server(db, "redis://127.0.0.1:1/0")
             try:
                 await cut_off.add("alice", "t1", "written without Redis")
-                assert cut_off.deps.cache.fallbacks >= 1
+                assert deps_of(cut_off).cache.fallbacks >= 1
             finally:
                 await cut_off.close()
             assert await probe.exists(WINDOW_KEY)  # the old window is still there...
             assert await window(two) == ["before", "written without Redis"]  # ...and not served
 
             assert (await readiness(one))["cache"] == "ok"
-            assert one.deps.cache.fallbacks == two.deps.cache.fallbacks == 0
+            assert deps_of(one).cache.fallbacks == deps_of(two).cache.fallbacks == 0
             assert set(await probe.keys(PREFIX + "*")) <= {WINDOW_KEY.encode()}  # the prefix holds all
         finally:
             await probe.aclose()
@@ -104,12 +105,12 @@ def test_rate_limits_hold_across_servers(tmp_path: Path, redis_db_url: str) -> N
         db = tmp_path / "shared.db"
         one, two = await open_server(db, redis_db_url), await open_server(db, redis_db_url)
         try:
-            acme = await tenancy.create_tenant(one.deps, "acme", requests_per_minute=2)
-            await tenancy.count_request(one.deps, acme)
-            await tenancy.count_request(two.deps, acme)
+            acme = await tenancy.create_tenant(deps_of(one), "acme", requests_per_minute=2)
+            await tenancy.count_request(deps_of(one), acme)
+            await tenancy.count_request(deps_of(two), acme)
             for mem in (one, two):
                 try:
-                    await tenancy.count_request(mem.deps, acme)
+                    await tenancy.count_request(deps_of(mem), acme)
                 except tenancy.QuotaExceeded as exc:
                     assert 0 < exc.retry_after_seconds <= 60
                 else:
@@ -126,7 +127,7 @@ def test_redis_down_then_back_without_a_restart(tmp_path: Path, redis_db_url: st
         db = tmp_path / "shared.db"
         one, two = await open_server(db, redis_db_url), await open_server(db, redis_db_url)
         probe = aioredis.Redis.from_url(redis_db_url)
-        tenant = await tenancy.create_tenant(one.deps, "acme", requests_per_minute=1)
+        tenant = await tenancy.create_tenant(deps_of(one), "acme", requests_per_minute=1)
         try:
             await one.add("alice", "t1", "before the outage")
             assert await window(two) == ["before the outage"]
@@ -136,7 +137,7 @@ def test_redis_down_then_back_without_a_restart(tmp_path: Path, redis_db_url: st
                 await one.add("alice", "t1", "during the outage")
                 assert await window(two) == ["before the outage", "during the outage"]
                 assert await window(one) == ["before the outage", "during the outage"]
-                assert one.deps.cache.fallbacks >= 1 and two.deps.cache.fallbacks >= 1
+                assert deps_of(one).cache.fallbacks >= 1 and deps_of(two).cache.fallbacks >= 1
                 assert await fallback_metric(two, "cache") >= 1
 
                 ready = await readiness(two)
@@ -144,8 +145,8 @@ def test_redis_down_then_back_without_a_restart(tmp_path: Path, redis_db_url: st
                 assert ready["cache"] == "degraded" and ready["rate_limits"] == "degraded"  # why: for admin keys
 
                 for _ in range(3):  # rate limits fail open: over quota, yet let through
-                    await tenancy.count_request(two.deps, tenant)
-                assert two.deps.limiter.fallbacks == 3
+                    await tenancy.count_request(deps_of(two), tenant)
+                assert deps_of(two).limiter.fallbacks == 3
                 assert await fallback_metric(two, "rate_limit") == 3
             finally:
                 start_redis()
@@ -155,15 +156,15 @@ def test_redis_down_then_back_without_a_restart(tmp_path: Path, redis_db_url: st
             assert (await readiness(two))["cache"] == "ok"
             assert await window(two) == ["before the outage", "during the outage", "after the outage"]
             assert await probe.exists(WINDOW_KEY)  # the cache is used again, no restart needed
-            fallbacks = two.deps.cache.fallbacks
+            fallbacks = deps_of(two).cache.fallbacks
             assert await window(one) == ["before the outage", "during the outage", "after the outage"]
             await one.add("alice", "t1", "later")
             assert await window(two) == ["before the outage", "during the outage", "after the outage", "later"]
-            assert two.deps.cache.fallbacks == fallbacks
+            assert deps_of(two).cache.fallbacks == fallbacks
 
-            await tenancy.count_request(one.deps, tenant)  # counted in Redis again
+            await tenancy.count_request(deps_of(one), tenant)  # counted in Redis again
             try:
-                await tenancy.count_request(two.deps, tenant)
+                await tenancy.count_request(deps_of(two), tenant)
             except tenancy.QuotaExceeded:
                 pass
             else:

@@ -21,6 +21,7 @@ from hipocampo import Memory
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.errors import ConfigurationError, QuotaExceeded
 from hipocampo.services import tenancy
+from hipocampo.testing import deps_of
 
 
 def test_an_embedder_name_opens_a_working_memory(tmp_path: Path) -> None:
@@ -36,7 +37,9 @@ def test_the_async_api_takes_a_name_too(tmp_path: Path) -> None:
         mem = await AsyncMemory.open(str(tmp_path / "m.db"), embedder=" fake ", worker="external")
         try:
             assert mem.settings.embedder == "fake"
-            assert mem.deps.embedder.embed_query("hello").shape == (mem.deps.embedder.dim,)  # built, not a string
+            assert deps_of(mem).embedder.embed_query("hello").shape == (
+                deps_of(mem).embedder.dim,
+            )  # built, not a string
         finally:
             await mem.close()
 
@@ -63,12 +66,12 @@ def test_the_quota_refuses_the_write_past_it_before_any_indexing(db_path: str) -
     async def scenario() -> None:
         mem = await AsyncMemory.open(db_path, embedder="fake", worker="external", summaries=False)
         try:
-            await tenancy.create_tenant(mem.deps, "capped", max_memories=CAP, requests_per_minute=None)
+            await tenancy.create_tenant(deps_of(mem), "capped", max_memories=CAP, requests_per_minute=None)
             await mem.add("ana", "t1", "I live in Porto", tenant_id="capped")
             await mem.remember("ana", "Ana prefers tea", tenant_id="capped")
             await mem.add("bob", "t1", "I work at Acme", tenant_id="capped")
-            assert await mem.deps.tenants.memory_usage("capped") == CAP  # nothing indexed yet
-            assert await mem.deps.memories.count_tenant("capped") == 1  # ...only the direct fact
+            assert await deps_of(mem).tenants.memory_usage("capped") == CAP  # nothing indexed yet
+            assert await deps_of(mem).memories.count_tenant("capped") == 1  # ...only the direct fact
 
             with pytest.raises(QuotaExceeded) as refused:
                 await mem.add("ana", "t1", "one too many", tenant_id="capped")
@@ -76,16 +79,16 @@ def test_the_quota_refuses_the_write_past_it_before_any_indexing(db_path: str) -
             assert f"its plan allows {CAP}" in str(refused.value) and refused.value.retry_after_seconds is None
             with pytest.raises(QuotaExceeded):
                 await mem.remember("bob", "Bob likes jazz", tenant_id="capped")
-            assert await mem.deps.tenants.memory_usage("capped") == CAP  # the refused writes rolled back
+            assert await deps_of(mem).tenants.memory_usage("capped") == CAP  # the refused writes rolled back
             assert len(await mem.messages("ana", "t1", tenant_id="capped")) == 1
 
             await mem.forget("bob", tenant_id="capped")  # deleting frees room at once
             await mem.add("ana", "t1", "Now there is room", tenant_id="capped")
-            assert await mem.deps.tenants.memory_usage("capped") == CAP
+            assert await deps_of(mem).tenants.memory_usage("capped") == CAP
 
             mem.start_worker()
             await mem.flush(timeout=60)  # indexing and extraction afterwards change nothing of the count
-            assert await mem.deps.tenants.memory_usage("capped") == CAP
+            assert await deps_of(mem).tenants.memory_usage("capped") == CAP
             with pytest.raises(QuotaExceeded):
                 await mem.add("ana", "t1", "still too many", tenant_id="capped")
         finally:

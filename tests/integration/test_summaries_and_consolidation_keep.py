@@ -13,6 +13,7 @@ from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.domain.model import MemoryKind, Scope
 from hipocampo.domain.summaries.coverage import omitted_in
 from hipocampo.domain.summaries.details import missing
+from hipocampo.testing import deps_of
 
 PARTY = (
     "Oi! Quero organizar o aniversário do Pedro.",
@@ -60,7 +61,7 @@ def test_the_party_thread_summary_keeps_its_details(tmp_path: Path) -> None:
                 role = "user" if i % 2 == 0 else "assistant"
                 await mem.add("ana", "party", [{"role": role, "content": text}], at=start + timedelta(minutes=i))
                 await mem.flush()  # a live chat: the worker folds as it goes, the same way every run
-            summary = await mem.deps.summaries.get(Scope("default", "ana"), "party")
+            summary = await deps_of(mem).summaries.get(Scope("default", "ana"), "party")
             assert summary is not None and summary.messages_summarized >= 21
             lost = missing(summary.content, KEYS)
             assert len(lost) <= omitted_in(summary.content), (lost, summary.content)
@@ -90,7 +91,7 @@ def test_imported_history_is_consolidated_and_recalled_in_its_own_section(tmp_pa
             (report,) = (await mem.consolidate("bia")).values()
             assert report.memories_seen >= 3 and report.clusters == 1
             await mem.flush()
-            found = await mem.deps.memories.list(Scope("default", "bia"), kind=MemoryKind.CONSOLIDATED)
+            found = await deps_of(mem).memories.list(Scope("default", "bia"), kind=MemoryKind.CONSOLIDATED)
             assert len(found) == 1 and "Facts:" not in found[0].content  # turns alone state no fact
             result = await mem.recall("bia", None, "guitar teacher Monday", token_budget=2000)
             context = result.context

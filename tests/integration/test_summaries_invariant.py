@@ -16,6 +16,7 @@ from hipocampo import AsyncMemory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.domain.model import Role, Scope
 from hipocampo.services.recall import recent_messages
+from hipocampo.testing import deps_of
 
 THRESHOLDS = (2, 7, 20)
 KEEPS = (0, 4, 10, 15)
@@ -30,10 +31,10 @@ def said(i: int) -> str:
 
 async def check(mem: AsyncMemory, user: str, label: str) -> None:
     scope = Scope("default", user)
-    every = await mem.deps.log.list_thread(scope, "t1", limit=1000)
-    summary = await mem.deps.summaries.get(scope, "t1")
+    every = await deps_of(mem).log.list_thread(scope, "t1", limit=1000)
+    summary = await deps_of(mem).summaries.get(scope, "t1")
     covered = summary.last_message_seq if summary is not None else -1
-    window = {m.id for m in await recent_messages(mem.deps, scope, "t1")}
+    window = {m.id for m in await recent_messages(deps_of(mem), scope, "t1")}
     lost = [m.content for m in every if m.role is not Role.SYSTEM and m.seq > covered and m.id not in window]
     assert not lost, f"{label}: in neither the summary nor the recent window: {lost}"
     if summary is not None:  # what the summary says it covers, it covers
@@ -92,7 +93,7 @@ def test_the_reported_case_has_no_gap(tmp_path: Path) -> None:
                 await mem.add("ana", "t1", {"role": "user" if i % 2 == 0 else "assistant", "content": said(i)})
             await mem.flush()
             await check(mem, "ana", "threshold=20 keep=10 window=10")
-            summary = await mem.deps.summaries.get(Scope("default", "ana"), "t1")
+            summary = await deps_of(mem).summaries.get(Scope("default", "ana"), "t1")
             # 19-28 are the window, so 1-18 at least are folded; folds come in batches that keep at
             # least half the window out (how many depends on when the worker ran)
             assert summary is not None and 18 <= summary.messages_summarized <= 23

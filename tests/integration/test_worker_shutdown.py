@@ -16,6 +16,7 @@ import pytest
 
 from hipocampo import AsyncMemory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
+from hipocampo.testing import deps_of
 
 GRACE = 2.0
 JOBS = 40
@@ -96,7 +97,7 @@ def test_sigterm_mid_batch_exits_within_the_grace_and_gives_jobs_back(tmp_path: 
 
     async def claim_all() -> int:
         async with await AsyncMemory.open(db, embedder=FakeEmbedder(), worker="external") as mem:
-            return len(await mem.deps.jobs.claim(1000, 60))
+            return len(await deps_of(mem).jobs.claim(1000, 60))
 
     assert asyncio.run(claim_all()) == left  # claimable at once, by any worker
 

@@ -10,7 +10,7 @@ from hipocampo.agent.context import load_context
 from hipocampo.agent.langgraph import MemoryFlags
 from hipocampo.domain.model import Scope, turn_memory_id
 from hipocampo.services.worker import run_once
-from hipocampo.testing import open_memory
+from hipocampo.testing import deps_of, open_memory
 
 
 def test_a_hit_keeps_its_neighbouring_turns_when_the_window_is_off() -> None:
@@ -27,7 +27,7 @@ def test_a_hit_keeps_its_neighbouring_turns_when_the_window_is_off() -> None:
                     {"role": "user", "content": "Unrelated remark far away"},
                 ],
             )
-            deps = mem.deps
+            deps = deps_of(mem)
             while await run_once(deps):
                 pass
             # Only the hit stays findable; its neighbours can come back through expansion alone.
