@@ -13,6 +13,8 @@ from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, M
 from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
+from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements
+from ..domain.truth.validity import LATER_STATEMENT
 from .deps import Deps
 
 SPEAKER_FEMININE = "speaker_feminine"
@@ -72,6 +74,14 @@ async def noticed_statements(deps: Deps, message: Message, closed_sources: set[s
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
     carried = {i for m in facts for i in m.source_message_ids} | closed_sources
+    return ended_statements(message.content, await _earlier_said(deps, message, carried))
+
+
+async def _earlier_said(deps: Deps, message: Message, skip: set[str]) -> list[tuple[str, str]]:
+    """The speaker's turns before ``message`` as (message id, text), newest first: those of its
+    thread from the log (the newest may not be indexed yet), the others from the indexed turns;
+    the ids in ``skip`` left out."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     turns = await deps.memories.list(scope, kind=MemoryKind.TURN, limit=EARLIER_TURNS)
     thread = await deps.log.list_thread(message.scope, message.thread_id, after_seq=max(-1, message.seq - 50))
     said = {m.id: (m.created_at, m.content, m.name) for m in thread if m.role is Role.USER}
@@ -80,10 +90,90 @@ async def noticed_statements(deps: Deps, message: Message, closed_sources: set[s
             said.setdefault(t.source_message_ids[0], (t.created_at, t.content, t.name))
     earlier = sorted(
         ((at, i, text) for i, (at, text, name) in said.items() if at < message.created_at and i != message.id
-         and i not in carried and name == message.name),
+         and i not in skip and name == message.name),
         reverse=True,
     )  # fmt: skip
-    return ended_statements(message.content, [(i, text) for _, i, text in earlier])
+    return [(i, text) for _, i, text in earlier]
+
+
+async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
+    """The user's earlier statements this turn replaces with no change cue: another value of a
+    subject held one at a time ("primeiro mês em Belo Horizonte" after "moro em Santos"), matched
+    by :func:`~hipocampo.domain.truth.replaced.replaced_statements`. A turn already marked
+    earlier for the same subject is left out; one a rule's change marked for another of its
+    facts is not ("i work at Deloitte as an auditor": the employer superseded, the role still
+    current until this turn replaces the workplace)."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
+    marked = {(m.key.split(":")[1], i) for m in facts if m.valid_to is not None and (m.key or "").startswith(
+        "statement:") and m.key.count(":") >= 2 for i in m.source_message_ids}  # fmt: skip
+    found = replaced_statements(message.content, await _earlier_said(deps, message, {message.id}))
+    return [r for r in found if (r.subject, r.message_id) not in marked]
+
+
+VALUE_MARKS = frozenset({"home", "work", "partner", "diet"})
+"""Subjects whose earlier value (a place, a company, a name, a diet) marks, as words, whatever else
+said it before the change; a role ("analista") or an amount is too common a word to."""
+
+
+def _holds(key: str, subject: str) -> bool:
+    return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[subject])
+
+
+async def record_replaced(deps: Deps, message: Message, replaced: Replaced, actor: str) -> list[MemoryItem]:
+    """An earlier statement ``message`` replaced: stored as a closed fact whose source is that
+    statement's turn (``statement:<subject>:<value>``, closed at once, both sentences in its history
+    and the later one in :data:`LATER_STATEMENT`), so recall marks the turn as earlier, since this
+    one, and shows what was said then; the current facts drawn from that turn on the same subject
+    close with it. Returns what was written or closed."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    when = message.created_at
+    later = {LATER_STATEMENT: replaced.sentence[:200]}
+    speaker = {SPEAKER: message.name} if message.name else {}
+    value = replaced.words if replaced.subject in VALUE_MARKS else ""
+    item = MemoryItem(
+        id=new_id("fact"),
+        scope=scope,
+        kind=MemoryKind.FACT,
+        content=replaced.said[:300],
+        created_at=when,
+        thread_id=message.thread_id,
+        importance=0.3,
+        source_message_ids=[replaced.message_id],
+        metadata={FACT_VALUE: value, **later, **speaker},
+        key=f"statement:{replaced.subject}:{slug(replaced.words)}",
+        confidence=0.7,
+        updated_at=when,
+        valid_to=when,
+    )
+    why = (
+        f"replaced by a later statement of the {replaced.subject} ({replaced.words!r} -> {replaced.new_words!r}): "
+        f"{replaced.sentence[:200]!r}; message {message.id}"
+    )
+    await deps.memories.upsert([item])
+    history = [
+        HistoryEntry(
+            item.id, HistoryEvent.ADD, when, None, item.content, actor, f"said in message {replaced.message_id}"
+        ),
+        HistoryEntry(item.id, HistoryEvent.DELETE, when, item.content, None, actor, why),
+    ]
+    closed = [item]
+    facts = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
+    for fact in facts:
+        if (
+            fact.valid_to is None
+            and fact.key
+            and _holds(fact.key, replaced.subject)
+            and set(fact.source_message_ids) == {replaced.message_id}
+        ):
+            fact.valid_to = when
+            fact.updated_at = when
+            fact.metadata = {**fact.metadata, **later}
+            await deps.memories.upsert([fact])
+            history.append(HistoryEntry(fact.id, HistoryEvent.DELETE, when, fact.content, None, actor, why))
+            closed.append(fact)
+    await deps.memories.add_history(scope, history)
+    return closed
 
 
 async def record_taken_back(deps: Deps, message: Message, statement: EndedStatement, actor: str) -> MemoryItem:

@@ -59,7 +59,9 @@ from .fact_upkeep import (
     SAVED_AS,
     SPEAKER_FEMININE,
     noticed_endings,
+    noticed_replaced,
     noticed_statements,
+    record_replaced,
     record_taken_back,
     regender_earlier,
     saved_twin,
@@ -158,6 +160,10 @@ async def mine_messages(
             for statement in await noticed_statements(deps, message, closed_sources):
                 taken = await record_taken_back(deps, message, statement, ACTOR)
                 applied.append(Applied(Action.DELETE, taken, [taken]))
+        if rules:  # another value of a subject held one at a time, said with no cue
+            for replaced in await noticed_replaced(deps, message):
+                closed = await record_replaced(deps, message, replaced, ACTOR)
+                applied += [Applied(Action.DELETE, m, [m]) for m in closed]
     revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
     if revisions and messages:
         for revision in revisions:

@@ -45,6 +45,11 @@ REPLACED = "replaced by a statement since forgotten"
 SUPERSEDED_BY = "superseded_by"
 """Fact metadata on a closed fact: the id of the fact that replaced it (set when it is closed)."""
 
+LATER_STATEMENT = "later_statement"
+"""Fact metadata on a fact closed because a later statement replaced what it said, with no fact
+holding the new value (:mod:`.replaced`): that statement's sentence, shown in the note instead of
+"retracted"."""
+
 UPDATED_SINCE = "Updated since:"
 """Starts the line added under a thread summary that states a value a later fact replaced."""
 
@@ -114,8 +119,11 @@ class Change:
         """ "earlier; since 2024-06-02: The user works at Globex", or for a retraction "...: retracted:
         The user is vegetarian" (which statement: a turn often says several things, and the others
         may still hold)."""
+        later = self.closed.metadata.get(LATER_STATEMENT)
         if self.successor is not None:
             now = self.successor.content.strip().rstrip(".")
+        elif isinstance(later, str) and later:
+            now = f"said later: {later.strip()}"
         else:
             now = f"{self.ending}: {self.closed.content.strip().rstrip('.')}"
         return f"{OUTDATED_MARK} {self.since:%Y-%m-%d}: {now}"
@@ -124,7 +132,9 @@ class Change:
         """ "employer Acme → Globex (2024-06-02)"; a set item's key already names its value."""
         key = self.closed.key or ""
         label = key if ":" in key else f"{key} {self.value}".strip()
-        return f"{label} → {self.new_value or self.ending} ({self.since:%Y-%m-%d})"
+        later = self.closed.metadata.get(LATER_STATEMENT)
+        ending = f"said later: {later}" if isinstance(later, str) and later else self.ending
+        return f"{label} → {self.new_value or ending} ({self.since:%Y-%m-%d})"
 
 
 @dataclass(frozen=True)

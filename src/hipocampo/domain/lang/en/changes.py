@@ -33,3 +33,36 @@ OWN_WORDS = r"what\s+i\s+(?:said|told\s+you)"
 """The user quoting themselves ("scratch what I said"), which is no reported speech."""
 CLAUSE_BREAKS = r"but|so|because|since|while"
 """Words that start another clause: an ending applies to what its own clause names."""
+
+SUBJECTS = {
+    "home": r"\b(?:i|we)\s+(?:now\s+)?(?:live|am\s+living|'m\s+living|m\s+living)\s+in\s+|"
+    r"\b(?:just\s+)?moved\s+(?:out\s+)?to\s+|"
+    r"\b(?:live|living)\s+in\s+|\bfirst\s+(?:week|month|days?|night)\s+(?:living\s+)?in\s+|\brelocated\s+to\s+|"
+    r"\bnew\s+(?:apartment|apt|flat|place|house)\s+in\s+",
+    "work": r"\b(?:work|working)\s+(?:at|for)\s+|\bjoined\s+|\bstarted\s+(?:work(?:ing)?\s+)?at\s+|"
+    r"\bfirst\s+(?:week|day|month)\s+at\s+|\bnew\s+job\s+at\s+|\bgot\s+(?:a|the)\s+job\s+at\s+|\bhired\s+(?:at|by)\s+",
+    "role": r"\b(?:work|working|started|joined|hired|promoted|job)\b[^.!?,;]{0,40}?\bas\s+(?:an?\s+)?|"
+    r"\bpromoted\s+to\s+",
+    "partner": r"\bmy\s+(?:new\s+)?(?:boyfriend|girlfriend|bf|gf|partner|husband|wife|fiance|fiancee)\s*,?\s*"
+    r"(?:(?:is|called|named)\s+)?|\b(?:dating|seeing)\s+",
+    "diet": r"\b(?:i'?m|i\s+am|im)\s+(?:now\s+|fully\s+|mostly\s+)?(?P<v>vegan|vegetarian|pescatarian|flexitarian|keto|"
+    r"carnivore|paleo)\b|\b(?:went|gone|going)\s+(?P<v2>vegan|vegetarian|pescatarian|keto)\b|"
+    r"(?:^|[,;]\s*)(?P<v3>vegan|vegetarian|pescatarian|flexitarian)\s+(?=i\s+guess|now\b|these\s+days|again\b|lol|haha)",
+    "rent": r"\brent\s+(?:is|'s|of|went\s+up\s+to|now)\s+(?:now\s+)?|"
+    r"\bpay\s+(?:\$|eur|gbp)?\s*(?=\d[\d.,]*\s*(?:a|per|/)\s*month\s+(?:in\s+)?rent)",
+}
+"""Subjects a person holds one value of at a time, and the frames that state their value: the
+value follows the frame (or is its group ``v``). A later own sentence stating another value of the
+same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.replaced`). Pets,
+children, hobbies and allergies are left out: a new one adds, it does not replace."""
+ADDING = r"\b(?:also|too|another|second|as\s+well|in\s+addition|on\s+the\s+side|part[-\s]time|side\s+(?:job|gig))\b"
+"""Cues that a statement adds a value beside the earlier one ("I also work at a bar")."""
+ADDING_OPENERS = r"also|plus|oh\s+and|and\s+also"
+"""Openers that only link sentences ("also moved to Brooklyn"): no addition to the subject."""
+OTHERS = r"he|she|they|his|her|their|him|them|it|its"
+"""Third-person subjects: a clause about someone else's home or job ("she moved to Paris")."""
+NOT_VALUES = (
+    r"now|today|here|there|home|remote|remotely|alone|together|again|currently|atm|rn|full|time|a|an|the|some|"
+    r"this|that|my|our|same|different|new|old"
+)
+"""Words after a frame that are no value: "I work from home", "living here", "moved again"."""

@@ -35,3 +35,40 @@ OWN_WORDS = r"o\s+que\s+(?:eu\s+)?(?:disse|falei|te\s+disse)"
 """The user quoting themselves ("esquece o que eu disse"), which is no reported speech."""
 CLAUSE_BREAKS = r"mas|porque|pois|entao|enquanto|embora"
 """Words that start another clause: an ending applies to what its own clause names (folded)."""
+
+SUBJECTS = {
+    "home": r"\b(?:moro|moramos|vivo|vivemos|morando|a\s+morar|a\s+viver)\s+(?:agora\s+)?(?:em|no|na|nos|nas)\s+|"
+    r"\b(?:me\s+mudei|mudei-me|mudei|mudamos|nos\s+mudamos|mudamo-nos)\s+(?:de\s+vez\s+)?(?:pra|para|pro|pa)\s+(?:o\s+|a\s+)?|"
+    r"\b(?:primeir[oa]s?|1a|1o)\s+(?:semana|mes|dias?|noite)\s+(?:morando\s+|a\s+viver\s+)?(?:em|no|na)\s+|"
+    r"\b(?:ap|ape|apartamento|casa)\s+nov[oa]\s+(?:em|no|na)\s+",
+    "work": r"\b(?:trabalho|trampo|trabalhando|trampando|a\s+trabalhar)\s+(?:agora\s+)?"
+    r"(?:na|no|em|numa|num|pra|para|pro)\s+(?:a\s+|o\s+)?|"
+    r"\b(?:comecei|entrei|comecamos)\s+(?:a\s+trabalhar\s+)?(?:na|no|em)\s+|"
+    r"\b(?:primeir[oa]|1a|1o)\s+(?:semana|dia|mes)\s+(?:na|no)\s+|\bfui\s+contratad[oa]\s+(?:pela|pelo|na|no)\s+|"
+    r"\bemprego\s+nov[oa]\s+(?:na|no)\s+|\bnovo\s+emprego\s+(?:na|no)\s+",
+    "role": r"\b(?:trabalho|trampo|comecei|entrei|contratad[oa]|promovid[oa]|trabalhando|trampando|trabalhar)\b"
+    r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+",
+    "partner": r"\b(?:meu|minha|o\s+meu|a\s+minha)\s+(?:nov[oa]\s+)?(?:namorad[oa]|noiv[oa]|marido|esposa|mulher|"
+    r"companheir[oa]|boy|crush)\s*,?\s*(?:(?:e|chama|se\s+chama|chamad[oa])\s+)?(?:o\s+|a\s+)?|"
+    r"\b(?:saindo|ficando|namorando)\s+com\s+(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",
+    "diet": r"\b(?:sou|to|tou|estou|virei|fiquei)\s+(?:agora\s+)?(?P<v>vegan[oa]|vegetarian[oa]|pescetarian[oa]|"
+    r"flexitarian[oa]|low\s*carb|keto)\b|"
+    r"(?:^|[,;]\s*)(?P<v3>vegan[oa]|vegetarian[oa]|pescetarian[oa]|flexitarian[oa])\s+(?=agora\b|acho\b|de\s+novo|kkk|haha)",
+    "rent": r"\b(?:aluguel|renda)\s+(?:e|ta|esta|fica|de|agora\s+e|subiu\s+(?:pra|para))\s+(?:de\s+)?(?:r\$\s*)?|"
+    r"\bpago\s+(?=(?:r\$\s*)?\d[\d.,]*\s*(?:reais|euros)?\s+de\s+(?:aluguel|renda))",
+}
+"""Subjects a person holds one value of at a time, and the frames (folded) that state their value:
+the value follows the frame (or is its group ``v``). A later own sentence stating another value of
+the same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.replaced`).
+Pets, children, hobbies and allergies are left out: a new one adds, it does not replace."""
+ADDING = r"\b(?:tambem|outr[oa]|segund[oa]|mais\s+um[a]?|alem\s+d[oa]|bico|freela|meio\s+periodo|part[-\s]time)\b"
+"""Cues that a statement adds a value beside the earlier one ("também trabalho num bar")."""
+ADDING_OPENERS = r"alias|e\s+mais"
+"""Openers that only link sentences: no addition to the subject."""
+OTHERS = r"ele|ela|eles|elas|dele|dela|deles|delas|se\s+mudou|se\s+mudaram|mudou-se|mudaram-se"
+"""Third-person subjects: a clause about someone else's home or job ("ela mudou-se para o Porto")."""
+NOT_VALUES = (
+    r"agora|hoje|aqui|ai|la|casa|remoto|remota|sozinh[oa]|junt[oa]s?|de|do|da|um|uma|uns|umas|o|a|os|as|"
+    r"mesmo|mesma|nov[oa]|velh[oa]|outr[oa]|esse|essa|este|esta|isso|meu|minha"
+)
+"""Words after a frame that are no value: "trabalho em casa", "moro aqui", "morando sozinha"."""

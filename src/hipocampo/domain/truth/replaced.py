@@ -1,0 +1,236 @@
+"""Earlier statements a later one replaced, with no change cue and no slot rule. Pure.
+
+Users rarely announce a change: after "moro em Santos" comes "primeiro mês em Belo Horizonte";
+after "i work at Spotify" comes "first week at Canva done". No ending cue is said
+(:mod:`.changes` needs one) and often no rule reads a fact from either turn, so the earlier turn
+would be shown as current beside the later one, and match a question about it just as well.
+
+This module pairs two generic signals instead of a rule per phrasing:
+
+- **the same subject**: a few subjects a person holds one value of at a time (where they live,
+  where they work and as what, their partner, their diet, their rent), each recognised by its
+  language's own vocabulary (``SUBJECTS`` in ``domain/lang/<code>/changes.py``), which also says
+  where the value stands in the sentence;
+- **another value**: the later sentence's value and the earlier one's share no stem either way
+  round ("Santos" / "Belo Horizonte"); a value contained in the other ("Canva" / "Canva done") is
+  the same one said again.
+
+A false "earlier" hides a true memory, so a statement counts only when it is the user's own and
+says a value as holding: no question, hypothetical, reported speech, negation ("não moro em"),
+or clause about someone else ("o Rafa se mudou pra Curitiba", "my sister moved to Berlin"); and a
+later statement that adds a value beside the first ("I also work at a bar on weekends", a second
+cat) replaces nothing. Pets, children, hobbies and allergies are no such subjects: a new one adds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..lang import LANGUAGES, language
+from ..text import fold, query_terms
+from .changes import _CLAUSE_END, _about_other, _cue_clause, _own, _sentences
+
+__all__ = ["Replaced", "SUBJECT_KEYS", "Statement", "replaced_statements", "subject_statements"]
+
+SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
+    "home": ("home_city", "home_country", "home", "neighbourhood"),
+    "work": ("employer", "work_city", "occupation"),  # a new workplace: the role said with the old one too
+    "role": ("occupation",),
+    "partner": ("person:partner", "dating"),
+    "diet": ("diet",),
+    "rent": ("rent",),
+}
+"""The fact keys (or key families, before a ``:``) each subject's value is written under: facts
+drawn from a replaced statement that hold its subject end with it."""
+
+MAX_VALUE_WORDS = {"partner": 1, "rent": 1, "diet": 1}
+"""How many words a value may run to (default 3): a name, an amount and a diet are one word."""
+DEFAULT_VALUE_WORDS = 3
+DESCRIBED = frozenset({"work"})
+"""Subjects whose value may be a description ("numa fábrica de têxteis", "at a hospital"): a
+workplace is often named by its kind. A home is not ("in a flat" says nothing of the city)."""
+_INDEFINITE = frozenset({"a", "an", "um", "uma", "num", "numa"})
+_NAMING = frozenset({"called", "named", "chamado", "chamada", "chama"})
+_NUMBER = re.compile(r"\d[\d.,]*")
+_WORD = re.compile(r"[\w'-]+")
+_NEGATION = re.compile(r"\b(?:not|don'?t|didn'?t|never|no|nao|nunca|nem|sem)\b")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One own sentence stating a subject's value: the value as said and as stems."""
+
+    subject: str
+    words: str
+    stems: frozenset[str]
+    sentence: str
+    adds: bool  # it adds a value beside the earlier ones ("also", "a second")
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """An earlier statement a later sentence replaced: which turn, what it said, and what now holds."""
+
+    message_id: str
+    subject: str
+    words: str  # the earlier value: "Santos"
+    said: str  # the earlier sentence
+    new_words: str  # the later value: "Belo Horizonte"
+    sentence: str  # the later sentence
+
+
+@cache
+def _frames(code: str) -> dict[str, re.Pattern[str]]:
+    return {s: re.compile(p) for s, p in language(code).changes.SUBJECTS.items()}
+
+
+@cache
+def _cues(code: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], frozenset[str]]:
+    c = language(code).changes
+    return (
+        re.compile(c.ADDING),
+        re.compile(rf"^\W*(?:{c.ADDING_OPENERS})\b"),
+        re.compile(rf"\b(?:{c.OTHERS})\b"),
+        _not_values(code),
+    )
+
+
+def _not_values(code: str) -> frozenset[str]:
+    """The NOT_VALUES alternation expanded: "sozinh[oa]" gives "sozinho" and "sozinha"."""
+    out: set[str] = set()
+    for alt in language(code).changes.NOT_VALUES.split("|"):
+        alt = alt.replace("s?", "")
+        if "[oa]" in alt:
+            out |= {alt.replace("[oa]", "o"), alt.replace("[oa]", "a")}
+        else:
+            out.add(alt)
+    return frozenset(out)
+
+
+@cache
+def _stop() -> frozenset[str]:
+    return frozenset(fold(w) for lang in LANGUAGES.values() for w in lang.lexicon.STOP_WORDS)
+
+
+def _value(subject: str, match: re.Match[str], folded: str, code: str) -> str:
+    """The value a frame's match states: its group ``v``, or the words right after it up to the end
+    of the clause, the first stopword after a value word, or the subject's word limit."""
+    group = next((g for g in match.groupdict().values() if g), None)
+    if group:
+        return group
+    rest = folded[match.end() :]
+    end = re.search(r"[,;:()!?.]|\s[-–—]\s", rest)
+    rest = rest[: end.start()] if end else rest
+    if subject == "rent":
+        number = _NUMBER.search(rest[:30])
+        return number.group(0).rstrip(".,") if number else ""
+    not_values = _cues(code)[3]
+    words = _WORD.findall(rest)
+    named = next((i for i, w in enumerate(words) if w in _NAMING), None)
+    if words and words[0] in _INDEFINITE and named is not None:
+        words = words[named + 1 :]  # "joined a startup called Ramp": the name is the value
+    elif words and words[0] in _INDEFINITE and subject in DESCRIBED:
+        words = words[1:]  # "trabalho numa fábrica de têxteis": the kind of place is the value
+    out: list[str] = []
+    for word in words:
+        if word in not_values and not out:
+            return ""  # "moved to a bigger place", "trabalho em casa": a description, no value
+        if word in _stop() or word in not_values or word[:1].isdigit():
+            break
+        out.append(word)
+        if len(out) >= MAX_VALUE_WORDS.get(subject, DEFAULT_VALUE_WORDS):
+            break
+    return " ".join(out)
+
+
+def _stems(words: str) -> frozenset[str]:
+    return frozenset(query_terms(words)) or frozenset(words.split())
+
+
+_QUESTION_TAIL = re.compile(r",[^,]*\?\s*$")
+
+
+def _statement_part(sentence: str) -> str:
+    """The part of a sentence said as a statement: a question tacked on after a comma is left off
+    ("meu namorado Caio faz aniversário, ideia de presente?"); a whole question is nothing."""
+    if sentence.rstrip().endswith("?"):
+        sentence = _QUESTION_TAIL.sub("", sentence)
+    return sentence if _own(sentence) else ""
+
+
+def _names_before(sentence: str, folded: str, start: int) -> bool:
+    """A name before the frame, other than the sentence's first word: someone else's clause ("o
+    Diogo vai trabalhar para", "Ana moved to Porto"). Read on the original casing when folding kept
+    the positions."""
+    if len(sentence) != len(folded):
+        return False
+    lead = sentence[:start].split()
+    return any(w[:1].isupper() and w not in ("I", "I'm", "Im") for w in lead[1:])
+
+
+def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[Statement]:
+    """The subjects ``text`` states a value of as the speaker's own, in every language's frames."""
+    out: list[Statement] = []
+    for whole in _sentences(text):
+        sentence = _statement_part(whole)
+        if not sentence:
+            continue
+        folded = fold(sentence)
+        for code in codes or list(LANGUAGES):
+            adding, opener, others, _ = _cues(code)
+            for subject, frame in _frames(code).items():
+                for match in frame.finditer(folded):
+                    clause = _cue_clause(folded, match.start(), match.end())
+                    starts = [m.end() for m in _CLAUSE_END.finditer(folded, 0, match.start())]
+                    lead = folded[starts[-1] if starts else 0 : match.start()]  # the clause up to the frame
+                    if (
+                        _about_other(lead)
+                        or others.search(lead)
+                        or _NEGATION.search(lead)
+                        or _names_before(sentence, folded, match.start())
+                    ):
+                        continue
+                    words = _value(subject, match, folded, code)
+                    if not words:
+                        continue
+                    adds = bool(adding.search(opener.sub(" ", clause)))
+                    if any(s.subject == subject and s.sentence == sentence for s in out):
+                        continue
+                    out.append(Statement(subject, words, _stems(words), sentence, adds))
+    return out
+
+
+def _same_value(a: frozenset[str], b: frozenset[str]) -> bool:
+    return a <= b or b <= a
+
+
+def replaced_statements(
+    text: str, earlier: Sequence[tuple[str, str]], *, codes: Sequence[str] | None = None, limit: int = 2
+) -> list[Replaced]:
+    """The earlier statements (``earlier``: the user's turns as (message id, text), newest first)
+    that ``text``, a later turn of the same user, replaces by stating another value of the same
+    subject. Per subject, the scan stops at the newest earlier statement of the same value (what is
+    older was judged when that one was said), and takes at most ``limit`` statements."""
+    found: dict[str, Replaced] = {}
+    for later in subject_statements(text, codes):
+        if later.adds:
+            continue
+        taken = 0
+        for message_id, content in earlier:
+            if taken >= limit:
+                break
+            said = [s for s in subject_statements(content, codes) if s.subject == later.subject]
+            if not said:
+                continue
+            if any(_same_value(s.stems, later.stems) for s in said):
+                break
+            if message_id not in found:
+                first = said[0]
+                found[message_id] = Replaced(
+                    message_id, later.subject, first.words, first.sentence, later.words, later.sentence
+                )
+            taken += 1
+    return list(found.values())
