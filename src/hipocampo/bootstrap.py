@@ -23,17 +23,18 @@ from .backends import open_storage
 from .domain.errors import ConfigurationError
 from .ports import Cache, ChatModel, Clock, Embedder, RateLimiter, Tokenizer
 from .services.deps import Deps
-from .settings import Settings
+from .settings import EmbedderSettings, Settings
 
 
-def _embedder_factory(settings: Settings) -> Callable[[Settings], Embedder]:
+def _embedder_factory(settings: Settings) -> Callable[[EmbedderSettings], Embedder]:
     """The ``hipocampo.embedders`` entry point the ``embedder`` setting names (built-in or plugin)."""
-    factory: Callable[[Settings], Embedder] = plugins.embedders.load(settings.embedder)
+    factory: Callable[[EmbedderSettings], Embedder] = plugins.embedders.load(settings.embedder)
     return factory
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    return _embedder_factory(settings)(settings)
+    """The configured embedder, its factory given the embedder's section only."""
+    return _embedder_factory(settings)(settings.sections.embedder)
 
 
 def named_embedder(settings: Settings, embedder: Embedder | str | None) -> tuple[Settings, Embedder | None]:
@@ -72,24 +73,25 @@ def build_worker_embedder(settings: Settings, serving: CachingEmbedder) -> Embed
     """
     if serving.concurrent_calls or settings.worker != "inprocess":
         return serving  # a process of its own (``hipocampo worker``) answers no queries
-    factory = _embedder_factory(settings)
-    return LazyEmbedder(lambda: factory(settings), serving.name, serving.dim)
+    factory, section = _embedder_factory(settings), settings.sections.embedder
+    return LazyEmbedder(lambda: factory(section), serving.name, serving.dim)
 
 
 def build_chat_model(settings: Settings) -> ChatModel | None:
     """The configured LLM, or None: nothing of LangChain is imported without one. The model comes
     from the one builder the agent uses too (:mod:`hipocampo.adapters.llm.builder`)."""
-    if not settings.llm:
+    llm = settings.sections.llm
+    if not llm.spec:
         return None
     from .adapters.llm.langchain import chat_model_from_settings
 
     return chat_model_from_settings(
-        settings.llm,
-        base_url=settings.llm_base_url,
-        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
-        timeout_s=settings.llm_timeout_seconds,
-        max_retries=settings.llm_max_retries,
-        max_calls_per_job=settings.llm_max_calls_per_job,
+        llm.spec,
+        base_url=llm.base_url,
+        api_key=llm.api_key,
+        timeout_s=llm.timeout_seconds,
+        max_retries=llm.max_retries,
+        max_calls_per_job=llm.max_calls_per_job,
     )
 
 
@@ -109,6 +111,7 @@ class Shared:
 def build_shared(settings: Settings, clock: Clock) -> Shared:
     """Redis when ``redis_url`` is set (and for rate limits whose storage names a Redis URL),
     else in process. Rate limits follow ``rate_limit_storage`` when it is set."""
+    shared = settings.sections.redis
     links: dict[str, Any] = {}  # url -> RedisLink: one pool per Redis
 
     def link(url: str) -> Any:
@@ -117,18 +120,18 @@ def build_shared(settings: Settings, clock: Clock) -> Shared:
                 from .adapters.redis import RedisLink
             except ImportError as exc:
                 raise ConfigurationError(f"Redis needs redis-py: pip install 'hipocampo[redis]' ({exc})") from exc
-            links[url] = RedisLink(url, prefix=settings.redis_prefix, timeout_seconds=settings.redis_timeout_seconds)
+            links[url] = RedisLink(url, prefix=shared.prefix, timeout_seconds=shared.timeout_seconds)
         return links[url]
 
-    redis_url = settings.redis_url.get_secret_value() if settings.redis_url else None
+    redis_url = shared.url
     cache: Cache
     if redis_url:
         from .adapters.redis import RedisCache
 
         cache = RedisCache(link(redis_url))
     else:
-        cache = InMemoryCache(settings.cache_max_entries, clock)
-    storage = settings.rate_limit_storage or redis_url or "memory://"
+        cache = InMemoryCache(shared.cache_max_entries, clock)
+    storage = shared.rate_limit_storage or redis_url or "memory://"
     limiter: RateLimiter
     if storage.removeprefix("async+").startswith(("redis://", "rediss://", "unix://")):
         from .adapters.redis import RedisRateLimiter

@@ -448,7 +448,8 @@ def chat_model_from_settings(settings: Settings) -> Any:
     by the same builder as the extraction path's. ``ConfigurationError`` when it cannot be built."""
     from .adapters.llm.builder import llm_from_settings, with_retries
 
-    return with_retries(llm_from_settings(settings, temperature=None), settings.llm_max_retries)
+    llm = settings.sections.llm
+    return with_retries(llm_from_settings(llm, temperature=None), llm.max_retries)
 
 
 _PUBLIC = (

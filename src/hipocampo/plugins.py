@@ -9,7 +9,7 @@ every built-in exercises on every run).
 ===========================  ===========================================  ==========================
 group                        the entry point loads                        named by
 ===========================  ===========================================  ==========================
-``hipocampo.embedders``      ``factory(settings) -> Embedder``            ``HIPOCAMPO_EMBEDDER``
+``hipocampo.embedders``      ``factory(section) -> Embedder``             ``HIPOCAMPO_EMBEDDER``
 ``hipocampo.chat_models``    ``factory(model, **options) -> chat model``  ``HIPOCAMPO_LLM`` provider
 ``hipocampo.vector_indexes`` ``open(url, *, memories) -> VectorIndex``    ``HIPOCAMPO_VECTORS`` scheme
 ``hipocampo.backends``       ``open_storage(url, *, clock, settings)``    ``HIPOCAMPO_DB`` scheme
@@ -225,7 +225,8 @@ class Registry:
 
 
 embedders = Registry("hipocampo.embedders", "embedder", extras={"use": "use", "minilm": "minilm"})
-"""``factory(settings: Settings) -> Embedder``, named by ``HIPOCAMPO_EMBEDDER``."""
+"""``factory(section: EmbedderSettings) -> Embedder`` (the embedder's section of the settings, nothing
+else of them), named by ``HIPOCAMPO_EMBEDDER``."""
 
 chat_models = Registry("hipocampo.chat_models", "LLM provider")
 

@@ -6,6 +6,7 @@ so the documentation cannot drift from the code.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -301,3 +302,283 @@ class Settings(BaseSettings):
         if isinstance(value, str):  # from the environment: "localhost, memory.internal:8765"
             value = [h.strip() for h in value.split(",") if h.strip()]
         return value or None
+
+    @property
+    def sections(self) -> Sections:
+        """The settings by concern, each an immutable section handed to the one part that reads it."""
+        return Sections.of(self)
+
+
+# -- settings by concern ---------------------------------------------------------------------------
+# Why sections over a flat model read by everyone: an adapter or a plugin gets only what concerns it
+# (a storage backend never sees the LLM's key; an embedder plugin cannot come to depend on HTTP
+# knobs), and a reader can tell from a signature what a part may be configured by. The variables
+# stay flat (``HIPOCAMPO_PG_POOL_SIZE``, not ``HIPOCAMPO_STORAGE__POOL_SIZE``), so no deployment
+# changes; the sections are built from the one validated ``Settings`` and cannot drift from it.
+# Frozen slotted dataclasses, not pydantic models: they are built per call, in the hot path too.
+
+
+@dataclass(frozen=True, slots=True)
+class StorageSettings:
+    """What a storage backend (``hipocampo.backends``) is opened with."""
+
+    db: str
+    vectors: str
+    pg_pool_size: int
+    pg_ef_search: int
+    pg_exact_search_threshold: int
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderSettings:
+    """What an embedder factory (``hipocampo.embedders``, plugins too) is called with."""
+
+    name: str
+    model: str | None
+    base_url: str | None
+    threads: int
+    engine: str
+    model_cache_dir: str
+    batch_size: int
+    max_chars: int
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSettings:
+    """The job queue and the background worker, nightly consolidation included."""
+
+    mode: str
+    batch_size: int
+    poll_seconds: float
+    job_lease_seconds: float
+    job_max_attempts: int
+    job_backoff_seconds: float
+    shutdown_seconds: float
+    consolidation: bool
+    consolidation_hour: int
+    consolidation_lookback_days: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecallSettings:
+    """Retrieval and the rendered context."""
+
+    recent_messages: int
+    context_token_budget: int
+    tokenizer: str
+    recency_mode: RecencyMode
+    min_relevance: float
+    context_min_relevance: float
+    candidate_pool: int
+    second_hop: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SummarySettings:
+    """Rolling thread summaries."""
+
+    enabled: bool
+    threshold: int
+    keep_recent: int
+    max_tokens: int
+    max_ratio: float
+
+
+@dataclass(frozen=True, slots=True)
+class LLMSettings:
+    """The chat model and what extraction asks of it."""
+
+    spec: str | None
+    base_url: str | None
+    api_key: str | None = field(repr=False)
+    timeout_seconds: float
+    max_retries: int
+    max_calls_per_job: int | None
+    extraction: bool
+    memory_types: dict[str, dict[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class HTTPSettings:
+    """``hipocampo serve``: where it listens, whom it lets in, how much one tenant may hold."""
+
+    host: str
+    port: int
+    max_request_bytes: int
+    auth: str
+    metrics_public: bool
+    allowed_hosts: tuple[str, ...] | None
+    max_heavy_requests: int
+    stream_idle_seconds: float
+    ui_sessions_per_tenant: int
+
+
+@dataclass(frozen=True, slots=True)
+class RedisSettings:
+    """What server processes share: the recent-window cache and the rate limits."""
+
+    url: str | None = field(repr=False)
+    prefix: str
+    timeout_seconds: float
+    rate_limit_storage: str | None = field(repr=False)
+    cache_ttl_seconds: float
+    cache_max_entries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sections:
+    """Every section of one :class:`Settings`."""
+
+    storage: StorageSettings
+    embedder: EmbedderSettings
+    worker: WorkerSettings
+    recall: RecallSettings
+    summaries: SummarySettings
+    llm: LLMSettings
+    http: HTTPSettings
+    redis: RedisSettings
+
+    @classmethod
+    def of(cls, s: Settings) -> Sections:
+        return cls(
+            storage=StorageSettings(s.db, s.vectors, s.pg_pool_size, s.pg_ef_search, s.pg_exact_search_threshold),
+            embedder=EmbedderSettings(
+                s.embedder,
+                s.embedder_model,
+                s.embedder_base_url,
+                s.embed_threads,
+                s.embedder_engine,
+                s.model_cache_dir,
+                s.embed_batch_size,
+                s.embed_max_chars,
+            ),
+            worker=WorkerSettings(
+                s.worker,
+                s.worker_batch_size,
+                s.worker_poll_seconds,
+                s.job_lease_seconds,
+                s.job_max_attempts,
+                s.job_backoff_seconds,
+                s.worker_shutdown_seconds,
+                s.consolidation,
+                s.consolidation_hour,
+                s.consolidation_lookback_days,
+            ),
+            recall=RecallSettings(
+                s.recent_messages,
+                s.context_token_budget,
+                s.tokenizer,
+                s.recency_mode,
+                s.min_relevance,
+                s.context_min_relevance,
+                s.candidate_pool,
+                s.second_hop,
+            ),
+            summaries=SummarySettings(
+                s.summaries, s.summarization_threshold, s.summary_keep_recent, s.summary_max_tokens, s.summary_max_ratio
+            ),
+            llm=LLMSettings(
+                s.llm,
+                s.llm_base_url,
+                s.llm_api_key.get_secret_value() if s.llm_api_key else None,
+                s.llm_timeout_seconds,
+                s.llm_max_retries,
+                s.llm_max_calls_per_job,
+                s.extraction,
+                s.memory_types,
+            ),
+            http=HTTPSettings(
+                s.http_host,
+                s.http_port,
+                s.max_request_bytes,
+                s.auth,
+                s.metrics_public,
+                tuple(s.allowed_hosts) if s.allowed_hosts is not None else None,
+                s.max_heavy_requests,
+                s.stream_idle_seconds,
+                s.ui_sessions_per_tenant,
+            ),
+            redis=RedisSettings(
+                s.redis_url.get_secret_value() if s.redis_url else None,
+                s.redis_prefix,
+                s.redis_timeout_seconds,
+                s.rate_limit_storage,
+                s.cache_ttl_seconds,
+                s.cache_max_entries,
+            ),
+        )
+
+
+SECTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "storage": ("db", "vectors", "pg_pool_size", "pg_ef_search", "pg_exact_search_threshold"),
+    "embedder": (
+        "embedder",
+        "embedder_model",
+        "embedder_base_url",
+        "embed_threads",
+        "embedder_engine",
+        "model_cache_dir",
+        "embed_batch_size",
+        "embed_max_chars",
+    ),
+    "worker": (
+        "worker",
+        "worker_batch_size",
+        "worker_poll_seconds",
+        "job_lease_seconds",
+        "job_max_attempts",
+        "job_backoff_seconds",
+        "worker_shutdown_seconds",
+        "consolidation",
+        "consolidation_hour",
+        "consolidation_lookback_days",
+    ),
+    "recall": (
+        "recent_messages",
+        "context_token_budget",
+        "tokenizer",
+        "recency_mode",
+        "min_relevance",
+        "context_min_relevance",
+        "candidate_pool",
+        "second_hop",
+    ),
+    "summaries": (
+        "summaries",
+        "summarization_threshold",
+        "summary_keep_recent",
+        "summary_max_tokens",
+        "summary_max_ratio",
+    ),
+    "llm": (
+        "llm",
+        "llm_base_url",
+        "llm_api_key",
+        "llm_timeout_seconds",
+        "llm_max_retries",
+        "llm_max_calls_per_job",
+        "extraction",
+        "memory_types",
+    ),
+    "http": (
+        "http_host",
+        "http_port",
+        "max_request_bytes",
+        "auth",
+        "metrics_public",
+        "allowed_hosts",
+        "max_heavy_requests",
+        "stream_idle_seconds",
+        "ui_sessions_per_tenant",
+    ),
+    "redis": (
+        "redis_url",
+        "redis_prefix",
+        "redis_timeout_seconds",
+        "rate_limit_storage",
+        "cache_ttl_seconds",
+        "cache_max_entries",
+    ),
+}
+"""Which ``HIPOCAMPO_*`` variable (a :class:`Settings` field) feeds which section, in the sections'
+field order: the settings table groups by it, and a test holds every field to exactly one section."""

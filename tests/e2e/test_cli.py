@@ -318,11 +318,14 @@ def test_reindex_rebuilds_with_progress(cli):
 
 def test_settings_markdown_is_a_clean_table(cli):
     lines = cli("settings", "--markdown").stdout.strip().splitlines()
-    assert lines[:2] == ["| Variable | Type | Default | Description |", "| --- | --- | --- | --- |"]
+    assert lines[:2] == [
+        "| Section | Variable | Type | Default | Description |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     assert len(lines) == 2 + len(Settings.model_fields)
-    db_row = next(line for line in lines if line.startswith("| `HIPOCAMPO_DB` |"))
+    db_row = next(line for line in lines if line.startswith("| storage | `HIPOCAMPO_DB` |"))
     assert "`~/.hipocampo/hipocampo.db`" in db_row
-    assert all(line.replace("\\|", "").count("|") == 5 for line in lines)
+    assert all(line.replace("\\|", "").count("|") == 6 for line in lines)
     assert "HIPOCAMPO_EMBED_THREADS" in cli("settings").stdout
 
 

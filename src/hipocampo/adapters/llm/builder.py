@@ -22,7 +22,7 @@ from ...domain.errors import ConfigurationError
 from ...plugins import chat_models, check_llm, parse_llm  # noqa: F401  (the spec's rules live by the registry; named here too)
 
 if TYPE_CHECKING:
-    from ...settings import Settings
+    from ...settings import LLMSettings
 
 
 def build_llm(
@@ -61,16 +61,12 @@ def build_llm(
         raise ConfigurationError(f"Could not configure the chat model {provider}:{model} ({exc}).") from exc
 
 
-def llm_from_settings(settings: Settings, *, temperature: float | None = 0.0) -> Any:
-    """:func:`build_llm` with ``HIPOCAMPO_LLM`` and its base URL, key and timeout."""
-    if not settings.llm:
+def llm_from_settings(llm: LLMSettings, *, temperature: float | None = 0.0) -> Any:
+    """:func:`build_llm` with the LLM section: ``HIPOCAMPO_LLM`` and its base URL, key and timeout."""
+    if not llm.spec:
         raise ConfigurationError("no chat model is configured (HIPOCAMPO_LLM is unset)")
     return build_llm(
-        settings.llm,
-        base_url=settings.llm_base_url,
-        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
-        timeout_s=settings.llm_timeout_seconds,
-        temperature=temperature,
+        llm.spec, base_url=llm.base_url, api_key=llm.api_key, timeout_s=llm.timeout_seconds, temperature=temperature
     )
 
 

@@ -133,6 +133,7 @@ def doctor(
 # -- settings --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SettingRow:
+    section: str
     env: str
     type: str
     default: str
@@ -140,12 +141,17 @@ class SettingRow:
 
 
 def settings_rows() -> list[SettingRow]:
-    """Every :class:`Settings` field, read from the class itself so the docs cannot drift."""
-    from ...settings import Settings
+    """Every :class:`Settings` field, read from the class itself so the docs cannot drift, grouped
+    by the section that reads it (:data:`~hipocampo.settings.SECTION_FIELDS`)."""
+    from ...settings import SECTION_FIELDS, Settings
 
+    fields = Settings.model_fields
     return [
-        SettingRow(env_var(name), _type_name(field), _default(field), field.description or "")
-        for name, field in Settings.model_fields.items()
+        SettingRow(
+            section, env_var(name), _type_name(fields[name]), _default(fields[name]), fields[name].description or ""
+        )
+        for section, names in SECTION_FIELDS.items()
+        for name in names
     ]
 
 
@@ -193,9 +199,10 @@ def settings_markdown(rows: list[SettingRow]) -> str:
         text = text.replace("|", "\\|")
         return f"`{text}`" if code and text else text
 
-    lines = ["| Variable | Type | Default | Description |", "| --- | --- | --- | --- |"]
+    lines = ["| Section | Variable | Type | Default | Description |", "| --- | --- | --- | --- | --- |"]
     lines += [
-        f"| {cell(r.env, True)} | {cell(r.type)} | {cell(r.default, True)} | {cell(r.description)} |" for r in rows
+        f"| {r.section} | {cell(r.env, True)} | {cell(r.type)} | {cell(r.default, True)} | {cell(r.description)} |"
+        for r in rows
     ]
     return "\n".join(lines)
 
@@ -209,10 +216,11 @@ def settings(
         typer.echo(settings_markdown(rows))
         return
     table = Table(title="settings (environment variables)", title_justify="left", show_lines=True)
+    table.add_column("section", no_wrap=True)
     table.add_column("variable", no_wrap=True)
     table.add_column("type", max_width=22, overflow="fold")
     table.add_column("default", max_width=16, overflow="fold")
     table.add_column("description", ratio=1, overflow="fold")
     for r in rows:
-        table.add_row(r.env, r.type, r.default, r.description)
+        table.add_row(r.section, r.env, r.type, r.default, r.description)
     out().print(table)

@@ -39,6 +39,7 @@ class ExampleEmbedder:
 
 
 def build_embedder(settings: Any) -> ExampleEmbedder:
-    """The factory: hipocampo calls it with its :class:`~hipocampo.settings.Settings` (twice: one
-    instance answers queries, one embeds in the background worker)."""
+    """The factory: hipocampo calls it with the embedder's section of its settings
+    (:class:`~hipocampo.settings.EmbedderSettings`: name, model, base URL, threads...), twice: one
+    instance answers queries, one embeds in the background worker."""
     return ExampleEmbedder()
