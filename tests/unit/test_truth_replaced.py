@@ -1,0 +1,100 @@
+"""Earlier statements a later one replaced with no change cue (:mod:`hipocampo.domain.truth.replaced`):
+another value of a subject held one at a time replaces the earlier statement, in English and in
+Portuguese; a later statement that adds, wonders, asks, denies or speaks of someone else does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.truth.replaced import replaced_statements, subject_statements
+
+
+def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:
+    """(earlier turn id, subject, earlier value) that ``later`` replaces; turns newest first."""
+    turns = [(f"m{n}", text) for n, text in enumerate(earlier)]
+    return [(r.message_id, r.subject, r.words) for r in replaced_statements(later, turns)]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "subject", "value"),
+    [
+        (
+            "moro em Santos, perto da praia",
+            "mano, primeiro mês em Belo Horizonte e já viciei em pão de queijo",
+            "home",
+            "santos",
+        ),
+        ("i live in Denver btw", "we just moved to Portland, boxes everywhere", "home", "denver"),
+        (
+            "trampo na Natura como analista de marketing",
+            "comecei na Stone como coordenadora de growth",
+            "work",
+            "natura",
+        ),
+        (
+            "i work at Spotify as a data analyst",
+            "first week at Canva done, the onboarding is intense",
+            "work",
+            "spotify",
+        ),
+        ("i work at Deloitte as an auditor", "i quit and joined a startup called Ramp", "work", "deloitte"),
+        ("trabalho numa fábrica de têxteis", "e entrei na Farfetch como gestor de operações", "work", "fabrica de"),
+        (
+            "meu namorado Caio faz aniversário semana que vem, ideia de presente?",
+            "tô saindo com o Henrique faz dois meses",
+            "partner",
+            "caio",
+        ),
+        ("my rent is 1800 a month", "signed a new lease, rent is 2100 now ugh", "rent", "1800"),
+        ("im vegetarian, so veggie recipes pls", "im pescatarian these days", "diet", "vegetarian"),
+        ("sou vegetariana desde 2019", "virei vegana", "diet", "vegetariana"),
+    ],
+)
+def test_another_value_of_the_subject_replaces_the_earlier_statement(
+    earlier: str, later: str, subject: str, value: str
+) -> None:
+    found = replaced(later, earlier)
+    assert [(i, s) for i, s, _ in found] == [("m0", subject)]
+    assert found[0][2].startswith(value.split()[0])
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [
+        ("i work at Target as a cashier", "i also work at a bar called The Anchor on weekends"),  # a second job
+        ("trabalho na Natura", "também trabalho num bar de sexta"),
+        ("i live in Leeds", "if i ever move to Bristol id want a flat near the harbour"),  # a hypothetical
+        ("moro em Floripa faz 3 anos", "talvez eu me mude pra São Paulo ano que vem"),
+        ("moro em Floripa", "o Rafa, meu melhor amigo, se mudou pra Curitiba"),  # someone else's move
+        ("vivo em Braga", "a minha irmã vai viver para o Porto em março"),
+        ("i live in Leeds", "my sister moved to Berlin"),
+        ("i work at Target", "she works at Google now"),
+        ("o meu namorado é o Diogo", "o Diogo vai trabalhar para o hospital de Faro"),
+        ("i live in Austin", "should i move to Dallas?"),  # a question
+        ("i live in Austin", "i don't live in Dallas, i said Austin"),  # a negation
+        ("moro em Santos", "moro em Santos mesmo, no Gonzaga"),  # the same value again
+        ("i work at Canva as a designer", "first week at Canva done"),
+        ("i have a cat called Miso", "we adopted a second cat, Tofu"),  # pets add, never replace
+        ("i live in Leeds", "moved to a bigger flat last week"),  # a description, no city
+        ("give me vegan recipes", "im vegetarian"),  # a request states nothing of the user
+    ],
+)
+def test_a_later_statement_that_does_not_replace_marks_nothing(earlier: str, later: str) -> None:
+    assert replaced(later, earlier) == []
+
+
+def test_the_scan_stops_at_the_newest_statement_of_the_same_value() -> None:
+    """Coimbra was said before: what is older was judged when that was said, not now; a turn of
+    another subject in between is skipped."""
+    assert replaced("moro em Coimbra agora", "trabalho na Sonae", "primeira semana em Coimbra", "moro em Lisboa") == []
+    found = replaced("primeira semana em Coimbra", "trabalho na Sonae", "moro em Lisboa", "moro no Porto")
+    assert found == [("m1", "home", "lisboa"), ("m2", "home", "porto")]
+
+
+def test_each_statement_says_its_subject_and_whether_it_adds() -> None:
+    (work, role) = subject_statements("i work at Spotify as a data analyst, mostly dashboards")
+    assert (work.subject, work.words, role.subject, role.words) == ("work", "spotify", "role", "data analyst")
+    (second,) = subject_statements("i also work at Wetherspoons on weekends")
+    assert second.adds
+    (linked,) = subject_statements("love it. also moved to Brooklyn, way closer to the office")
+    assert (linked.subject, linked.words, linked.adds) == ("home", "brooklyn", False)
