@@ -94,6 +94,7 @@ from hipocampo.adapters.postgres.schema import migrate  # noqa: E402
 from hipocampo.adapters.postgres.vectors import PostgresVectorIndex  # noqa: E402
 from hipocampo.domain.model import Scope  # noqa: E402
 from hipocampo.settings import Settings  # noqa: E402
+from hipocampo_bench.pgdb import RoundTrips  # noqa: E402
 
 PARTS = ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "hop_ms", "neighbours_ms", "render_ms")
 """The recall stages reported (``RecallResult.timings_ms``); ``hop_ms`` is the second dense search."""
@@ -253,6 +254,9 @@ async def recall_round(
     turns query by query so that they share the machine's load alike."""
     from hipocampo.bootstrap import bootstrap
     from hipocampo.client import AsyncMemory
+    from hipocampo.services.recall import settle
+
+    trips = RoundTrips()
 
     stub = PresetEmbedder()
     for c in classes.values():
@@ -275,14 +279,26 @@ async def recall_round(
                 await mem.recall(first["user"], first["thread"], first["text"], tenant_id=TENANT)
         pooled: list[dict[str, list[float]]] = [{} for _ in mems]
         for label in sorted(classes, key=class_order):
-            runs: list[dict[str, Any]] = [{"totals": [], "overhead": [], "parts": {}} for _ in mems]
+            runs: list[dict[str, Any]] = [
+                {"totals": [], "overhead": [], "search": [], "trips": [], "search_trips": [], "parts": {}} for _ in mems
+            ]
             for n, q in enumerate(classes[label]["queries"]):
                 for i in [(n + j) % len(mems) for j in range(len(mems))]:  # who goes first rotates
-                    t = time.perf_counter()
-                    r = await mems[i].recall(q["user"], q["thread"], q["text"], tenant_id=TENANT)
-                    total = (time.perf_counter() - t) * 1000
+                    with trips:
+                        before = trips.count
+                        t = time.perf_counter()
+                        r = await mems[i].recall(q["user"], q["thread"], q["text"], tenant_id=TENANT)
+                        total = (time.perf_counter() - t) * 1000
+                        await settle()  # the access count written in the background: counted too
+                        runs[i]["trips"].append(trips.count - before)
+                        before = trips.count
+                        t = time.perf_counter()
+                        s = await mems[i].search(q["user"], q["text"], tenant_id=TENANT)
+                        search_total = (time.perf_counter() - t) * 1000
+                        runs[i]["search_trips"].append(trips.count - before)
                     runs[i]["totals"].append(total)
                     runs[i]["overhead"].append(total - r.timings_ms.get("query_embed_ms", 0.0))
+                    runs[i]["search"].append(search_total - s.timings_ms.get("query_embed_ms", 0.0))
                     for key in PARTS:
                         runs[i]["parts"].setdefault(key, []).append(r.timings_ms.get(key, 0.0))
             for i, run in enumerate(runs):
@@ -291,11 +307,17 @@ async def recall_round(
                 outs[i][label] = {
                     "recall_ms": stats_ms(run["totals"]),
                     "overhead_ms": stats_ms(run["overhead"]),
+                    "search_overhead_ms": stats_ms(run["search"]),
+                    "round_trips": {
+                        "recall": stats_ms(run["trips"]),
+                        "search": stats_ms(run["search_trips"]),
+                    },
                     "parts_ms": {k: stats_ms(v) for k, v in run["parts"].items()},
                 }
                 print(
                     f"  recall {label} (threshold {thresholds[i]:,}, load {os.getloadavg()[0]:.2f}):"
-                    f" {outs[i][label]['recall_ms']} parts "
+                    f" {outs[i][label]['recall_ms']} overhead {outs[i][label]['overhead_ms']}"
+                    f" search {outs[i][label]['search_overhead_ms']} round trips {outs[i][label]['round_trips']} parts "
                     + json.dumps({k: v["p50"] for k, v in outs[i][label]["parts_ms"].items()}),
                     file=sys.stderr,
                 )
@@ -469,9 +491,10 @@ def render(r: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        "| user size | exact up to | recall p50/p95 | overhead p50/p95 | keyword | vector | fetch | rerank "
-        "| second search | neighbours | render |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| user size | exact up to | recall p50/p95 | overhead p50/p95 | search overhead p50/p95 "
+        "| round trips recall / search (p50) | keyword | vector | fetch | rerank | second search | neighbours"
+        " | render |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     runs = [(r["exact_threshold"], r["recall"]), *((int(t), v) for t, v in r.get("recall_ab", {}).items())]
     for label in r["recall"]:
@@ -481,7 +504,15 @@ def render(r: dict[str, Any]) -> str:
             cells = [f"{parts[k]['p50']}" if k in parts else "" for k in PARTS]
             lines.append(
                 f"| {label} | {threshold:,} | {v['recall_ms']['p50']}/{v['recall_ms']['p95']} | "
-                f"{v['overhead_ms']['p50']}/{v['overhead_ms']['p95']} | " + " | ".join(cells) + " |"
+                f"{v['overhead_ms']['p50']}/{v['overhead_ms']['p95']} | "
+                + (
+                    f"{v['search_overhead_ms']['p50']}/{v['search_overhead_ms']['p95']} | "
+                    f"{v['round_trips']['recall']['p50']} / {v['round_trips']['search']['p50']} | "
+                    if "round_trips" in v
+                    else "| | "
+                )
+                + " | ".join(cells)
+                + " |"
             )
     start, end = r["machine_start"]["loadavg_1_5_15"], r["machine_end"]["loadavg_1_5_15"]
     lines.append(f"\nload average start {start}, end {end}")

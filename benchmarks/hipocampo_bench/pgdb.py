@@ -46,3 +46,46 @@ async def scratch_database(server_url: str, prefix: str = "hipocampo_bench") -> 
         yield url
     finally:
         await asyncio.to_thread(_run, server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class RoundTrips:
+    """Counts the round trips this process makes to Postgres while it is active (a benchmark's
+    instrument, never the product's): each statement sent outside a pipeline is one, and a
+    pipeline (however many statements it carries, answered at its sync) is one.
+
+    It wraps psycopg's async cursor and pipeline methods for the block's duration, so it counts
+    every statement of every connection of the process, background writes included (a recall's
+    access count, for one)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._saved: list[tuple[type, str, object]] = []
+
+    def __enter__(self) -> RoundTrips:
+        import psycopg
+
+        counter = self
+
+        def wrap(cls: type, name: str, counts: object) -> None:
+            original = getattr(cls, name)
+            self._saved.append((cls, name, original))
+
+            async def counted(obj: object, *args: object, **kwargs: object) -> object:
+                if counts(obj):  # type: ignore[operator]
+                    counter.count += 1
+                return await original(obj, *args, **kwargs)
+
+            setattr(cls, name, counted)
+
+        def outside_pipeline(cur: object) -> bool:
+            return getattr(cur.connection, "_pipeline", None) is None  # type: ignore[attr-defined]
+
+        wrap(psycopg.AsyncCursor, "execute", outside_pipeline)
+        wrap(psycopg.AsyncCursor, "executemany", outside_pipeline)
+        wrap(psycopg.AsyncPipeline, "__aenter__", lambda p: p.level == 0)  # type: ignore[attr-defined]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for cls, name, original in reversed(self._saved):
+            setattr(cls, name, original)
+        self._saved.clear()

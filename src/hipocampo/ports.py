@@ -11,9 +11,9 @@ Embedders and tokenizers are synchronous and CPU-bound; services call them off t
 from __future__ import annotations
 
 import builtins
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -138,6 +138,12 @@ class MemoryStore(Protocol):
         """Turn memories of a thread at the given positions (for neighbour expansion)."""
         ...
 
+    async def neighbours_of(self, scope: Scope, positions: Mapping[str, Sequence[int]]) -> builtins.list[MemoryItem]:
+        """:meth:`neighbours` of several threads at once (``thread_id -> seqs``), by thread then
+        position: recall asks for the neighbours of hits in many threads, and a server store
+        answers them in one round trip."""
+        ...
+
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int: ...
 
     async def delete_thread(self, scope: Scope, thread_id: str) -> int: ...
@@ -194,6 +200,12 @@ class MemoryStore(Protocol):
 class VectorHit:
     memory_id: str
     score: float  # cosine similarity
+    vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The stored vector, when the index hands it back with the hit (Postgres): the search then
+    needs no second read of it."""
+    memory: MemoryItem | None = field(default=None, compare=False, repr=False)
+    """The memory's row as :meth:`MemoryStore.get_many` reads it, when the index shares the
+    memory store's database and reads it in the same statement (Postgres)."""
 
 
 class VectorIndex(Protocol):
@@ -234,6 +246,9 @@ class KeywordHit:
     memory_id: str
     score: float  # BM25, higher is better
     matched_terms: tuple[str, ...] = ()
+    memory: MemoryItem | None = field(default=None, compare=False, repr=False)
+    """The memory's row as :meth:`MemoryStore.get_many` reads it, when the index reads it anyway
+    (Postgres checks what the searcher may see on the memories' rows)."""
 
 
 class KeywordIndex(Protocol):

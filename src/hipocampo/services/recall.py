@@ -362,8 +362,8 @@ async def _pieces(
             for d in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
                 if d and m.seq + d >= 0 and (m.thread_id, m.seq + d) not in by_pos:
                     wanted[m.thread_id].add(m.seq + d)
-    fetched = await asyncio.gather(*(deps.memories.neighbours(scope, t, sorted(s)) for t, s in wanted.items()))
-    by_pos.update(((n.thread_id or "", n.seq or 0), n) for group in fetched for n in group)
+    fetched = await deps.memories.neighbours_of(scope, {t: sorted(s) for t, s in wanted.items()})
+    by_pos.update(((n.thread_id or "", n.seq or 0), n) for n in fetched)
     pieces: list[ContextPiece] = []
     around: list[ContextPiece] = []  # after every hit: at a small budget a hit beats a neighbour
     for rank, hit in enumerate(hits):

@@ -12,6 +12,7 @@ import asyncio
 import math
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -79,8 +80,9 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
         keyword_hits = []
         degraded.append(f"keyword index unavailable ({type(exc).__name__}: {exc}); run `hipocampo reindex`")
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
-    # Fetch the keyword candidates while the query is still being embedded.
-    keyword_items = asyncio.create_task(deps.memories.get_many(scope, [h.memory_id for h in keyword_hits]))
+    # Fetch the keyword candidates while the query is still being embedded (none when the index
+    # read their rows with them).
+    keyword_items = asyncio.create_task(_rows(deps, scope, keyword_hits))
     dense_hits, problem, background, qvec = await dense_task
     if problem:
         degraded.append(problem)
@@ -92,8 +94,11 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     )
     t1 = time.perf_counter()
     items = {m.id: m for m in await keyword_items}
-    missing = [i for i in fused if i not in items]
-    items.update((m.id, m) for m in await deps.memories.get_many(scope, missing))
+    by_id = {h.memory_id: h for h in dense_hits}
+    items.update(
+        (m.id, m)
+        for m in await _rows(deps, scope, [by_id.get(i) or VectorHit(i, 0.0) for i in fused if i not in items])
+    )
     now = deps.clock.now()
     items = {i: m for i, m in items.items() if _wanted(m, opts, now)}
     closed, problem = await closed_task
@@ -134,8 +139,32 @@ async def _complete_dense(
         stored = await deps.vectors.get(scope, missing)
     except Exception:  # dense scores of a few candidates are a refinement; the search stands without them
         return dense_hits
-    extra = [VectorHit(i, float(v @ qvec)) for i, v in stored.items() if v.shape == qvec.shape]
+    extra = [VectorHit(i, float(v @ qvec), vector=v) for i, v in stored.items() if v.shape == qvec.shape]
     return sorted([*dense_hits, *extra], key=lambda h: h.score, reverse=True)
+
+
+async def _rows(deps: Deps, scope: Scope, hits: Sequence[VectorHit | KeywordHit]) -> list[MemoryItem]:
+    """The rows of ``hits``' memories in ``scope``, in the hits' order, as
+    :meth:`~hipocampo.ports.MemoryStore.get_many` reads them: those an index handed back with its
+    hits (Postgres reads them in the search's statement), the others read now (one round trip,
+    none when every row came along)."""
+    carried = {h.memory_id: h.memory for h in hits if h.memory is not None}
+    wanted = [h.memory_id for h in hits if h.memory is None]
+    read = {m.id: m for m in await deps.memories.get_many(scope, wanted)} if wanted else {}
+    return [m for h in hits if (m := carried.get(h.memory_id) or read.get(h.memory_id)) is not None]
+
+
+async def _vectors(
+    deps: Deps, scope: Scope, memory_ids: Sequence[str], hits: Sequence[VectorHit]
+) -> dict[str, np.ndarray]:
+    """The stored vectors of ``memory_ids``: those ``hits`` carry, the others read now (none
+    when every one came along)."""
+    carried = {h.memory_id: h.vector for h in hits if h.vector is not None}
+    out = {i: carried[i] for i in memory_ids if i in carried}
+    rest = [i for i in memory_ids if i not in out]
+    if rest:
+        out.update(await deps.vectors.get(scope, rest))
+    return out
 
 
 async def _closed_facts(deps: Deps, scope: Scope) -> tuple[list[MemoryItem], str | None]:
@@ -182,15 +211,16 @@ class _Hop:
     ) -> list[ScoredMemory]:
         deps, scope = self.deps, self.scope
         seeds = [h.memory.id for h in hits[: hops.FEEDBACK_HITS]]
-        stored = await deps.vectors.get(scope, seeds)
+        stored = await _vectors(deps, scope, seeds, dense_hits)
         moved = hops.rocchio(qvec, [stored[i] for i in seeds if i in stored], hops.FEEDBACK_WEIGHT)
         second = await deps.vectors.search(scope, moved, self.pool, exclude_thread=self.exclude)
         known = {h.memory_id for h in dense_hits}
-        new = [h.memory_id for h in second if h.memory_id not in known]
-        vectors = await deps.vectors.get(scope, new)
+        fresh = [h for h in second if h.memory_id not in known]
+        new = [h.memory_id for h in fresh]
+        vectors = await _vectors(deps, scope, new, fresh)
         own = [VectorHit(i, float(vectors[i] @ qvec)) for i in new if i in vectors]
         dense_all = sorted([*dense_hits, *own], key=lambda h: h.score, reverse=True)
-        for m in await deps.memories.get_many(scope, [i for i in new if i not in items]):
+        for m in await _rows(deps, scope, [h for h in fresh if h.memory_id not in items]):
             if _wanted(m, self.opts, self.now):
                 items[m.id] = m
         # The moved query's list replaces the first one in the fusion: a first-pass dense

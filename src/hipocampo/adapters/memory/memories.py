@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -186,6 +186,12 @@ class InMemoryMemoryStore:
             and visible(scope, r.tenant_id, r.user_id, r.agent_id)
         ]
         return [memory_item(r) for r in sorted(rows, key=lambda r: (r.seq, r.rid))]
+
+    async def neighbours_of(self, scope: Scope, positions: Mapping[str, Sequence[int]]) -> builtins.list[MemoryItem]:
+        out: builtins.list[MemoryItem] = []
+        for thread_id in sorted(positions):
+            out += await self.neighbours(scope, thread_id, positions[thread_id])
+        return out
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
         if not memory_ids:

@@ -10,7 +10,7 @@ A batch is one statement (arrays unnested), so a write is atomic inside or outsi
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -285,6 +285,24 @@ class PostgresMemoryStore:
                 f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = %s AND seq = ANY(%s)"
                 " ORDER BY seq",
                 (*params, thread_id, list(seqs)),
+            ),
+        )
+        return [memory_from_row(r) for r in rows]
+
+    async def neighbours_of(self, scope: Scope, positions: Mapping[str, Sequence[int]]) -> builtins.list[MemoryItem]:
+        """Every thread's positions in one statement (one round trip, where a statement per
+        thread took one each): ``(thread, seq)`` pairs joined to the thread index."""
+        pairs = [(t, s) for t in sorted(positions) for s in dict.fromkeys(positions[t])]
+        if not pairs:
+            return []
+        where, params = scope_filter(scope, "m")
+        rows = await fetch_all(
+            self._db,
+            (
+                "SELECT m.* FROM unnest(%s::text[], %s::bigint[]) AS w (thread_id, seq)"
+                f" JOIN memories m ON m.thread_id = w.thread_id AND m.seq = w.seq"
+                f" WHERE {where} AND m.kind = 'turn' ORDER BY m.thread_id, m.seq",
+                ([t for t, _ in pairs], [s for _, s in pairs], *params),
             ),
         )
         return [memory_from_row(r) for r in rows]

@@ -42,8 +42,12 @@ from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
 from ...settings import Settings
 from .db import PostgresDatabase
+from .memories import memory_from_row
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
 from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_from, hnsw_tuples
+from .vector_sql import BINARY, ann_expression, ann_index_ddl, exact_search, hnsw_search
+
+__all__ = ["PostgresVectorIndex", "ann_expression", "ann_index_ddl", "exact_search", "hnsw_search"]
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the other backends use."""
@@ -90,78 +94,6 @@ class _Sized:
     """An HNSW search of this user came back short lately: exact until the size is counted again."""
 
 
-def ann_expression(dim: int) -> tuple[str, str, str] | None:
-    """``(expression, cast, operator class)`` of the HNSW index for ``dim``, or None (too wide)."""
-    if dim <= 2000:
-        return f"(embedding::vector({dim}))", f"vector({dim})", "vector_cosine_ops"
-    if dim <= 4000:
-        return f"(embedding::halfvec({dim}))", f"halfvec({dim})", "halfvec_cosine_ops"
-    return None
-
-
-def ann_index_ddl(dim: int) -> str | None:
-    found = ann_expression(dim)
-    if found is None:
-        return None
-    expression, _, opclass = found
-    return (
-        f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim} ON vectors USING hnsw ({expression} {opclass})"
-        f" WHERE dim = {dim}"
-    )
-
-
-def _filters(scope: Scope, exclude_thread: str | None) -> tuple[str, list[Any]]:
-    where, params = scope_filter(scope)
-    params = list(params)
-    if exclude_thread is not None:
-        where += " AND thread_id IS DISTINCT FROM %s"
-        params.append(exclude_thread)
-    return where, params
-
-
-def exact_search(scope: Scope, query: np.ndarray, k: int, exclude_thread: str | None) -> Query:
-    """Every vector of the user, ordered by distance (the untyped column: no index can serve it)."""
-    where, params = _filters(scope, exclude_thread)
-    return (
-        f"SELECT memory_id, 1 - (embedding <=> %s) AS score FROM vectors WHERE dim = %s AND {where}"
-        " ORDER BY embedding <=> %s, memory_id LIMIT %s",
-        (query, len(query), *params, query, k),
-    )
-
-
-def hnsw_search(scope: Scope, query: np.ndarray, k: int, exclude_thread: str | None, *, fallback: bool = True) -> Query:
-    """The nearest ``k`` through the dimension's HNSW index, re-sorted by exact score (the index
-    may hand them slightly out of order under ``relaxed_order``, and ``halfvec`` rounds).
-
-    With ``fallback``, when the index finds fewer than ``k`` (its scan gave up, or the filters
-    leave the user fewer), the same statement answers exactly instead: the exact branch sits
-    behind a one-time filter on the HNSW count, so it runs only then. ``exact`` says which
-    branch answered."""
-    expression, cast, _ = ann_expression(len(query))  # type: ignore[misc]
-    where, params = _filters(scope, exclude_thread)
-    found = (
-        f"SELECT memory_id, embedding FROM vectors WHERE dim = %s AND {where}"
-        f" ORDER BY {expression} <=> %s::{cast} LIMIT %s"
-    )
-    if not fallback:
-        return (
-            f"SELECT memory_id, 1 - (embedding <=> %s) AS score, false AS exact FROM ({found}) hits"
-            " ORDER BY score DESC, memory_id",
-            (query, len(query), *params, query, k),
-        )
-    return (
-        f"WITH hits AS MATERIALIZED ({found})"
-        " SELECT memory_id, 1 - (embedding <=> %s) AS score, false AS exact FROM hits"
-        " WHERE (SELECT count(*) FROM hits) >= %s"
-        " UNION ALL SELECT memory_id, score, true FROM ("
-        " SELECT memory_id, 1 - (embedding <=> %s) AS score FROM vectors"
-        f" WHERE (SELECT count(*) FROM hits) < %s AND dim = %s AND {where}"
-        " ORDER BY embedding <=> %s, memory_id LIMIT %s) exact"
-        " ORDER BY score DESC, memory_id",
-        (len(query), *params, query, k, query, k, query, k, len(query), *params, query, k),
-    )
-
-
 def _unit(vector: np.ndarray) -> np.ndarray:
     """Cosine needs unit vectors; embedders should give them, but we do not rely on it."""
     v = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -172,6 +104,12 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 def _array(value: Any) -> np.ndarray:
     """A stored vector as our own float32 array (pgvector hands a ``Vector``, older ones numpy)."""
     return np.array(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
+def _hit(row: dict[str, Any]) -> VectorHit:
+    """A search's row (:mod:`.vector_sql`): the hit, its stored vector and its memory's row."""
+    memory = memory_from_row(row) if row["id"] is not None else None
+    return VectorHit(row["hit_id"], float(row["hit_score"]), vector=_array(row["hit_vector"]), memory=memory)
 
 
 class PostgresVectorIndex:
@@ -253,7 +191,7 @@ class PostgresVectorIndex:
             rows = await self._with_settings(
                 hnsw_search(scope, q, k, exclude_thread, fallback=self._fallback), self._hnsw_settings(ef)
             )
-            if rows and rows[0]["exact"]:  # the index came back short: this user goes exact for a while
+            if rows and rows[0]["hit_exact"]:  # the index came back short: this user goes exact for a while
                 self._remember(scope, replace(sized, at=time.monotonic(), short=True))
             elif self._learn:
                 tuples = hnsw_tuples(sized.n, sized.total, k, self._ef_search)
@@ -263,14 +201,14 @@ class PostgresVectorIndex:
             # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
             # gain nothing from compiling (100+ ms).
             big = not known or sized.n > JIT_SAFE_ROWS
-            rows = await (self._with_settings(exact, {"jit": "off"}) if big else fetch_all(self._db, exact))
+            rows = await (self._with_settings(exact, {"jit": "off"}) if big else self._fetch(exact))
             if self._learn and known and sized.n * 2 >= self._cap(sized.total, k):  # near the edge
                 self._costs.saw_exact(sized.n, (time.perf_counter() - started) * 1e6)
         if not rows and not sized.fresh_check:
             # Nothing found: was the remembered dimension stale (the index reset by another process)?
             self._sizes.pop((scope.tenant_id, scope.user_id), None)
             await self._sized(scope, k, q.shape[-1])
-        return [VectorHit(r["memory_id"], float(r["score"])) for r in rows if np.isfinite(r["score"])]
+        return [_hit(r) for r in rows if np.isfinite(r["hit_score"])]
 
     async def path_for(self, scope: Scope, k: int) -> Literal["exact", "hnsw"]:
         """The path a search of ``scope`` for ``k`` hits would take now (before any fallback):
@@ -366,15 +304,21 @@ class PostgresVectorIndex:
             async with self._db.connection() as conn:
                 async with conn.pipeline():
                     await conn.execute(assignments, values)
-                    cur = await conn.execute(*query)
+                    cur = await conn.execute(*query, binary=BINARY)
                     rows = await cur.fetchall()
                 return rows
         async with self._db.connection() as conn, conn.transaction() as tx:
             await conn.execute(assignments, values)
-            cur = await conn.execute(*query)
+            cur = await conn.execute(*query, binary=BINARY)
             rows = await cur.fetchall()
             raise psycopg.Rollback(tx)
         return rows
+
+    async def _fetch(self, query: Query) -> list[dict[str, Any]]:
+        """Every row of ``query``, in binary (vectors parse a few hundred times faster)."""
+        async with self._db.connection() as conn:
+            cur = await conn.execute(*query, binary=BINARY)
+            return await cur.fetchall()
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if memory_ids:
@@ -390,12 +334,11 @@ class PostgresVectorIndex:
         if not memory_ids:
             return {}
         where, params = scope_filter(scope)
-        rows = await fetch_all(
-            self._db,
+        rows = await self._fetch(
             (
                 f"SELECT memory_id, embedding FROM vectors WHERE memory_id = ANY(%s) AND {where}",
                 (list(dict.fromkeys(memory_ids)), *params),
-            ),
+            )
         )
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
 

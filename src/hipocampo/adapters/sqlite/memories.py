@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from ...domain.model import CUSTOM_TYPE_KEY, HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, MemoryType, Scope
@@ -160,6 +160,13 @@ class SqliteMemoryStore:
             ).fetchall()
         )
         return [memory_from_row(r) for r in rows]
+
+    async def neighbours_of(self, scope: Scope, positions: Mapping[str, Sequence[int]]) -> builtins.list[MemoryItem]:
+        """One read per thread: in-process reads cost no round trip to fold."""
+        out: builtins.list[MemoryItem] = []
+        for thread_id in sorted(positions):
+            out += await self.neighbours(scope, thread_id, positions[thread_id])
+        return out
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
         if not memory_ids:
