@@ -41,6 +41,7 @@ from hipocampo.settings import Settings
 from .scenario_files import LANGUAGES, load_scenarios
 from .scenario_model import SPLITS, Change, Event, Mention, Retraction, Scenario
 from .scenario_probes import MODES, Mode, clock_for, probe_checks
+from .scenario_quality import by_type, merge_types
 
 __all__ = [
     "LANGUAGES",
@@ -171,6 +172,11 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     # (key names are a convention a scenario writer may guess differently).
     values = {t[2] for t in expected | allowed}
     value_hits = sum(t[2] in values for t in got)
+    types = by_type(
+        (f.key or "", str(f.metadata.get(FACT_VALUE) or ""), _value(f) in values)
+        for f in current
+        if _triple(f.memory_type.value if f.memory_type else "", f.key or "", _value(f)) not in allowed
+    )
     checks: dict[str, list[str | None]] = {
         "updates": [_update(mem, user_id, facts, current, c) for c in scenario.superseded],
         "retractions": [_retraction(mem, user_id, facts, current, r) for r in scenario.retracted],
@@ -191,7 +197,9 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
             "recall": _rate(len(hits), len(expected)),
             "missing": sorted(_shown(t) for t in expected - hits),
             "unexpected": sorted(_shown(t) for t in got if t not in expected),
+            "malformed": sum(t["malformed"] for t in types.values()),
         },
+        "types": types,
         **{
             name: {
                 "expected": len(results),
@@ -274,7 +282,9 @@ def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "scenarios": len(rows),
         "facts": {"expected": expected, "extracted": extracted, "correct": correct,
                   "precision": precision, "recall": recall, "f1": f1,
-                  "value_precision": _rate(value_correct, extracted)},
+                  "value_precision": _rate(value_correct, extracted),
+                  "malformed": sum(r["facts"].get("malformed", 0) for r in rows)},
+        "types": merge_types(r.get("types", {}) for r in rows),
     }  # fmt: skip
     for name in (*CHECKS, "probes"):
         want, ok = sum(r[name]["expected"] for r in rows), sum(r[name]["correct"] for r in rows)

@@ -322,8 +322,8 @@ class TestOtherPeople:
                 },
             ),
             (
-                "Meu irmão mora em Lisboa e trabalha num banco.",
-                {(ENT, "person:brother:home_city", "Lisboa"), (ENT, "person:brother:employer", "um banco")},
+                "Meu irmão mora em Lisboa e trabalha num banco.",  # "um banco" names no employer
+                {(ENT, "person:brother:home_city", "Lisboa")},
             ),
             ("She loves jazz.", set()),
         ],
@@ -373,7 +373,7 @@ class TestTurns:
         ("text", "expected"),
         [
             ("Can't do Thursdays, I have choir practice.", {(CON, "unavailable:thursday", "Thursdays")}),
-            ("I might be lactose intolerant.", {(CRIT, "intolerance:lactose", "lactose")}),
+            ("I might be lactose intolerant.", set()),  # a doubt: kept as a turn, no fact
             (
                 "I take metformin for my type 2 diabetes.",
                 {(CRIT, "medication:metformin", "metformin"), (CRIT, "condition:diabetes", "type 2 diabetes")},

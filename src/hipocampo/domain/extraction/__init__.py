@@ -147,6 +147,9 @@ _BOUNDARY = re.compile(
     re.IGNORECASE,
 )
 _CONDITIONAL = re.compile(rf"^(?:{_joined('CONDITIONALS')})\b", re.IGNORECASE)
+_CONDITION_INSIDE = re.compile(_joined("CONDITION_INSIDE"), re.IGNORECASE)
+_DESIRE = re.compile(_joined("DESIRES"), re.IGNORECASE)
+_DOUBT = re.compile(_joined("DOUBTS"), re.IGNORECASE)
 _FIRST_PERSON = re.compile(_joined("FIRST_PERSON"), re.IGNORECASE)
 _TAG_QUESTION = re.compile(  # "Sou vegana, tá?": a statement asking for a nod, not a question
     rf"[,\s]+(?:{_joined('TAG_QUESTIONS')})\s*\?+\s*$", re.IGNORECASE
@@ -160,6 +163,8 @@ def _sentence_facts(
     """Read one sentence clause by clause. A closing question, a hypothetical ("if I ...") and the
     clause that answers it are skipped; "she ..." after a clause about someone stays about them."""
     found: list[tuple[Draft, Grammar, tuple[int, int]]] = []
+    if _CONDITION_INSIDE.search(text, start, end):
+        return found  # "I'm moving to Stockholm if the offer comes through": it all hangs on the condition
     clauses = _clauses(text, start, end)
     question = text[start:end].rstrip().endswith("?") and not _TAG_QUESTION.search(text[start:end])
     skip_next, person = False, None
@@ -167,8 +172,10 @@ def _sentence_facts(
         if skip_next or (question and i == len(clauses) - 1):
             skip_next = False
             continue
-        if _possible(text[cs:ce], langs):
-            continue  # "maybe I'll move to Berlin", "talvez eu mude": a possibility is no fact
+        head = _head(text[cs:ce])
+        if _possible(text[cs:ce], langs) or _DOUBT.search(head):
+            continue  # "maybe I'll move", "I may be allergic", "será que sou intolerante": no fact
+        wish = bool(_DESIRE.search(head))  # "I wish I lived in Lisbon": a goal at most
         body, offset, hedged = _strip(text[cs:ce], langs)
         if not body.strip(" .,;:!?…-"):
             continue
@@ -181,6 +188,8 @@ def _sentence_facts(
         for lang in langs:
             drafts, who = _read(lang, body, speaker, person)
             drafts += _appositive(lang, body, drafts, speaker)
+            if wish:
+                drafts = [d for d in drafts if d.memory_type is MemoryType.GOAL and not d.negated]
             subject = subject or who
             if drafts:
                 for d in drafts:
@@ -188,13 +197,22 @@ def _sentence_facts(
                     found.append((d, lang, span))
                 break
         person = subject
-        for lang in langs:
+        for lang in [] if wish else langs:
             for rule in lang.phrases:
                 for m in rule.pattern.finditer(text, cs, ce):
                     for d in rule.handler(m) or []:
                         at = text.find(d.value, m.start(), ce)
                         found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
     return found
+
+
+_COMMENT = re.compile(rf"\s*[,;]\s*|\s+(?:{_joined('CONJUNCTIONS')})\s+", re.IGNORECASE)
+
+
+def _head(clause: str) -> str:
+    """A clause up to a comma or a conjunction: where its own statement is, without the comment
+    after it ("I'm vegetarian, so food might be tricky": the doubt is about the food)."""
+    return _COMMENT.split(clause, maxsplit=1)[0]
 
 
 def _appositive(lang: Grammar, clause: str, drafts: list[Draft], speaker: str | None) -> list[Draft]:

@@ -16,6 +16,7 @@ language's bundle (``domain/lang/<code>/forms.py``), the checks are here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from ..lang import LANGUAGES, language
@@ -36,6 +37,11 @@ _MAX_WORDS = {
 }  # fmt: skip
 """The most words a value of each kind may have; longer ones ran on past their phrase."""
 _ALLERGENS = frozenset({"allergy", "intolerance", "avoids"})
+_SUBSTANCES = _ALLERGENS | {"condition", "medication"}
+_NAMES = frozenset({"name", "home_city", "home_country", "work_city", "origin", "employer", "moving_to", "person"})
+"""Slots whose value is a proper name (a person, a place, an organisation): it opens with a capital
+or a digit ("Sage", "Porto", "3M"); "a bank" or "the city centre" describes one and names none."""
+_AFTER_COMMA = re.compile(r",\s*[^\W\d_]*[a-zà-ÿ]")
 _NUMBER = re.compile(r"^\d+(?:h|am|pm|h\d+)?$")
 
 
@@ -95,6 +101,8 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
     base = _base(d.key)
     if len(ws) > _MAX_WORDS.get(base, 15):
         return False
+    if not _well_shaped(d, base, ws, codes, get):
+        return False
     if base in _THINGS:
         if ws[0] in get("DANGLING") - get("ARTICLES") or ws[0] in get("PRONOUNS"):
             return False  # "prefiro sem gráficos", "likes to" cut short
@@ -113,6 +121,24 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
     if base in _NOUN_SLOTS and ws[0] in get("VERB_FIRST"):
         return False  # "allergic to eat ..." is no allergen
     return not any(w in get("CLAUSE_MARKERS") for w in ws)
+
+
+def _well_shaped(d: Draft, base: str, ws: list[str], codes: list[str], get: Callable[[str], frozenset[str]]) -> bool:
+    """The checks every kind shares: a whole phrase of its type, or nothing. A phrase that goes on
+    after a comma in lower case ran into a comment ("morar em Floripa, sonho"); chat shorthand
+    ("tbh", "kkk") is chatter, never part of a value; a name slot holds a name; a substance (an
+    allergen, a condition, a drug) is no doing ("waking up early")."""
+    if _AFTER_COMMA.search(d.value) or any(w in get("CHAT_TOKENS") for w in ws):
+        return False
+    if base in _NAMES and not d.negated and not (d.value[:1].isupper() or d.value[:1].isdigit()):
+        return False
+    if base in _THINGS and any(w in get("AUXILIARIES") for w in ws[1:]):
+        return False  # "gosto de cá estar", "likes to be there": a verb phrase, no thing
+    if base in _SUBSTANCES:
+        foods = get("ING_FOODS")
+        if any(re.match(language(c).forms.GERUND, ws[0]) for c in codes) and ws[0] not in foods:
+            return False
+    return True
 
 
 def _says(value: str, name: str, codes: list[str]) -> bool:

@@ -32,6 +32,18 @@ CONDITIONALS = (
     r"i\s+wish|if\s+only|i'?m\s+not\s+sure\s+(?:if|whether)|i\s+don'?t\s+know\s+(?:if|whether)"
 )
 """Openers of a hypothetical: the clause, and the one that answers it, state nothing."""
+CONDITION_INSIDE = r"\b(?:if|unless|in\s+case|assuming|provided\s+(?:that\s+)?(?:i|we)|as\s+long\s+as|once\s+i\s+get)\b"
+"""A condition anywhere in a sentence ("I'm moving to Stockholm if the offer comes through"): what
+the sentence says depends on it, so none of it is a fact (a precise reader keeps the turn)."""
+DESIRES = r"\b(?:i'?d|i\s+would|would|wish|wished|someday|some\s+day|one\s+day)\b"
+"""Anywhere in a clause, a wish ("I'd love to live in Rome someday", "I wish I lived in Lisbon"): what
+the user wants, not what is; such a clause may state a goal, never a fact of another kind."""
+DOUBTS = (
+    r"\b(?:may\s+(?:be|have|need|move|go|start|get)|might|could|should|thinking\s+(?:of|about)|considering|"
+    r"wondering|not\s+sure|unsure|pretend|imagine|supposed\s+to)\b"
+)
+"""Anywhere in a clause, a possibility or a doubt ("I may be allergic to cats", "I'm thinking about
+moving"): what may be, not what is; kept as a turn, no fact."""
 FIRST_PERSON = r"\b(?:i|i'm|we)\b"
 """A hypothetical about the user ("if I moved..."), whose next clause ("I'd...") answers it."""
 TAG_QUESTIONS = r"ok|okay|right|remember|yeah|eh"

@@ -86,7 +86,15 @@ def about_other(clause: str, previous: Person | None = None) -> tuple[Person, st
 
 
 _MODAL = re.compile(r"^i\s+(?:might|may|could|must)\s+be\s+", re.I)
-_DROPPED = re.compile(r"^(?:can'?t|cannot|can\s+only|allergic\s+to|live\s+in|work\s+(?:at|as|for)|moved\s+to)\b", re.I)
+_DROPPED = re.compile(
+    r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:can'?t|cannot|can\s+only|allergic\s+to|live\s+in|"
+    r"work\s+(?:at|as|for)|moved\s+to|started\s+(?:at|working\s+(?:at|for)|a\s+new\s+job\s+at)|"
+    r"quit|left|adopted|broke\s+up\s+with|split\s+(?:up\s+)?with|switched\s+to|relocated\s+to|"
+    r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job))\b",
+    re.I,
+)
+_LIVING = re.compile(r"^(?:i(?:'ve|\s+have)?\s+)?(?:been\s+)?living\s+in\s+", re.I)
+"""Chat drops the subject ("just moved to Glasgow!!", "quit Deliveroo last week"): read as the user's."""
 
 
 _BECAME = re.compile(
@@ -104,6 +112,8 @@ def normalize(clause: str) -> str:
         return _MODAL.sub("I am ", clause, count=1)
     if _BECAME.match(clause):
         return _BECAME.sub("I am ", clause, count=1)
+    if _LIVING.match(clause):
+        return _LIVING.sub("I live in ", clause, count=1)
     return f"I {clause}" if _DROPPED.match(clause) else clause
 
 

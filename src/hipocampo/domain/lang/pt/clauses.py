@@ -35,6 +35,25 @@ CONDITIONALS = (
     r"se|caso|supondo|imagina|e\s+se|a\s+menos\s+que|digamos\s+que|hipoteticamente|quem\s+dera|não\s+sei\s+se"
 )
 """Openers of a hypothetical: the clause, and the one that answers it, state nothing."""
+CONDITION_INSIDE = (
+    r"\b(?:se\s+(?:eu|a\s+gente|nós|nos|você|voce|vc|tu|calhar|tudo|der|for|fosse|tiver|tivesse|conseguir|"
+    r"conseguisse|puder|pudesse|quiser|quisesse|ficar|arranjar|arrumar|passar|sair|vier)|caso|a\s+menos\s+que|"
+    r"a\s+n[ãa]o\s+ser\s+que|supondo|imaginando)\b"
+)
+"""A condition anywhere in a sentence ("caso eu consiga a vaga, eu me mudo"): what the sentence says
+depends on it, so none of it is a fact (a precise reader keeps the turn)."""
+DESIRES = (
+    r"\b(?:gostaria|gostava|queria|quereria|adoraria|adorava|preferiria|moraria|viveria|iria|seria|teria|"
+    r"faria|mudaria|trabalharia|compraria|voltaria|sonhava|um\s+dia|quem\s+me\s+dera|tomara|oxal[áa])\b"
+)
+"""Anywhere in a clause, a wish ("queria morar em Floripa", "gostava imenso de viver em Lisboa"):
+what the user wants, not what is; such a clause may state a goal, never a fact of another kind."""
+DOUBTS = (
+    r"\b(?:poderia|deveria|devia|ser[áa]\s+que|devo|pensando\s+em|a\s+pensar\s+em|posso\s+ser|pode\s+ser|"
+    r"talvez|se\s+calhar|n[ãa]o\s+sei|imagina|imagine|fingir)\b"
+)
+"""Anywhere in a clause, a possibility or a doubt ("será que sou intolerante", "se calhar mudo-me"):
+what may be, not what is; kept as a turn, no fact."""
 FIRST_PERSON = r"\b(?:eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b"
 """A hypothetical about the user ("se eu morasse..."), whose next clause answers it."""
 TAG_QUESTIONS = r"tá|ta|tá\s+bom|né|ne|sabe|viu|certo|entendeu|percebes|percebeste"

@@ -65,6 +65,13 @@ POSSIBILITY = (
 """A possibility, not a plan ("talvez eu mude para o Porto", "se calhar vou viver para Braga"):
 kept as a turn, never a fact. Folded text: "faça" is "faca"."""
 
+CHAT_TOKENS = frozenset("kk kkk kkkk kkkkk rs rsrs haha hahaha ne pq vc tb tbm blz sqn aff".split())
+"""Chat shorthand (folded): no value holds one; a value that does ran on into the chatter."""
+AUXILIARIES = frozenset("ser estar ter ficar haver".split())
+"""Bare auxiliaries: a thing that holds one after its first word is a verb phrase ("cá estar")."""
+GERUND = r"^[a-z]+ndo$"
+"""A gerund ("acordando cedo"): an allergen, a condition or a drug that opens with one is a doing."""
+ING_FOODS: frozenset[str] = frozenset()
 NOT_OPENING = frozenset(
     "sou estou tenho vou levo bebo faço fico posso quero preciso moro tomo pego acordo durmo menos".split()
 )
