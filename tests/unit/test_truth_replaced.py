@@ -48,6 +48,8 @@ def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:
         ("my rent is 1800 a month", "signed a new lease, rent is 2100 now ugh", "rent", "1800"),
         ("im vegetarian, so veggie recipes pls", "im pescatarian these days", "diet", "vegetarian"),
         ("sou vegetariana desde 2019", "virei vegana", "diet", "vegetariana"),
+        ("tomo losartana 50mg de manhã", "o médico subiu a losartana pra 100mg", "dose:losartana", "50mg"),
+        ("i take sertraline 50mg", "doc upped the sertraline to 100 mg", "dose:sertraline", "50mg"),
     ],
 )
 def test_another_value_of_the_subject_replaces_the_earlier_statement(
@@ -77,6 +79,9 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("i have a cat called Miso", "we adopted a second cat, Tofu"),  # pets add, never replace
         ("i live in Leeds", "moved to a bigger flat last week"),  # a description, no city
         ("give me vegan recipes", "im vegetarian"),  # a request states nothing of the user
+        ("i take ibuprofen 400mg", "my daughter takes ibuprofen 200mg"),
+        ("tomo losartana 50mg", "tomo vitamina D 2000ui"),  # another drug, another dose
+        ("i take sertraline 50mg", "still on sertraline 50mg"),
     ],
 )
 def test_a_later_statement_that_does_not_replace_marks_nothing(earlier: str, later: str) -> None:

@@ -108,7 +108,7 @@ async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
     marked = {(m.key.split(":")[1], i) for m in facts if m.valid_to is not None and (m.key or "").startswith(
         "statement:") and m.key.count(":") >= 2 for i in m.source_message_ids}  # fmt: skip
     found = replaced_statements(message.content, await _earlier_said(deps, message, {message.id}))
-    return [r for r in found if (r.subject, r.message_id) not in marked]
+    return [r for r in found if (r.subject.split(":")[0], r.message_id) not in marked]
 
 
 VALUE_MARKS = frozenset({"home", "work", "partner", "diet"})
@@ -117,7 +117,7 @@ said it before the change; a role ("analista") or an amount is too common a word
 
 
 def _holds(key: str, subject: str) -> bool:
-    return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[subject])
+    return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[subject.split(":")[0]])
 
 
 async def record_replaced(deps: Deps, message: Message, replaced: Replaced, actor: str) -> list[MemoryItem]:
@@ -141,7 +141,7 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
         importance=0.3,
         source_message_ids=[replaced.message_id],
         metadata={FACT_VALUE: value, **later, **speaker},
-        key=f"statement:{replaced.subject}:{slug(replaced.words)}",
+        key=f"statement:{replaced.subject.split(':')[0]}:{slug(replaced.words)}",
         confidence=0.7,
         updated_at=when,
         valid_to=when,

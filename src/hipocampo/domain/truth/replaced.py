@@ -10,7 +10,7 @@ This module pairs two generic signals instead of a rule per phrasing:
 - **the same subject**: a few subjects a person holds one value of at a time (where they live,
   where they work and as what, their partner, their diet, their rent), each recognised by its
   language's own vocabulary (``SUBJECTS`` in ``domain/lang/<code>/changes.py``), which also says
-  where the value stands in the sentence;
+  where the value stands in the sentence; and the dose of one named drug ("losartana 50mg");
 - **another value**: the later sentence's value and the earlier one's share no stem either way
   round ("Santos" / "Belo Horizonte"); a value contained in the other ("Canva" / "Canva done") is
   the same one said again.
@@ -42,6 +42,7 @@ SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
     "partner": ("person:partner", "dating"),
     "diet": ("diet",),
     "rent": ("rent",),
+    "dose": ("medication",),
 }
 """The fact keys (or key families, before a ``:``) each subject's value is written under: facts
 drawn from a replaced statement that hold its subject end with it."""
@@ -200,6 +201,33 @@ def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[St
                     if any(s.subject == subject and s.sentence == sentence for s in out):
                         continue
                     out.append(Statement(subject, words, _stems(words), sentence, adds))
+        out += [d for d in _doses(sentence, folded) if not any(s.subject == d.subject for s in out)]
+    return out
+
+
+_DOSE = re.compile(r"\b(\d+(?:[.,]\d+)?)\s?(mg|mcg|ug|ml|ui|iu)\b")
+_DRUG_LETTERS = 6
+_GENERIC_DRUG = frozenset({"remedio", "remedios", "medicine", "medication", "medicacao", "comprimido", "comprimidos"})
+"""Words near a dose that name no drug: "tomo o remédio de 50mg" says which dose, not of what."""
+
+
+def _doses(sentence: str, folded: str) -> list[Statement]:
+    """A dose of a named thing ("tomo losartana 50mg", "the doctor upped my sertraline to 100mg"):
+    subject ``dose:<word>``, value the amount and its unit. The thing is the nearest word of at
+    least six letters before the amount in its clause (else after it), so that two doses of one
+    drug meet, and a dose of another is another subject."""
+    out: list[Statement] = []
+    for match in _DOSE.finditer(folded):
+        clause = _cue_clause(folded, match.start(), match.end())
+        at = clause.find(match.group(0))
+        before = [w for w in _WORD.findall(clause[:at]) if w.isalpha()]
+        after = [w for w in _WORD.findall(clause[at + len(match.group(0)) :]) if w.isalpha()]
+        named = [w for w in [*reversed(before), *after] if len(w) >= _DRUG_LETTERS and w not in _stop()]
+        named = [w for w in named if w not in _GENERIC_DRUG]
+        if not named or _NEGATION.search(clause[:at]) or _about_other(clause[:at]):
+            continue
+        amount = f"{match.group(1).replace(',', '.')}{match.group(2)}"
+        out.append(Statement(f"dose:{named[0]}", amount, frozenset({amount}), sentence, False))
     return out
 
 
