@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from . import plugins
 from .domain.errors import ConfigurationError
+from .domain.urls import redact
 
 if TYPE_CHECKING:
     from .ports import Clock, Storage
@@ -98,16 +99,6 @@ def scheme_of(target: str) -> str:
             f"memory:// (installed backends: {', '.join(BACKENDS.names())})"
         )
     return scheme
-
-
-def redact(target: str) -> str:
-    """The URL without its password, for logs and messages."""
-    if "://" not in target or "@" not in target:
-        return target
-    scheme, rest = target.split("://", 1)
-    creds, host = rest.rsplit("@", 1)
-    user = creds.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{host}" if ":" in creds else target
 
 
 def local_size(target: str) -> int | None:

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from .adapters.llm.scripted import ScriptExhausted
-from .backends import redact
 from .bootstrap import Resources, bootstrap, named_embedder
 from .domain.errors import InvalidInput
 from .domain.model import (
@@ -29,6 +28,7 @@ from .domain.model import (
     parse_time,
 )
 from .domain.retrieval.recall import RecallResult, RecencyMode, SearchResult
+from .domain.urls import redact
 from .facade.context import ContextCalls
 from .facade.inspection import InspectionCalls, Record, UserMemory, UserRow, json_line
 from .facade.items import ItemCalls

@@ -6,8 +6,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from ..backends import local_size, redact
+from ..backends import local_size
 from ..domain.model import MemoryItem, MemoryKind, Scope
+from ..domain.urls import redact
 from . import export
 from .deps import Deps
 from .indexing import embed_in_batches, embedding_texts, index_items, turn_memory

@@ -195,6 +195,6 @@ class PostgresDatabase:
 
 
 def _redact(url: str) -> str:
-    from ...backends import redact
+    from ...domain.urls import redact
 
     return redact(url)

@@ -135,7 +135,7 @@ LATEST = len(MIGRATIONS)
 
 
 def _redact(url: str) -> str:
-    from ...backends import redact
+    from ...domain.urls import redact
 
     return redact(url)
 
