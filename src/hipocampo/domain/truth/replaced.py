@@ -42,7 +42,7 @@ SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
     "partner": ("person:partner", "dating"),
     "diet": ("diet",),
     "rent": ("rent",),
-    "dose": ("medication",),
+    "dose": (),  # a new dose of the same drug: the user still takes it
 }
 """The fact keys (or key families, before a ``:``) each subject's value is written under: facts
 drawn from a replaced statement that hold its subject end with it."""
@@ -162,14 +162,19 @@ def _statement_part(sentence: str) -> str:
     return sentence if _own(sentence) else ""
 
 
-def _names_before(sentence: str, folded: str, start: int) -> bool:
-    """A name before the frame, other than the sentence's first word: someone else's clause ("o
-    Diogo vai trabalhar para", "Ana moved to Porto"). Read on the original casing when folding kept
-    the positions."""
+def _names_before(sentence: str, folded: str, begin: int, start: int) -> bool:
+    """A name in the frame's clause before it, other than the sentence's first word: someone
+    else's clause ("o Diogo vai trabalhar para", "Ana moved to Porto"). Read on the original casing
+    when folding kept the positions."""
     if len(sentence) != len(folded):
         return False
-    lead = sentence[:start].split()
-    return any(w[:1].isupper() and w not in ("I", "I'm", "Im") for w in lead[1:])
+    lead = [w for w in sentence[begin:start].split() if w not in _FIRST_PERSON]
+    if len(lead) == 1 and lead[0][:1].isupper():
+        return True  # "Ana moved to Porto": a capitalised word right before the frame is its subject
+    return any(w[:1].isupper() for w in (lead[1:] if begin == 0 else lead))
+
+
+_FIRST_PERSON = frozenset({"I", "I'm", "Im", "I've", "We", "We're", "we", "i", "im", "i'm"})
 
 
 def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[Statement]:
@@ -186,12 +191,13 @@ def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[St
                 for match in frame.finditer(folded):
                     clause = _cue_clause(folded, match.start(), match.end())
                     starts = [m.end() for m in _CLAUSE_END.finditer(folded, 0, match.start())]
-                    lead = folded[starts[-1] if starts else 0 : match.start()]  # the clause up to the frame
+                    begin = starts[-1] if starts else 0
+                    lead = folded[begin : match.start()]  # the clause up to the frame
                     if (
                         _about_other(lead)
                         or others.search(lead)
                         or _NEGATION.search(lead)
-                        or _names_before(sentence, folded, match.start())
+                        or _names_before(sentence, folded, begin, match.start())
                     ):
                         continue
                     words = _value(subject, match, folded, code)

@@ -38,9 +38,10 @@ SUBJECTS = {
     "home": r"\b(?:i|we)\s+(?:now\s+)?(?:live|am\s+living|'m\s+living|m\s+living)\s+in\s+|"
     r"\b(?:just\s+)?moved\s+(?:out\s+)?to\s+|"
     r"\b(?:live|living)\s+in\s+|\bfirst\s+(?:week|month|days?|night)\s+(?:living\s+)?in\s+|\brelocated\s+to\s+|"
-    r"\bnew\s+(?:apartment|apt|flat|place|house)\s+in\s+",
+    r"\bnew\s+(?:apartment|apt|flat|place|house)\s+in\s+|\bsettled\s+in(?:to)?\s+|\b(?:now\s+)?based\s+in\s+",
     "work": r"\b(?:work|working)\s+(?:at|for)\s+|\bjoined\s+|\bstarted\s+(?:work(?:ing)?\s+)?at\s+|"
-    r"\bfirst\s+(?:week|day|month)\s+at\s+|\bnew\s+job\s+at\s+|\bgot\s+(?:a|the)\s+job\s+at\s+|\bhired\s+(?:at|by)\s+",
+    r"\bfirst\s+(?:week|day|month)\s+at\s+|\bnew\s+job\s+at\s+|\bgot\s+(?:a|the)\s+job\s+at\s+|\bhired\s+(?:at|by)\s+|"
+    r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?an?\s+\w+(?:\s+\w+)?\s+at\s+",
     "role": r"\b(?:work|working|started|joined|hired|promoted|job)\b[^.!?,;]{0,40}?\bas\s+(?:an?\s+)?|"
     r"\bpromoted\s+to\s+",
     "partner": r"\bmy\s+(?:new\s+)?(?:boyfriend|girlfriend|bf|gf|partner|husband|wife|fiance|fiancee)\s*,?\s*"
@@ -63,6 +64,6 @@ OTHERS = r"he|she|they|his|her|their|him|them|it|its"
 """Third-person subjects: a clause about someone else's home or job ("she moved to Paris")."""
 NOT_VALUES = (
     r"now|today|here|there|home|remote|remotely|alone|together|again|currently|atm|rn|full|time|a|an|the|some|"
-    r"this|that|my|our|same|different|new|old"
+    r"this|that|my|our|same|different|new|old|heart|night|times|moment|work|first|least|best|most|all"
 )
 """Words after a frame that are no value: "I work from home", "living here", "moved again"."""

@@ -40,12 +40,14 @@ SUBJECTS = {
     "home": r"\b(?:moro|moramos|vivo|vivemos|morando|a\s+morar|a\s+viver)\s+(?:agora\s+)?(?:em|no|na|nos|nas)\s+|"
     r"\b(?:me\s+mudei|mudei-me|mudei|mudamos|nos\s+mudamos|mudamo-nos)\s+(?:de\s+vez\s+)?(?:pra|para|pro|pa)\s+(?:o\s+|a\s+)?|"
     r"\b(?:primeir[oa]s?|1a|1o)\s+(?:semana|mes|dias?|noite)\s+(?:morando\s+|a\s+viver\s+)?(?:em|no|na)\s+|"
-    r"\b(?:ap|ape|apartamento|casa)\s+nov[oa]\s+(?:em|no|na)\s+",
+    r"\b(?:ap|ape|apartamento|casa)\s+nov[oa]\s+(?:em|no|na)\s+|"
+    r"\b(?:vim|viemos|fui|fomos)\s+(?:morar|viver)\s+(?:pra|para|pro|em|no|na)\s+(?:o\s+|a\s+)?",
     "work": r"\b(?:trabalho|trampo|trabalhando|trampando|a\s+trabalhar)\s+(?:agora\s+)?"
     r"(?:na|no|em|numa|num|pra|para|pro)\s+(?:a\s+|o\s+)?|"
     r"\b(?:comecei|entrei|comecamos)\s+(?:a\s+trabalhar\s+)?(?:na|no|em)\s+|"
     r"\b(?:primeir[oa]|1a|1o)\s+(?:semana|dia|mes)\s+(?:na|no)\s+|\bfui\s+contratad[oa]\s+(?:pela|pelo|na|no)\s+|"
-    r"\bemprego\s+nov[oa]\s+(?:na|no)\s+|\bnovo\s+emprego\s+(?:na|no)\s+",
+    r"\bemprego\s+nov[oa]\s+(?:na|no)\s+|\bnovo\s+emprego\s+(?:na|no)\s+|"
+    r"\bsou\s+(?!de\b|do\b|da\b|fa\b)\w+\s+(?:na|no)\s+",
     "role": r"\b(?:trabalho|trampo|comecei|entrei|contratad[oa]|promovid[oa]|trabalhando|trampando|trabalhar)\b"
     r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+",
     "partner": r"\b(?:meu|minha|o\s+meu|a\s+minha)\s+(?:nov[oa]\s+)?(?:namorad[oa]|noiv[oa]|marido|esposa|mulher|"
