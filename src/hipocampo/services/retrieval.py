@@ -83,11 +83,15 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     # Fetch the keyword candidates while the query is still being embedded (none when the index
     # read their rows with them).
     keyword_items = asyncio.create_task(_rows(deps, scope, keyword_hits))
+    # And their stored vectors: those the dense pool misses are then scored without a read after it.
+    keyword_vectors = asyncio.create_task(_stored(deps, scope, [h.memory_id for h in keyword_hits]))
     dense_hits, problem, background, qvec = await dense_task
     if problem:
         degraded.append(problem)
     if qvec is not None:
-        dense_hits = await _complete_dense(deps, scope, qvec, dense_hits, keyword_hits)
+        dense_hits = _complete_dense(qvec, dense_hits, keyword_hits, await keyword_vectors)
+    else:
+        keyword_vectors.cancel()
 
     fused = ranking.score_fusion(
         {h.memory_id: h.score for h in dense_hits}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
@@ -125,22 +129,32 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     return SearchResult(query=query, hits=hits[:k], degraded=degraded, timings_ms=timings, validity=validity)
 
 
-async def _complete_dense(
-    deps: Deps, scope: Scope, qvec: np.ndarray, dense_hits: list[VectorHit], keyword_hits: list[KeywordHit]
+def _complete_dense(
+    qvec: np.ndarray,
+    dense_hits: list[VectorHit],
+    keyword_hits: list[KeywordHit],
+    stored: dict[str, np.ndarray] | None,
 ) -> list[VectorHit]:
     """The query's closeness to the keyword candidates the dense pool missed, from their stored
-    vectors: fusion then weighs every candidate on both signals (absent, a memory counts as the
-    farthest), and calibrated relevance sees its dense evidence too. No embedding: one read."""
+    vectors (``stored``: read while the query was embedded; None if that read failed): fusion then
+    weighs every candidate on both signals (absent, a memory counts as the farthest), and
+    calibrated relevance sees its dense evidence too. No embedding."""
     known = {h.memory_id for h in dense_hits}
-    missing = [h.memory_id for h in keyword_hits if h.memory_id not in known]
-    if not missing:
+    missing = {h.memory_id for h in keyword_hits if h.memory_id not in known}
+    if not missing or stored is None:  # without them the search stands: they are a refinement
         return dense_hits
-    try:
-        stored = await deps.vectors.get(scope, missing)
-    except Exception:  # dense scores of a few candidates are a refinement; the search stands without them
-        return dense_hits
-    extra = [VectorHit(i, float(v @ qvec), vector=v) for i, v in stored.items() if v.shape == qvec.shape]
+    extra = [
+        VectorHit(i, float(v @ qvec), vector=v) for i, v in stored.items() if i in missing and v.shape == qvec.shape
+    ]
     return sorted([*dense_hits, *extra], key=lambda h: h.score, reverse=True)
+
+
+async def _stored(deps: Deps, scope: Scope, memory_ids: list[str]) -> dict[str, np.ndarray] | None:
+    """The stored vectors of ``memory_ids``, or None if the index cannot read them now."""
+    try:
+        return await deps.vectors.get(scope, memory_ids) if memory_ids else {}
+    except Exception:  # dense scores of a few candidates are a refinement; the search stands without them
+        return None
 
 
 async def _rows(deps: Deps, scope: Scope, hits: Sequence[VectorHit | KeywordHit]) -> list[MemoryItem]:

@@ -7,12 +7,13 @@ so Postgres matches exactly the terms SQLite's FTS5 matches and a term's frequen
 of positions (Postgres keeps 256 at most). A query is an OR of its stems, as on SQLite.
 
 A search reads the user's statistics by key (``keyword_corpus``, ``keyword_df``: kept by
-triggers, see :mod:`.schema_keywords`), then the documents ``bm25.candidate_clauses`` plans, at
-most ``budget`` of them, however many documents hold the query's words: every document of the
-rarest terms, then those holding the most of the common ones together. Candidates are ranked
-without joining their memories; one more statement then asks, of the top of the ranking only,
-which ones the searcher may see (current, their agent's or shared, not in the excluded thread),
-as SQLite's join filters them.
+triggers, see :mod:`.schema_keywords`), then, in one statement, the documents
+``bm25.candidate_clauses`` plans, at most ``budget`` of them, however many documents hold the
+query's words: every document of the rarest terms, then those holding the most of the common ones
+together. Candidates are ranked without joining their memories; one more statement then asks, of
+the top of the ranking only, which ones the searcher may see (current, their agent's or shared,
+not in the excluded thread), as SQLite's join filters them, and reads their rows, which the hits
+carry to recall. Three round trips in all.
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ the same statement, so no search returns short.
 
 Round trips: one statement per search once the user's size is known; HNSW's settings travel in
 the same round trip (a pipeline: ``set_config`` local to the implicit transaction that ends at
-its sync, so nothing outlives the search).
+its sync, so nothing outlives the search). The statement hands back each hit's stored vector and
+memory row too (:mod:`.vector_sql`), which recall would otherwise read in two more.
 """
 
 from __future__ import annotations
