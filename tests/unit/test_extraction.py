@@ -270,8 +270,9 @@ class TestConfidence:
         "text",
         ["I think I'm allergic to penicillin", "Acho que sou alérgico a dipirona", "Maybe I'm allergic to dust"],
     )
-    def test_hedged_statements_are_lower(self, text: str) -> None:
-        assert only(text).confidence == pytest.approx(0.6)
+    def test_hedged_statements_are_no_facts(self, text: str) -> None:
+        # Precision first: a statement the user is unsure of stays a turn, searchable as said.
+        assert extract_facts(text) == []
 
     @pytest.mark.parametrize(
         "text",

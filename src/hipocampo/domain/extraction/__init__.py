@@ -182,7 +182,8 @@ def _sentence_facts(
         if _CONDITIONAL.match(body):
             skip_next = bool(_FIRST_PERSON.search(body))
             continue
-        hedged = hedged or bool(_HEDGE_WORDS.search(body))
+        if hedged or _HEDGE_WORDS.search(_head(body)):
+            continue  # "I think I'm lactose intolerant", "acho que vou me mudar": not sure, so no fact
         span = (cs + offset, cs + offset + len(body))
         subject = None
         for lang in langs:
