@@ -413,6 +413,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         db = await PostgresDatabase.open(conninfo(url))
         try:
             classes = await pick_queries(db, sizes, args.queries, args.seed + 1)
+            if args.classes:  # only these size classes (an A/B of one class in short runs)
+                classes = {k: v for k, v in classes.items() if k in args.classes.split(";")}
             result["queries_per_class"] = {k: len(v["queries"]) for k, v in classes.items()}
             result["users_queried"] = {k: v["user_sizes"] for k, v in classes.items()}
             efs = [int(e) for e in args.ef.split(",")]
@@ -543,6 +545,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis", default=None, help="a redis:// URL for the recall path's recent-window cache")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--recall-only", action="store_true", help="measure the recall path only")
+    parser.add_argument(
+        "--classes", default=None, help="only these user size classes, as printed, ';'-separated: '10,000;1,000'"
+    )
     parser.add_argument("--prewarm", action="store_true", help="load every table and index into shared_buffers first")
     parser.add_argument("--keep", action="store_true", help="with --server: keep the database (its URL is printed)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

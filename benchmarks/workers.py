@@ -31,6 +31,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -105,10 +106,8 @@ async def one_run(server: str, messages: int, workers: int, embedder: str, threa
             }
             command = [sys.executable, "-m", "hipocampo.entrypoints.cli", "worker"]
             load = os.getloadavg()[0]
-            procs = [
-                subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                for _ in range(workers)
-            ]
+            logs = [tempfile.TemporaryFile() for _ in range(workers)]  # what a worker that exits said
+            procs = [subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs]
             marks: dict[float, tuple[float, float]] = {}  # fraction -> (time, worker CPU seconds)
             started = time.perf_counter()
             try:
@@ -121,8 +120,11 @@ async def one_run(server: str, messages: int, workers: int, embedder: str, threa
                     live = await count(mem, "SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')")
                     if done >= messages and live == 0:
                         break
-                    if any(p.poll() is not None for p in procs):
-                        raise RuntimeError("a worker exited")
+                    for p, log in zip(procs, logs, strict=True):
+                        if p.poll() is not None:
+                            log.seek(0)
+                            said = log.read().decode(errors="replace")[-3000:]
+                            raise RuntimeError(f"a worker exited with status {p.returncode}:\n{said}")
                     await asyncio.sleep(0.2)
                 drained = time.perf_counter() - started
                 dead = await count(mem, "SELECT count(*) FROM jobs WHERE status = 'dead'")
@@ -135,6 +137,8 @@ async def one_run(server: str, messages: int, workers: int, embedder: str, threa
                     except subprocess.TimeoutExpired:
                         p.kill()
                         p.wait()
+                for log in logs:
+                    log.close()
     (t10, c10), (t90, c90) = marks[0.1], marks[0.9]
     return {
         "workers": workers,
