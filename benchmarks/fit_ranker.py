@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,17 @@ def evaluate(data: list[dict[str, Any]], bias: float, weights: np.ndarray) -> di
     }
 
 
+FOLDS = 4
+
+
+def _group(source: str) -> str:
+    """A query's cross-validation group: its LoCoMo conversation, or one of :data:`FOLDS` folds of
+    the chats (by a stable hash of the chat's name, so a chat's probes stay together)."""
+    if source.startswith("locomo"):
+        return source
+    return f"chats fold {zlib.crc32(source.encode()) % FOLDS}"
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+")
@@ -121,11 +133,16 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--write", action="store_true", help=f"write the fitted model to {MODEL}")
     ap.add_argument("--listwise", action="store_true", help="fit the order within queries (softmax loss)")
     ap.add_argument("--realistic-weight", type=float, default=1.0, help="weight of non-LoCoMo queries")
+    ap.add_argument("--drop", nargs="*", default=[], help="features to leave out (fixed at 0), for ablations")
     args = ap.parse_args(argv)
     data = [q for path in args.data for q in json.loads(Path(path).read_text(encoding="utf-8"))]
     shipped = learned.default_ranker()
     old = np.array([shipped.weights.get(f, 0.0) for f in learned.FEATURES])
     x, y, w, qs = matrices(data)
+    unknown = set(args.drop) - set(learned.FEATURES)
+    if unknown:
+        ap.error(f"unknown features: {sorted(unknown)}")
+    x[:, [learned.FEATURES.index(f) for f in args.drop]] = 0.0
     sources = np.array([data[i]["source"].startswith("locomo") for i in qs])
     w = np.where(sources, w, w * args.realistic_weight)
     bias, weights = fit(x, y, w, args.l2)
@@ -134,13 +151,13 @@ def main(argv: list[str]) -> None:
         weights = fit_listwise(x, y, qs, qweight, args.l2)
     print("shipped:", json.dumps(evaluate(data, shipped.bias, old), indent=1))
     print("fitted: ", json.dumps(evaluate(data, bias, weights), indent=1))
-    # Leave one source out: each LoCoMo conversation, and the scenarios together.
-    groups = sorted({d["source"] if d["source"].startswith("locomo") else "scenarios" for d in data})
-    for g in groups:
-        held = [
-            i for i, d in enumerate(data) if (d["source"] if d["source"].startswith("locomo") else "scenarios") == g
-        ]
+    # Leave one group out: each LoCoMo conversation, and the scenarios in FOLDS folds by chat.
+    group_of = [_group(d["source"]) for d in data]
+    for g in sorted(set(group_of)):
+        held = [i for i, name in enumerate(group_of) if name == g]
         keep = ~np.isin(qs, held)
+        if keep.all() or not keep.any():
+            continue
         b, wt = fit(x[keep], y[keep], w[keep], args.l2)
         if args.listwise:
             wt = fit_listwise(x[keep], y[keep], qs[keep], qweight, args.l2)

@@ -81,6 +81,7 @@ async def main(argv: list[str]) -> None:
     ap.add_argument("--locomo", default=None)
     ap.add_argument("--scenarios", nargs="*", default=[])
     ap.add_argument("--cache", default="/tmp/hipocampo-ranker-vectors.sqlite")
+    ap.add_argument("--locomo-cache", default=None, help="the LoCoMo bench's --embed-cache file (its vectors, shared)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     embedder = DiskCachedEmbedder(build_embedder(Settings()), args.cache)
@@ -90,6 +91,10 @@ async def main(argv: list[str]) -> None:
             await run_one(scenario, embedder, Path(tmp), data)
         print(f"scenarios: {len(data)} probes", file=sys.stderr)
         if args.locomo:
+            if args.locomo_cache:
+                from hipocampo_bench.embed_cache import DiskCachedEmbedder as BenchCache
+
+                embedder = BenchCache(build_embedder(Settings()), args.locomo_cache)
             for path in sorted(Path(args.locomo).glob("*.json")):
                 data += await locomo_rows(path, embedder, Path(tmp))
                 print(f"{path.name}: {len(data)} queries", file=sys.stderr)

@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -361,7 +362,7 @@ def _rerank(
     about = speech_acts.about_user(query)
     wants_name, wants_number = speech_acts.asks_for(query)
     model = learned.default_ranker()
-    out = []
+    rows = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
         kw = keyword.get(memory_id)
@@ -398,17 +399,26 @@ def _rerank(
             "request": float(act == "request"),
             "filler": float(filler),
             "disclosure": float(act == "disclosure"),
+            "assistant": float(assistant),
             "about_user": float(about),
             "about_own": float(about and own),
             "about_request": float(about and act == "request"),
             "about_filler": float(about and filler),
             "about_assistant": float(about and assistant),
             "about_fact": float(about and item.kind is MemoryKind.FACT),
+            "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
             "outdated": float(outdated is not None),
             "name_answer": float(wants_name and has_name),
             "number_answer": float(wants_number and has_number),
             "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
+            **dict.fromkeys(learned.RELATIVE, 0.0),
         }
+        own_line = own or (item.kind is MemoryKind.FACT and item.role is None)
+        rows.append(_Row(memory_id, item, d, kw, matched, matched_names, relevance, act, outdated, features, own_line))
+    if about:
+        _newest_own(model, rows)
+    out = []
+    for memory_id, item, d, kw, matched, matched_names, relevance, act, outdated, features, _ in rows:
         # Odds, not probability: ranking multiplies them like the boosts, and a ratio to the best hit
         # (adaptive k) reads the same at any level.
         contributions = model.contributions(features)
@@ -446,6 +456,43 @@ def _rerank(
     _below_sources(out)
     out.sort(key=lambda h: h.score, reverse=True)
     return out
+
+
+OWN_GROUP = 3
+"""How many of the user's best-ranked own lines (disclosure turns and facts) a question about the user
+compares by time (:func:`_newest_own`)."""
+
+
+class _Row(NamedTuple):
+    """One candidate between the two passes of :func:`_rerank`."""
+
+    memory_id: str
+    item: MemoryItem
+    dense: tuple[int, float] | None
+    keyword: tuple[int, KeywordHit] | None
+    matched: list[str]
+    matched_names: list[str]
+    relevance: float
+    act: str | None
+    outdated: Any
+    features: dict[str, float]
+    own: bool  # the user's own disclosure turn, or a fact
+
+
+def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:
+    """Mark, among the user's :data:`OWN_GROUP` best own lines on the subject the question asks
+    about (by the first-pass logit: the model without its relative features), the newest
+    (``own_newest``) and the others (``own_older``). People update what they said ("i quit
+    deloitte and joined Ramp", "mudei-me para o Porto"), often without words that let a rule link
+    the two, and both lines then match the question alike; the model weighs whether the later one
+    is more likely what is true now. Current lines only (an outdated one is already marked)."""
+    own = [r for r in rows if r.own and r.outdated is None and r.features["about_subject"]]
+    best = sorted(own, key=lambda r: model.logit(r.features), reverse=True)[:OWN_GROUP]
+    if not best:
+        return
+    newest = max(r.item.created_at for r in best)
+    for r in best:
+        r.features["own_newest" if r.item.created_at >= newest else "own_older"] = 1.0
 
 
 VALIDITY_POWER = 3

@@ -42,17 +42,24 @@ FEATURES: tuple[str, ...] = (
     "request",  # a turn asking something of the assistant
     "filler",  # a social turn ("valeu!!", "lol nice"), or one that says nothing worth keeping
     "disclosure",  # a turn stating something (not a request, not filler), whoever said it
+    "assistant",  # the assistant said it (its replies echo the user's words, and answer no question about them)
     "about_user",  # the question asks about the user's own life ...
     "about_own",  # ... and this is the user's own disclosure
     "about_request",  # ... and this is a request
     "about_filler",  # ... and this is filler
     "about_assistant",  # ... and the assistant said this
     "about_fact",  # ... and this is a fact about the user
+    "about_subject",  # ... and this is the user's own line or a fact, on the subject asked about
     "outdated",  # a later fact replaced what it says (domain/truth/validity.py)
     "name_answer",  # the question asks for a name (who, where...) and the memory holds one
     "number_answer",  # the question asks for a number or a code and the memory holds one
     "length",  # log of the word count, scaled to about [0, 1]
+    # Relative to the other candidates (set after a first pass, see services/retrieval.py):
+    "own_newest",  # about the user: the newest of the user's best-ranked own lines (a later one may update the rest)
+    "own_older",  # about the user: one of those best own lines, with a newer one beside it
 )
+RELATIVE: tuple[str, ...] = ("own_newest", "own_older")
+"""Features read from the other candidates' first-pass scores (the logit without these)."""
 
 
 @dataclass(frozen=True)
