@@ -14,7 +14,7 @@ from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
 from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements
-from ..domain.truth.validity import LATER_STATEMENT
+from ..domain.truth.validity import LATER_STATEMENT, TAKEN_BACK
 from .deps import Deps
 
 SPEAKER_FEMININE = "speaker_feminine"
@@ -68,13 +68,23 @@ EARLIER_TURNS = 300
 
 async def noticed_statements(deps: Deps, message: Message, closed_sources: set[str]) -> list[EndedStatement]:
     """The user's earlier statements this turn takes back that no fact carried ("scratch what I said
-    about the half marathon" after a turn no rule read): turns of the same speaker, before this
-    one, that are no source of any fact (current, or closed: by this turn's rules or by an ending
-    it made, ``closed_sources``), matched by :func:`~hipocampo.domain.truth.changes.ended_statements`."""
+    about the half marathon" after a turn no rule read), matched by
+    :func:`~hipocampo.domain.truth.changes.ended_statements` among the turns of the same speaker
+    before this one. Left out: a turn already marked earlier (the source of a closed fact, or of one
+    this turn closed, ``closed_sources``), and one whose current fact holds the words taken back
+    (the facts are the ending detector's to close). A turn whose facts say other things is not left
+    out: "we have a dog named Waffles and a hamster named Nugget" is taken back by "we don't have
+    Nugget anymore" though its dog holds."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
-    carried = {i for m in facts for i in m.source_message_ids} | closed_sources
-    return ended_statements(message.content, await _earlier_said(deps, message, carried))
+    closed = {i for m in facts if m.valid_to is not None for i in m.source_message_ids} | closed_sources
+    found = ended_statements(message.content, await _earlier_said(deps, message, closed))
+    holding: dict[str, set[str]] = {}
+    for m in facts:
+        if m.valid_to is None:
+            for i in m.source_message_ids:
+                holding.setdefault(i, set()).update(query_terms(str(m.metadata.get(FACT_VALUE) or "")))
+    return [s for s in found if not holding.get(s.message_id, set()) & set(query_terms(s.words))]
 
 
 async def _earlier_said(deps: Deps, message: Message, skip: set[str]) -> list[tuple[str, str]]:
@@ -191,7 +201,12 @@ async def record_taken_back(deps: Deps, message: Message, statement: EndedStatem
         thread_id=message.thread_id,
         importance=0.3,
         source_message_ids=[statement.message_id],
-        metadata={FACT_VALUE: statement.words, **({SPEAKER: message.name} if message.name else {})},
+        metadata={
+            FACT_VALUE: statement.words,
+            LATER_STATEMENT: statement.sentence[:200],
+            TAKEN_BACK: True,
+            **({SPEAKER: message.name} if message.name else {}),
+        },
         key=f"statement:{slug(statement.words)}",
         confidence=0.8,
         updated_at=when,

@@ -235,7 +235,7 @@ def ended_statements(
             clause = _cue_clause(folded, ending.start(), ending.end())
             if _about_other(clause):
                 continue
-            named = _stems(clause.replace(ending.group(0), " "))
+            named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} "))
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
@@ -247,6 +247,13 @@ def ended_statements(
                 found[message_id] = EndedStatement(message_id, words, where, sentence, ending.group(0))
                 taken += 1
     return list(found.values())
+
+
+def _cue_gap(cue: str) -> str:
+    """What a cue with a gap encloses ("don't have Nugget anymore", "não quero mais"): the words
+    between its first and last, which may name what is taken back; a fixed cue leaves nothing."""
+    words = cue.split()
+    return " ".join(words[1:-1]) if len(words) > 2 else ""
 
 
 def _naming(content: str, named: set[str]) -> tuple[str, str] | None:

@@ -50,6 +50,10 @@ LATER_STATEMENT = "later_statement"
 holding the new value (:mod:`.replaced`): that statement's sentence, shown in the note instead of
 "retracted"."""
 
+TAKEN_BACK = "taken_back"
+"""Fact metadata: True on a fact closed because a later statement took it back with an ending cue
+("scratch what I said about..."), rather than stating another value: its note says "retracted"."""
+
 UPDATED_SINCE = "Updated since:"
 """Starts the line added under a thread summary that states a value a later fact replaced."""
 
@@ -123,7 +127,8 @@ class Change:
         if self.successor is not None:
             now = self.successor.content.strip().rstrip(".")
         elif isinstance(later, str) and later:
-            now = f"said later: {later.strip()}"
+            taken = self.closed.metadata.get(TAKEN_BACK)
+            now = f"{RETRACTED} by a later statement: {later.strip()}" if taken else f"said later: {later.strip()}"
         else:
             now = f"{self.ending}: {self.closed.content.strip().rstrip('.')}"
         return f"{OUTDATED_MARK} {self.since:%Y-%m-%d}: {now}"
