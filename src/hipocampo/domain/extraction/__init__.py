@@ -198,10 +198,13 @@ def _sentence_facts(
                     found.append((d, lang, span))
                 break
         person = subject
+        ended = {d.key for d, _, at in found if d.negated and at == span}  # "my cat Mochi died"
         for lang in [] if wish else langs:
             for rule in lang.phrases:
                 for m in rule.pattern.finditer(text, cs, ce):
                     for d in rule.handler(m) or []:
+                        if d.key in ended:
+                            continue
                         at = text.find(d.value, m.start(), ce)
                         found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))
     return found

@@ -38,6 +38,9 @@ NEAR = 200
 """Characters either side of a move where its evidence is looked for: the sentences around it,
 not a whole pasted document."""
 PET_BY_NAME = "pet"
+FROM_MEMORY = "from_memory"
+"""A draft's argument: the comma-separated keys whose stored value a loss that names none ends
+("I quit my job": see :mod:`~hipocampo.domain.extraction.losses`)."""
 
 
 def destination(place: str, lang: str, *, article: str = "", previous: str | None = None, tail: str = "") -> Draft:
@@ -77,9 +80,27 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
             d = _destination(first, near, known) if first.person is None else None
         elif first.template == "pet" and first.key.rpartition(":")[2] == PET_BY_NAME:
             d = _pet(first, known) if first.person is None else None
+        elif first.args.get(FROM_MEMORY) and not first.value:
+            d = _held(first, text, known) if first.person is None else None
         if d is not None:
             out.append((d, lang, span))
     return out
+
+
+def _held(d: Draft, text: str, known: Known) -> Draft | None:
+    """A loss that named no value ("I quit my job", "Tom and I broke up" read clause by clause):
+    the one value stored under its keys (the draft then retracts exactly that); of several, the one
+    the turn names; none when the memory holds none or the choice stays open."""
+    keys = d.args[FROM_MEMORY].split(",")
+    held = [(k, v) for k, v in known if k in keys and v]
+    if len(held) > 1:
+        said = fold(text)
+        held = [(k, v) for k, v in held if re.search(rf"\b{re.escape(fold(v))}\b", said)]
+    if len(held) != 1:
+        return None
+    d.key, d.value = held[0]
+    d.people = (d.value,) if d.key.startswith("person:") else d.people
+    return d
 
 
 # --- pets named ---------------------------------------------------------------------------------

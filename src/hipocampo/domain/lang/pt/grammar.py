@@ -13,7 +13,7 @@ import re
 from ...extraction import lexicon as lex
 from ...extraction.base import Grammar, Person, leading_name
 from ...text import fold
-from . import ids, needs, profile
+from . import ids, losses, needs, profile
 from . import lexicon as own
 from .profile import REL
 from .roles import feminine as pt_feminine
@@ -291,7 +291,7 @@ MINE = {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}
 """First-person words in a value, as a sentence about the user says them ("open my bakery")."""
 
 READER = Grammar(
-    code="pt", rules=[*ids.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="pt", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
     agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE, appositive="sou ",
 )  # fmt: skip
