@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/rule_confidence.py [--write]``
 
 What it counts, with the gate open (``confidence.MEASURING``):
 
-- every current fact the rules leave on the **tuned** and **earlier-blind** scenario splits (one
+- every current fact the rules leave on the **tuned**, **earlier-blind** and **dev-precision** scenario splits (one
   mode: the real clock, no consolidation), read right when its value is one the scenario expects
   or allows under any key (the harness's "precision by value") or one the user stated and later
   changed or took back (the reading was sound; noticing the change is the ending detector's job,
@@ -16,7 +16,8 @@ What it counts, with the gate open (``confidence.MEASURING``):
 
 The never-tuned split is never played here: it stays blind.
 
-The threshold is chosen by leave-one-scenario-out cross-validation on the earlier-blind split:
+The threshold is chosen by leave-one-scenario-out cross-validation on the earlier-blind and
+dev-precision splits:
 each scenario's facts are judged by the families' confidence counted without that scenario, and
 the lowest threshold whose pooled held-out precision by value (of the facts current at the end,
 as the harness scores them) reaches :data:`TARGET` is taken; when none does, the lowest with the
@@ -47,11 +48,16 @@ import pytest  # noqa: E402
 import hipocampo.domain.extraction as extraction  # noqa: E402
 from hipocampo.domain.extraction import confidence  # noqa: E402
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value  # noqa: E402
+from hipocampo_bench.scenario_files import SCENARIOS_DIR, load_dir  # noqa: E402
 from hipocampo_bench.scenario_probes import MODES  # noqa: E402
 from hipocampo_bench.scenarios import SCENARIOS, USER, open_memory, play  # noqa: E402
 
 OUT = ROOT / "src" / "hipocampo" / "domain" / "extraction" / confidence.TABLE
-SPLITS = ("tuned", "earlier-blind")
+SPLITS = ("tuned", "earlier-blind", "dev-precision")
+DEV = load_dir(SCENARIOS_DIR / "dev-precision")
+"""Scenarios written for precision and tuned on openly (hypotheticals, questions, other people's facts)."""
+HELD = ("earlier-blind", "dev-precision")
+"""The splits whose scenarios are held out one at a time to choose the threshold."""
 UNIT_TESTS = sorted(str(p) for p in (ROOT / "tests" / "unit").glob("test_extraction*.py") if "confidence" not in p.name)
 UNIT_WEIGHT = 0.5
 TARGET = 0.95
@@ -66,7 +72,7 @@ def scenario_observations() -> list[tuple[str, str, Observation]]:
     """(split, scenario, observation) for every current fact the rules leave, gate open."""
     out = []
     with tempfile.TemporaryDirectory(prefix="rule-confidence-") as tmp:
-        for scenario in (s for s in SCENARIOS if s.split in SPLITS):
+        for scenario in (s for s in (*SCENARIOS, *DEV) if s.split in SPLITS):
             mem = open_memory(Path(tmp) / f"{scenario.name}.db", mode=MODES[0], scenario=scenario)
             try:
                 play(mem, scenario)
@@ -186,7 +192,7 @@ def main() -> None:
     confidence.MEASURING = True
     played = scenario_observations()
     observations = [o for _, _, o in played] + unit_observations()
-    held = sorted({name for split, name, _ in played if split == "earlier-blind"})
+    held = sorted({name for split, name, _ in played if split in HELD})
     sweep = cross_validate(observations, held)
     table = counts(observations)
     chosen = choose(sweep)
