@@ -220,6 +220,20 @@ def name_at(text: str, *, lower_ok: bool = False) -> str | None:
     return None
 
 
+_NAME_ENDS = re.compile(r"\s*(?:$|[,.!;:(]|(?:and|from|here|e|de|do|da|aqui)\b)", re.IGNORECASE)
+
+
+def name_alone(text: str) -> str | None:
+    """The name ``text`` opens with when nothing but the clause's end, a comma or "from"/"and"
+    follows it: "I'm Kim", "I'm Kim from Leeds", never "I'm Ana's mum" or "I'm Team Edward lol"
+    (a bare "I'm <Capitalised>" has no other cue that a name is meant)."""
+    text = text.strip()
+    name = name_at(text)
+    if not name or not text.startswith(name):
+        return None
+    return name if _NAME_ENDS.match(text[len(name) :]) else None
+
+
 def leading_name(text: str) -> str | None:
     """The name ``text`` starts with, if any ("Maria lives in Rome" -> "Maria")."""
     name = name_at(text)

@@ -20,6 +20,7 @@ from ...extraction.base import (
     draft,
     instead,
     is_deictic,
+    name_alone,
     name_at,
     on,
     org_at,
@@ -315,7 +316,7 @@ def _dating(m: re.Match[str]) -> list[Draft] | None:
     return dating(m["v"], "en")
 
 
-on(LAST, rf"{IM}(?P<v>.+)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM))
+on(LAST, rf"{IM}(?P<v>.+)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM) if name_alone(m["v"]) else None)
 
 
 # --- noun phrases -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ...extraction.base import (
     draft,
     instead,
     is_deictic,
+    name_alone,
     name_at,
     on,
     org_at,
@@ -340,7 +341,9 @@ def _dating(m: re.Match[str]) -> list[Draft] | None:
     return dating(m["v"], "pt")
 
 
-on(LAST, rf"{SOU}(?P<v>[A-ZÀ-Ý].*)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM))
+on(LAST, rf"{SOU}(?P<v>[A-ZÀ-Ý].*)")(
+    lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM) if name_alone(m["v"]) else None
+)
 
 
 # --- noun phrases -------------------------------------------------------------------------------
