@@ -55,17 +55,21 @@ def test_a_move_said_without_a_cue_marks_the_earlier_home_earlier(tmp_path: Path
     asyncio.run(scenario())
 
 
-def test_a_job_change_in_english_closes_the_old_role_too(tmp_path: Path) -> None:
+def test_a_job_change_in_english_closes_the_old_role_only_when_a_new_one_is_said(tmp_path: Path) -> None:
     async def scenario() -> None:
         mem = await _open(tmp_path)
         try:
             await _say(mem, "a", 0, "i work at Spotify as a data analyst, mostly dashboards")
-            await _say(mem, "b", 80, "first week at Canva done, the onboarding is intense")
+            await _say(mem, "b", 80, "started at Canva as a product analyst, the onboarding is intense")
             facts = await mem.list("ana", kind="fact", limit=100)
             current = [f.content for f in facts if f.valid_to is None]
             assert not [c for c in current if "Spotify" in c or "data analyst" in c]
             recalled = await mem.recall("ana", "new", "where do i work?")
             assert OUTDATED_MARK in _line(recalled.context, "i work at Spotify")
+            await _say(mem, "c", 90, "i'm a nurse at Memorial Hermann")
+            await _say(mem, "d", 120, "switched hospitals, i work at Texas Children's now. still a nurse")
+            facts = await mem.list("ana", kind="fact", limit=100)
+            assert [f for f in facts if f.valid_to is None and f.key == "occupation"]  # still a nurse
         finally:
             await mem.close()
 

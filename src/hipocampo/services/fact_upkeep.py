@@ -13,7 +13,7 @@ from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, M
 from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
-from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements
+from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements, restated_statements, states_value
 from ..domain.truth.validity import LATER_STATEMENT, TAKEN_BACK
 from .deps import Deps
 
@@ -117,7 +117,11 @@ async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
     facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
     marked = {(m.key.split(":")[1], i) for m in facts if m.valid_to is not None and (m.key or "").startswith(
         "statement:") and m.key.count(":") >= 2 for i in m.source_message_ids}  # fmt: skip
-    found = replaced_statements(message.content, await _earlier_said(deps, message, {message.id}))
+    earlier = await _earlier_said(deps, message, {message.id})
+    found = replaced_statements(message.content, earlier)
+    found += [
+        r for r in restated_statements(message.content, earlier) if r.message_id not in {f.message_id for f in found}
+    ]
     return [r for r in found if (r.subject.split(":")[0], r.message_id) not in marked]
 
 
@@ -126,8 +130,13 @@ VALUE_MARKS = frozenset({"home", "work", "partner", "diet"})
 said it before the change; a role ("analista") or an amount is too common a word to."""
 
 
-def _holds(key: str, subject: str) -> bool:
-    return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[subject.split(":")[0]])
+def _holds(fact: MemoryItem, replaced: Replaced) -> bool:
+    """Whether a fact drawn from the replaced statement's turn held what it replaced: a key of the
+    subject, or for a value restated, the old value in the fact's own."""
+    key = fact.key or ""
+    if replaced.subject == "restated":
+        return states_value(str(fact.metadata.get(FACT_VALUE) or ""), replaced.words)
+    return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[replaced.subject.split(":")[0]])
 
 
 async def record_replaced(deps: Deps, message: Message, replaced: Replaced, actor: str) -> list[MemoryItem]:
@@ -140,7 +149,8 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
     when = message.created_at
     later = {LATER_STATEMENT: replaced.sentence[:200]}
     speaker = {SPEAKER: message.name} if message.name else {}
-    value = replaced.words if replaced.subject in VALUE_MARKS else ""
+    marks = replaced.subject in VALUE_MARKS or (replaced.subject == "restated" and not replaced.words.isdigit())
+    value = replaced.words if marks else ""
     item = MemoryItem(
         id=new_id("fact"),
         scope=scope,
@@ -173,7 +183,7 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
         if (
             fact.valid_to is None
             and fact.key
-            and _holds(fact.key, replaced.subject)
+            and _holds(fact, replaced)
             and set(fact.source_message_ids) == {replaced.message_id}
         ):
             fact.valid_to = when

@@ -33,16 +33,25 @@ from ..lang import LANGUAGES, language
 from ..text import fold, query_terms
 from .changes import _CLAUSE_END, _about_other, _cue_clause, _own, _sentences
 
-__all__ = ["Replaced", "SUBJECT_KEYS", "Statement", "replaced_statements", "subject_statements"]
+__all__ = [
+    "Replaced",
+    "SUBJECT_KEYS",
+    "Statement",
+    "replaced_statements",
+    "restated_statements",
+    "states_value",
+    "subject_statements",
+]
 
 SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
     "home": ("home_city", "home_country", "home", "neighbourhood"),
-    "work": ("employer", "work_city", "occupation"),  # a new workplace: the role said with the old one too
+    "work": ("employer",),  # not the role nor the city: a new workplace often keeps them
     "role": ("occupation",),
     "partner": ("person:partner", "dating"),
     "diet": ("diet",),
     "rent": ("rent",),
     "dose": (),  # a new dose of the same drug: the user still takes it
+    "restated": (),  # the facts holding the earlier value: see ``Replaced.words``
 }
 """The fact keys (or key families, before a ``:``) each subject's value is written under: facts
 drawn from a replaced statement that hold its subject end with it."""
@@ -97,6 +106,28 @@ def _cues(code: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str],
         re.compile(rf"\b(?:{c.OTHERS})\b"),
         _not_values(code),
     )
+
+
+@cache
+def _not_home(code: str) -> re.Pattern[str]:
+    return re.compile(language(code).changes.NOT_HOME)
+
+
+NAMED = frozenset({"partner"})
+"""Subjects whose value is a person's name: written capitalised, or it is no name ("minha namorada
+adotamos": a verb after the frame)."""
+
+
+_NEAR_NAME = re.compile(r"^\W*(?:\w+\W+){0,3}?([A-ZÀ-Ý][\w'-]+)")
+
+
+def _name_after(sentence: str, folded: str, end: int) -> str:
+    """The capitalised name within a few words after a frame ("seeing someone new, Marcus"), folded;
+    '' when there is none or the casing cannot be read."""
+    if len(sentence) != len(folded):
+        return ""
+    m = _NEAR_NAME.match(sentence[end:])
+    return fold(m.group(1)) if m and fold(m.group(1)) not in _stop() else ""
 
 
 def _not_values(code: str) -> frozenset[str]:
@@ -187,6 +218,7 @@ def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[St
         folded = fold(sentence)
         for code in codes or list(LANGUAGES):
             adding, opener, others, _ = _cues(code)
+            not_home = _not_home(code)
             for subject, frame in _frames(code).items():
                 for match in frame.finditer(folded):
                     clause = _cue_clause(folded, match.start(), match.end())
@@ -201,8 +233,12 @@ def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[St
                     ):
                         continue
                     words = _value(subject, match, folded, code)
+                    if subject in NAMED:
+                        words = _name_after(sentence, folded, match.end())
                     if not words:
                         continue
+                    if subject == "home" and not_home.search(folded):
+                        continue  # "I moved to Globex, same role": a workplace, not a home
                     adds = bool(adding.search(opener.sub(" ", clause)))
                     if any(s.subject == subject and s.sentence == sentence for s in out):
                         continue
@@ -248,7 +284,7 @@ def replaced_statements(
     that ``text``, a later turn of the same user, replaces by stating another value of the same
     subject. Per subject, the scan stops at the newest earlier statement of the same value (what is
     older was judged when that one was said), and takes at most ``limit`` statements."""
-    found: dict[str, Replaced] = {}
+    found: dict[tuple[str, str], Replaced] = {}
     for later in subject_statements(text, codes):
         if later.adds:
             continue
@@ -261,10 +297,193 @@ def replaced_statements(
                 continue
             if any(_same_value(s.stems, later.stems) for s in said):
                 break
-            if message_id not in found:
+            if (message_id, later.subject) not in found:
                 first = said[0]
-                found[message_id] = Replaced(
+                found[message_id, later.subject] = Replaced(
                     message_id, later.subject, first.words, first.sentence, later.words, later.sentence
                 )
             taken += 1
     return list(found.values())
+
+
+# --- A value restated with a change cue ---------------------------------------------------------
+
+_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
+_UNIT_TAIL = re.compile(r"\d(?:am|pm|h|hs|min|mg|mcg|ml|kg|km|g|k|x|st|nd|rd|th|o|a|s)$")
+_AMOUNT = re.compile(r"(?<![\w:])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?![\w:])(\s*(?:mil|k|thousand)\b)?")
+_NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+")
+_NOT_NAMES = frozenset(
+    "i im i'm ok okay yep yes no sim nao oi ola hi hey hello ugh lol haha kkk afinal entao so well oh ah eh "
+    "sad big new mas but and e".split()
+)
+_SELF = re.compile(
+    r"\b(?:[Ii]'?m|I\s+am|[Mm]y\s+name\s+is|[Ss]ou\s+[oa]|[Cc]hamo-me|[Mm]e\s+chamo|[Mm]eu\s+nome\s+é)\s+"
+    r"([A-ZÀ-Ý][\w'-]+)|\b([A-ZÀ-Ý][\w'-]+)\s+(?:aqui|here)\b"
+)
+MIN_CONTEXT = 2
+"""Words (stems), shared values and code shapes a restated value's turn and the earlier sentence
+must share: one common word ("voo", "budget") could be any of several things the user has."""
+
+
+@dataclass(frozen=True)
+class _Values:
+    names: frozenset[str]
+    numbers: frozenset[str]
+    codes: frozenset[str]
+
+    @property
+    def all(self) -> frozenset[str]:
+        return self.names | self.numbers | self.codes
+
+    def shapes(self) -> frozenset[str]:
+        """A code's shape ("tp####" for TP1357): two flight numbers of one airline share it."""
+        return frozenset(re.sub(r"\d", "#", c) for c in self.codes if len(c) >= 4)
+
+
+def _values(sentence: str) -> _Values:
+    """The names, amounts and codes a sentence states, folded: what a restatement changes."""
+    codes = {fold(c) for c in _CODE.findall(sentence) if not _UNIT_TAIL.search(fold(c))}
+    numbers = set()
+    for m in _AMOUNT.finditer(sentence):
+        if any(m.group(1) in c for c in codes):
+            continue
+        numbers.add(_amount(m))
+    own = {fold(next(g for g in m.groups() if g)) for m in _SELF.finditer(sentence)}  # the speaker's own name
+    names = {fold(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own
+    return _Values(frozenset(names), frozenset(numbers), frozenset(codes))
+
+
+@cache
+def _now_cues() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(language(code).changes.NOW) for code in LANGUAGES)
+
+
+_FUNCTION = frozenset("pro pra pros pras pa to ta tb tbm vc q eh btw im u ur tho lol kkk haha".split())
+"""Chat's function words the stopword lists do not hold: they say nothing of a subject."""
+
+
+def _context(text: str, values: _Values) -> dict[str, frozenset[str]]:
+    """The words a text speaks of, each with its stems in every language; its values and change
+    cues left out."""
+    folded = fold(text)
+    for cue in _now_cues():
+        folded = cue.sub(" ", folded)
+    words = [w for w in _WORD.findall(folded) if w not in values.all and w not in _FUNCTION and not w[:1].isdigit()]
+    return {w: frozenset(query_terms(w)) for w in words if query_terms(w)}
+
+
+def _shared(later: dict[str, frozenset[str]], earlier: dict[str, frozenset[str]]) -> int:
+    """How many of the later text's words the earlier one says too (in any form)."""
+    stems = frozenset().union(*earlier.values()) if earlier else frozenset()
+    return sum(bool(s & stems) for s in later.values())
+
+
+def _pair(later: _Values, earlier: _Values, later_text: str, earlier_text: str) -> tuple[str, str] | None:
+    """The earlier value a later one of the same kind replaces: neither said in the other's text,
+    and each the only one of its kind so placed (two candidates: which one changed is a guess)."""
+    for kind in ("codes", "numbers", "names"):
+        news = [v for v in getattr(later, kind) if not _says(earlier_text, v)]
+        olds = [v for v in getattr(earlier, kind) if not _says(later_text, v)]
+        if kind == "codes":
+            olds = [v for v in olds if any(re.sub(r"\d", "#", v) == re.sub(r"\d", "#", n) for n in news)]
+        if len(news) == 1 and len(olds) == 1:
+            return olds[0], news[0]
+    return None
+
+
+def states_value(text: str, value: str) -> bool:
+    """Whether ``text`` states ``value`` (a folded name or code as a whole word; an amount however
+    its thousands are written: "3.500" states 3500)."""
+    return _says(text, value)
+
+
+def _says(text: str, value: str) -> bool:
+    folded = fold(text)
+    if value.isdigit():
+        plain = re.sub(r"(?<=\d)[.,](?=\d{3}\b)", "", folded)
+        return re.search(rf"(?<![\w.,]){value}(?![\w])", plain) is not None
+    return re.search(rf"\b{re.escape(value)}\b", folded) is not None
+
+
+def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit: int = 2) -> list[Replaced]:
+    """The earlier statements ``text`` restates with another value and a change cue ("Ethiopian is
+    my favorite cuisine now" after "my favorite cuisine is Thai"; "a Gol mudou meu voo! agora é o
+    G3 1460" after "o voo é o G3 1452"): a sentence of ``text`` with a change cue states a name, an
+    amount or a code (of the same shape) that an earlier own sentence states otherwise, and the two
+    share :data:`MIN_CONTEXT` words, values or code shapes. No sentence about someone else, asked or
+    supposed, on either side; the scan stops at an earlier sentence that already states the value."""
+    found: dict[str, Replaced] = {}
+    for whole in _sentences(text):
+        sentence = _statement_part(whole)
+        folded = fold(sentence)
+        if not sentence or not any(c.search(folded) for c in _now_cues()) or _about_other(folded):
+            continue
+        later = _values(sentence)
+        if not later.all:
+            continue
+        turn_values = _values(text)
+        context = _context(text, turn_values)
+        context.update({v: frozenset({v}) for v in turn_values.all})
+        taken = 0
+        for message_id, content in earlier:
+            if taken >= limit or message_id in found:
+                break
+            hit = _restated(sentence, later, text, context, content)
+            if hit == "same":
+                break
+            if hit is not None:
+                old, said, new = hit
+                found[message_id] = Replaced(message_id, "restated", old, said, new, sentence)
+                taken += 1
+    return list(found.values())
+
+
+def _restated(
+    sentence: str, later: _Values, text: str, context: dict[str, frozenset[str]], content: str
+) -> tuple[str, str, str] | str | None:
+    """(old value, earlier sentence, new value) when ``content`` holds a sentence ``sentence``
+    restates; "same" when it already states the later value; else None."""
+    for part in _sentences(content):
+        said = _statement_part(part)
+        if not said or _about_other(fold(said)):
+            continue
+        values = _values(said)
+        if any(_says(said, v) for v in later.all) and not _pair(later, values, text, said):
+            return "same"
+        pair = _pair(later, values, text, said)
+        if pair is None:
+            continue
+        theirs = _context(said, values)
+        theirs.update({v: frozenset({v}) for v in values.all})
+        shared = _shared(context, theirs)
+        shaped = bool(later.shapes() & values.shapes())
+        if shared + shaped >= MIN_CONTEXT and (shaped or _clauses_meet(said, pair[0], sentence, pair[1])):
+            return pair[0], said, pair[1]
+    return None
+
+
+def _clause_of(text: str, value: str) -> str:
+    """The clause of ``text`` that states ``value`` (an amount however it is written)."""
+    folded = fold(text)
+    spans = [m.span() for m in _AMOUNT.finditer(folded) if _amount(m) == value] if value.isdigit() else []
+    at = folded.find(value)
+    start, end = spans[0] if spans else (at, at + len(value))
+    return _cue_clause(folded, start, end) if start >= 0 else ""
+
+
+def _amount(m: re.Match[str]) -> str:
+    """An amount as digits: "3.500" -> "3500", "3 mil" -> "3000"."""
+    digits = re.sub(r"[.,]", "", m.group(1)) if re.search(r"[.,]\d{3}$", m.group(1)) else m.group(1)
+    return str(int(digits) * 1000) if m.group(2) else digits
+
+
+def _clauses_meet(said: str, old: str, sentence: str, new: str) -> bool:
+    """The old value's clause and the new one's share a word or a value: the two say the same
+    thing of the same subject ("my favorite cuisine is Thai" / "Ethiopian is my favorite cuisine
+    now"), not two things of one turn ("sou personal na Smart Fit, em Niterói" / "agora dou aula
+    na Bodytech": Niterói is not what changed)."""
+    a, b = _clause_of(said, old), _clause_of(sentence, new)
+    va, vb = _values(a), _values(b)
+    ours = _context(a, va) | {v: frozenset({v}) for v in va.all - {old}}
+    theirs = _context(b, vb) | {v: frozenset({v}) for v in vb.all - {new}}
+    return _shared(theirs, ours) >= 1

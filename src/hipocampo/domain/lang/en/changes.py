@@ -67,3 +67,12 @@ NOT_VALUES = (
     r"this|that|my|our|same|different|new|old|heart|night|times|moment|work|first|least|best|most|all"
 )
 """Words after a frame that are no value: "I work from home", "living here", "moved again"."""
+NOW = (
+    r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmoved\s+(?:it|us|me)\b|"
+    r"\brescheduled\b|\bupdated?\b|\bwent\s+up\b|\bwent\s+down\b|\braised\b|\bnew\s+one\b"
+)
+"""Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
+favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and
+another name, number or code, the earlier statement is replaced (:mod:`hipocampo.domain.truth.replaced`)."""
+NOT_HOME = r"\\b(?:job|role|team|company|position|office|firm|employer|promoted|department)\\b"
+"""Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""

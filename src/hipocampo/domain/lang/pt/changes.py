@@ -74,3 +74,14 @@ NOT_VALUES = (
     r"mesmo|mesma|nov[oa]|velh[oa]|outr[oa]|esse|essa|este|esta|isso|meu|minha"
 )
 """Words after a frame that are no value: "trabalho em casa", "moro aqui", "morando sozinha"."""
+NOW = (
+    r"\bagora\b|\bem\s+vez\s+d[eoa]s?\b|\bao\s+inves\b|\bhoje\s+em\s+dia\b|\bpassou\s+a\b|\bpassei\s+a\b|"
+    r"\bmud(?:ou|aram|ei|amos)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos)\b|\bremarc\w*\b|"
+    r"\batualiz\w*\b|\bafinal\b|\bnov[oa]\s+(?:valor|numero|data)\b"
+)
+"""Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
+agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
+and another name, number or code, the earlier statement is replaced (folded;
+:mod:`hipocampo.domain.truth.replaced`)."""
+NOT_HOME = r"\\b(?:emprego|empresa|cargo|equipa|equipe|escritorio|firma|funcao|departamento|setor|promovid[oa])\\b"
+"""Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""
