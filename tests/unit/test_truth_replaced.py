@@ -77,6 +77,8 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("i work at Canva as a designer", "first week at Canva done"),
         ("i have a cat called Miso", "we adopted a second cat, Tofu"),  # pets add, never replace
         ("i live in Leeds", "moved to a bigger flat last week"),  # a description, no city
+        ("I live in Denver now.", "I moved to Globex last month, same role."),  # a workplace
+        ("vivo em Braga", "mudei-me para a Sonae, nova equipa"),
         ("give me vegan recipes", "im vegetarian"),  # a request states nothing of the user
         ("i take ibuprofen 400mg", "my daughter takes ibuprofen 200mg"),
         ("tomo losartana 50mg", "tomo vitamina D 2000ui"),  # another drug, another dose
