@@ -74,5 +74,5 @@ NOW = (
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
 favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and
 another name, number or code, the earlier statement is replaced (:mod:`hipocampo.domain.truth.replaced`)."""
-NOT_HOME = r"\b(?:job|role|team|company|position|office|firm|employer|promoted|department)\b"
+NOT_HOME = r"\b(?:job|role|team|company|position|firm|employer|promoted|department)\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""

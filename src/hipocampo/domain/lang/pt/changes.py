@@ -83,5 +83,5 @@ NOW = (
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
 and another name, number or code, the earlier statement is replaced (folded;
 :mod:`hipocampo.domain.truth.replaced`)."""
-NOT_HOME = r"\b(?:emprego|empresa|cargo|equipa|equipe|escritorio|firma|funcao|departamento|setor|promovid[oa])\b"
+NOT_HOME = r"\b(?:emprego|empresa|cargo|equipa|equipe|firma|funcao|departamento|setor|promovid[oa])\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""
