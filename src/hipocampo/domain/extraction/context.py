@@ -127,8 +127,8 @@ _WORK = re.compile(
     re.IGNORECASE,
 )
 _RELOCATING_FOR_WORK = re.compile(  # why a city move happened, not where the job is
-    r"\b(?:for|because\s+of)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+|our\s+)?(?:new\s+)?(?:job|work|position|role|"
-    r"contract|career)\b|\b(?:por\s+causa\s+d[oa]|pelo|pela|para|a)\s+(?:(?:meu|minha|novo|nova|um|uma)\s+)*"
+    r"\b(?:for|because\s+of|closer\s+to|near(?:er)?(?:\s+to)?|next\s+to)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+|our\s+)?"
+    r"(?:new\s+)?(?:job|work|office|position|role|contract|career)\b|\b(?:por\s+causa\s+d[oa]|pelo|pela|para|a)\s+(?:(?:meu|minha|novo|nova|um|uma)\s+)*"
     r"(?:trabalho|emprego|trabalhar|contrato|carreira)\b",
     re.IGNORECASE,
 )

@@ -126,9 +126,9 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
 def _well_shaped(d: Draft, base: str, ws: list[str], codes: list[str], get: Callable[[str], frozenset[str]]) -> bool:
     """The checks every kind shares: a whole phrase of its type, or nothing. A phrase that goes on
     after a comma in lower case ran into a comment ("morar em Floripa, sonho"); chat shorthand
-    ("tbh", "kkk") is chatter, never part of a value; a name slot holds a name; a substance (an
+    ("tbh", "kkk") is chatter, and a word pointing into the talk ("try it", "fazer isso") names nothing; a name slot holds a name; a substance (an
     allergen, a condition, a drug) is no doing ("waking up early")."""
-    if _AFTER_COMMA.search(d.value) or any(w in get("CHAT_TOKENS") for w in ws):
+    if _AFTER_COMMA.search(d.value) or any(w in get("CHAT_TOKENS") or w in get("DEICTIC") for w in ws):
         return False
     if base in _NAMES and not d.negated and not (d.value[:1].isupper() or d.value[:1].isdigit()):
         return False

@@ -49,6 +49,9 @@ POSSIBILITY = (
 )
 """A possibility, not a plan ("maybe I'll move to Berlin"): kept as a turn, never a fact."""
 
+DEICTIC = frozenset("it it's it'll this that that's that'll these those them they you him her us".split())
+"""Words that point into the talk: a value holding one names nothing by itself ("try it", "the taste
+of these", "help people go through it"); its turn keeps what it pointed at."""
 CHAT_TOKENS = frozenset("tbh lol lmao rofl btw idk imo imho omg haha hehe smh rn ngl fr ikr ffs wtf".split())
 """Chat shorthand: no value holds one; a value that does ran on into the chatter ("Google one day tbh")."""
 AUXILIARIES = frozenset("be being been have".split())
@@ -57,7 +60,9 @@ GERUND = r"^[a-z]{3,}ing$"
 """A verb's -ing form: an allergen, a condition or a drug that opens with one is a doing ("waking up
 early"), unless it is a known food (:data:`ING_FOODS`)."""
 ING_FOODS = frozenset("pudding dressing stuffing icing frosting seasoning filling dumpling dumplings herring".split())
-NOT_OPENING = frozenset("am is are was were have has had".split())
+NOT_OPENING = frozenset(
+    "am is are was were have has had tastes smells sounds looks feels seems how when what why".split()
+)
 """Verbs that cannot open a thing."""
 INSIDE = r"\b(?:every\s+(?:day|morning|night|evening|week|weekend)|per\s+(?:day|week)|a\s+day|each\s+(?:day|morning))\b"
 """A habit inside a value ("the crossword every morning"): a clause about doing, not a thing."""

@@ -65,6 +65,9 @@ POSSIBILITY = (
 """A possibility, not a plan ("talvez eu mude para o Porto", "se calhar vou viver para Braga"):
 kept as a turn, never a fact. Folded text: "faça" is "faca"."""
 
+DEICTIC = frozenset("isso isto aquilo voce voces ele ela eles elas lhe lhes te ti".split())
+"""Words that point into the talk (folded): a value holding one names nothing by itself ("fazer
+isso", "ver ela"); its turn keeps what it pointed at."""
 CHAT_TOKENS = frozenset("kk kkk kkkk kkkkk rs rsrs haha hahaha ne pq vc tb tbm blz sqn aff".split())
 """Chat shorthand (folded): no value holds one; a value that does ran on into the chatter."""
 AUXILIARIES = frozenset("ser estar ter ficar haver".split())
