@@ -145,7 +145,14 @@ def items(value: str) -> list[str]:
     value = clean(value)
     if fold(value) in _KEEP_TOGETHER:
         return [value]
-    return [v for v in (clean(part) for part in _LIST.split(value)) if v]
+    parts = [v for v in (clean(part) for part in _LIST.split(value)) if v]
+    if any(_CUT_ADJECTIVE.search(p) and not _DETERMINED.match(n) for p, n in zip(parts, parts[1:], strict=False)):
+        return [value]  # "a safe and inviting place": two adjectives of one noun, not two things
+    return parts
+
+
+_CUT_ADJECTIVE = re.compile(r"(?:^|\s)(?:a|an|the|um|uma)\s+\S+$", re.IGNORECASE)
+_DETERMINED = re.compile(r"^(?:a|an|the|my|some|um|uma|o|os|as|meu|minha|\d)\b", re.IGNORECASE)
 
 
 def without_article(value: str) -> str:
