@@ -149,24 +149,28 @@ class SqliteMemoryStore:
         return [memory_from_row(r) for r in rows]
 
     async def neighbours(self, scope: Scope, thread_id: str, seqs: Sequence[int]) -> builtins.list[MemoryItem]:
-        if not seqs:
-            return []
-        where, params = scope_filter(scope)
-        rows = await self._db.read(
-            lambda c: c.execute(
-                f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = ?"
-                f" AND seq IN ({placeholders(len(seqs))}) ORDER BY seq",
-                (*params, thread_id, *seqs),
-            ).fetchall()
-        )
-        return [memory_from_row(r) for r in rows]
+        return await self.neighbours_of(scope, {thread_id: seqs})
 
     async def neighbours_of(self, scope: Scope, positions: Mapping[str, Sequence[int]]) -> builtins.list[MemoryItem]:
-        """One read per thread: in-process reads cost no round trip to fold."""
-        out: builtins.list[MemoryItem] = []
-        for thread_id in sorted(positions):
-            out += await self.neighbours(scope, thread_id, positions[thread_id])
-        return out
+        """Every thread's positions in one read (one trip to the reader thread, where a read per
+        thread queued one each behind the others)."""
+        wanted = [(t, list(positions[t])) for t in sorted(positions) if positions[t]]
+        if not wanted:
+            return []
+        where, params = scope_filter(scope)
+
+        def read(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            return [
+                row
+                for thread_id, seqs in wanted
+                for row in conn.execute(
+                    f"SELECT * FROM memories WHERE {where} AND kind = 'turn' AND thread_id = ?"
+                    f" AND seq IN ({placeholders(len(seqs))}) ORDER BY seq",
+                    (*params, thread_id, *seqs),
+                )
+            ]
+
+        return [memory_from_row(r) for r in await self._db.read(read)]
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> int:
         if not memory_ids:

@@ -101,7 +101,13 @@ class SqliteVectorIndex:
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
-        return [VectorHit(entry.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+        # Each hit carries its row of the cached matrix (the stored vector, as `get` reads it):
+        # recall's second search starts from the best hits' vectors without reading them again.
+        return [
+            VectorHit(entry.ids[i], float(scores[i]), vector=entry.matrix[i].copy())
+            for i in top
+            if np.isfinite(scores[i])
+        ]
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:
