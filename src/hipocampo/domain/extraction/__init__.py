@@ -150,6 +150,9 @@ _CONDITIONAL = re.compile(rf"^(?:{_joined('CONDITIONALS')})\b", re.IGNORECASE)
 _CONDITION_INSIDE = re.compile(_joined("CONDITION_INSIDE"), re.IGNORECASE)
 _DESIRE = re.compile(_joined("DESIRES"), re.IGNORECASE)
 _DOUBT = re.compile(_joined("DOUBTS"), re.IGNORECASE)
+_MOMENT = re.compile(_joined("MOMENT"), re.IGNORECASE)
+_LASTING = frozenset({MemoryType.PREFERENCE, MemoryType.GOAL})
+"""Kinds of fact that a clause about this moment ("tonight", "hoje") cannot state."""
 _FIRST_PERSON = re.compile(_joined("FIRST_PERSON"), re.IGNORECASE)
 _TAG_QUESTION = re.compile(  # "Sou vegana, tá?": a statement asking for a nod, not a question
     rf"[,\s]+(?:{_joined('TAG_QUESTIONS')})\s*\?+\s*$", re.IGNORECASE
@@ -191,6 +194,8 @@ def _sentence_facts(
             drafts += _appositive(lang, body, drafts, speaker)
             if wish:
                 drafts = [d for d in drafts if d.memory_type is MemoryType.GOAL and not d.negated]
+            if _MOMENT.search(body):
+                drafts = [d for d in drafts if d.memory_type not in _LASTING]
             subject = subject or who
             if drafts:
                 for d in drafts:

@@ -44,6 +44,9 @@ DOUBTS = (
 )
 """Anywhere in a clause, a possibility or a doubt ("I may be allergic to cats", "I'm thinking about
 moving"): what may be, not what is; kept as a turn, no fact."""
+MOMENT = r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|right\s+now|at\s+the\s+moment)\b"
+"""A clause about this moment ("I'd rather stay in tonight", "I want pizza today"): a taste or a plan
+said of today is no lasting preference or goal."""
 FIRST_PERSON = r"\b(?:i|i'm|we)\b"
 """A hypothetical about the user ("if I moved..."), whose next clause ("I'd...") answers it."""
 TAG_QUESTIONS = r"ok|okay|right|remember|yeah|eh"

@@ -9,7 +9,7 @@ FILLERS = words_set(
     """by the way, btw, anyway, whatever, never mind, nevermind, i mean, you know, like, ok, okay, lol, lmao,
     rofl, haha, hehe, yeah, yes, no, nope, sure, thanks, thank you, hmm, um, uh, well, so, actually, idk,
     i guess, i dont know, oh, ah, right, cool, nice, something, stuff, things, a ton, a lot, lots, loads, tons,
-    heaps, a bunch, so much, plenty, a little, a bit"""
+    heaps, a bunch, so much, plenty, a little, a bit, everything, anything, nothing, all, all of it, all of them"""
 )
 """A value that is only chatter: "I'm allergic to, by the way..." stores nothing."""
 DANGLING = frozenset("to of for with without at in on from by about than and or but not no the a an my your".split())

@@ -54,6 +54,9 @@ DOUBTS = (
 )
 """Anywhere in a clause, a possibility or a doubt ("será que sou intolerante", "se calhar mudo-me"):
 what may be, not what is; kept as a turn, no fact."""
+MOMENT = r"\b(?:hoje|hj|(?:esta|essa)\s+(?:noite|manh[ãa]|tarde)|agora\s+mesmo|neste\s+momento|no\s+momento)\b"
+"""A clause about this moment ("prefiro ficar em casa hoje"): a taste or a plan said of today is no
+lasting preference or goal."""
 FIRST_PERSON = r"\b(?:eu|nós|a\s+gente)\b|\w+ss(?:e|emos)\b"
 """A hypothetical about the user ("se eu morasse..."), whose next clause answers it."""
 TAG_QUESTIONS = r"tá|ta|tá\s+bom|né|ne|sabe|viu|certo|entendeu|percebes|percebeste"

@@ -9,7 +9,7 @@ FILLERS = words_set(
     """alias, entendi, entendo, tipo, ne, pois, pois e, sei la, ta, beleza, valeu, entao, enfim, olha, bom,
     bem, sim, nao, ja agora, deixa pra la, deixa para la, esquece, nada, coisa, coisas, algo, alguma coisa,
     isso, aquilo, sabe, percebes, percebe, ora, pronto, claro, obrigado, obrigada, mesmo, mesma, demais,
-    bastante"""
+    bastante, tudo, todos, todas, qualquer coisa, qualquer um, tudo isso"""
 )
 """A value that is only chatter: "sou alérgico a, tipo, ..." stores nothing."""
 DANGLING = frozenset(
