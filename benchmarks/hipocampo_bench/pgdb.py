@@ -82,7 +82,7 @@ class RoundTrips:
 
         wrap(psycopg.AsyncCursor, "execute", outside_pipeline)
         wrap(psycopg.AsyncCursor, "executemany", outside_pipeline)
-        wrap(psycopg.AsyncPipeline, "__aenter__", lambda p: p.level == 0)  # type: ignore[attr-defined]
+        wrap(psycopg.AsyncPipeline, "__aenter__", lambda p: p.level == 0)
         return self
 
     def __exit__(self, *exc: object) -> None:
