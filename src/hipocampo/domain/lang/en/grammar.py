@@ -93,13 +93,17 @@ _DROPPED = re.compile(
     r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job))\b",
     re.I,
 )
+_PROMOTED = re.compile(
+    r"^(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:got|been|was|were)\s+promoted\s+to\s+(?:an?\s+)?", re.I
+)
+"""A promotion names the new job: "I got promoted to team lead" reads as "I'm a team lead"."""
 _LIVING = re.compile(r"^(?:i(?:'ve|\s+have)?\s+)?(?:been\s+)?living\s+in\s+", re.I)
 """Chat drops the subject ("just moved to Glasgow!!", "quit Deliveroo last week"): read as the user's."""
 
 
 _BECAME = re.compile(
     r"^i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|became|become|turned|got)\s+"
-    r"(?=(?:vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|married|engaged|divorced|retired|"
+    r"(?=(?:an?\s+)?(?:vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|married|engaged|divorced|retired|"
     r"self-employed|unemployed)\b)",
     re.I,
 )
@@ -112,6 +116,8 @@ def normalize(clause: str) -> str:
         return _MODAL.sub("I am ", clause, count=1)
     if _BECAME.match(clause):
         return _BECAME.sub("I am ", clause, count=1)
+    if _PROMOTED.match(clause):
+        return _PROMOTED.sub("I'm a ", clause, count=1)
     if _LIVING.match(clause):
         return _LIVING.sub("I live in ", clause, count=1)
     return f"I {clause}" if _DROPPED.match(clause) else clause

@@ -125,10 +125,18 @@ _BECAME = re.compile(
 _RETIRED = re.compile(r"^(?:eu\s+)?(?:me\s+(?:aposentei|reformei)|(?:aposentei|reformei)-me)\b", re.I)
 
 
+_PROMOTED = re.compile(
+    r"^(?:eu\s+)?(?:fui|acabei\s+de\s+ser)\s+promovid[oa]\s+(?:a|para|pra)\s+(?:(?:o|a)\s+)?", re.IGNORECASE
+)
+"""A promotion names the new job: "fui promovido a diretor de obra" reads as "sou diretor de obra"."""
+
+
 def normalize(clause: str) -> str:
     """European and spoken shapes read as the plain statement: "estou a trabalhar na Sonae" ->
     "estou trabalhando na Sonae"; "virei vegana" -> "sou vegana"; "reformei-me" -> "sou reformado"."""
     clause = _PROGRESSIVE.sub(lambda m: f"{m[1]} {m[2]}{_GERUND[m[3].lower()]}", clause, count=1)
+    if _PROMOTED.match(clause):
+        return _PROMOTED.sub("sou ", clause, count=1)
     if _RETIRED.match(clause):
         return _RETIRED.sub("sou reformado", clause, count=1)
     return _BECAME.sub("sou ", clause, count=1)
