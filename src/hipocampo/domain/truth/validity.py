@@ -149,6 +149,9 @@ class Validity:
     changes: tuple[Change, ...] = ()
     _starts: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict, repr=False, compare=False)
     _by_key: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _judged: dict[tuple[object, ...], Change | None] = field(default_factory=dict, repr=False, compare=False)
+    """:meth:`of_memory`'s answers by what they depend on: a recall judges each candidate in its
+    first ranking, again in the second search's ranking, and its note when rendering."""
 
     @classmethod
     def of(cls, facts: Iterable[MemoryItem], now: datetime) -> Validity:
@@ -210,7 +213,10 @@ class Validity:
         ``valid_to``), never for the turn they came from."""
         if item.kind is MemoryKind.FACT:
             return None
-        return self.outdated_by(item.source_message_ids, item.content, item.created_at, item.name)
+        key = (tuple(item.source_message_ids), item.content, item.created_at, item.name)
+        if key not in self._judged:
+            self._judged[key] = self.outdated_by(item.source_message_ids, item.content, item.created_at, item.name)
+        return self._judged[key]
 
     def note(self, item: MemoryItem) -> str | None:
         change = self.of_memory(item)
