@@ -13,7 +13,14 @@ from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, M
 from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
-from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements, restated_statements, states_value
+from ..domain.truth.replaced import (
+    SUBJECT_KEYS,
+    Replaced,
+    replaced_statements,
+    restated_statements,
+    states_value,
+    subject_statements,
+)
 from ..domain.truth.validity import LATER_STATEMENT, TAKEN_BACK
 from .deps import Deps
 
@@ -130,6 +137,17 @@ VALUE_MARKS = frozenset({"home", "work", "partner", "diet"})
 said it before the change; a role ("analista") or an amount is too common a word to."""
 
 
+def _new_role(fact: MemoryItem, replaced: Replaced, message: Message) -> bool:
+    """A role drawn from a replaced workplace's turn that the later turn replaces by saying another
+    ("entrei na Farfetch como gestor de operações" after "sou engenheiro de produção" at the old
+    one); a new workplace alone leaves the role current ("still a nurse, just a calmer unit")."""
+    if replaced.subject != "work" or fact.key != "occupation":
+        return False
+    value = set(query_terms(str(fact.metadata.get(FACT_VALUE) or "")))
+    roles = [s for s in subject_statements(message.content) if s.subject == "role"]
+    return bool(value) and any(not (value & s.stems) for s in roles)
+
+
 def _holds(fact: MemoryItem, replaced: Replaced) -> bool:
     """Whether a fact drawn from the replaced statement's turn held what it replaced: a key of the
     subject, or for a value restated, the old value in the fact's own."""
@@ -149,7 +167,7 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
     when = message.created_at
     later = {LATER_STATEMENT: replaced.sentence[:200]}
     speaker = {SPEAKER: message.name} if message.name else {}
-    marks = replaced.subject in VALUE_MARKS or (replaced.subject == "restated" and not replaced.words.isdigit())
+    marks = replaced.subject in VALUE_MARKS or (replaced.subject == "restated" and len(replaced.words) >= 3)
     value = replaced.words if marks else ""
     item = MemoryItem(
         id=new_id("fact"),
@@ -183,8 +201,9 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
         if (
             fact.valid_to is None
             and fact.key
-            and _holds(fact, replaced)
-            and set(fact.source_message_ids) == {replaced.message_id}
+            and replaced.message_id in fact.source_message_ids
+            and set(fact.source_message_ids) <= {replaced.message_id, message.id}  # a mention by this turn
+            and (_holds(fact, replaced) or _new_role(fact, replaced, message))
         ):
             fact.valid_to = when
             fact.updated_at = when
@@ -193,6 +212,47 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
             history.append(HistoryEntry(fact.id, HistoryEvent.DELETE, when, fact.content, None, actor, why))
             closed.append(fact)
     await deps.memories.add_history(scope, history)
+    return closed
+
+
+FACT_SUBJECTS = {"home": "home_city", "work": "employer", "role": "occupation", "partner": "person:partner",
+                 "diet": "diet", "rent": "rent"}  # fmt: skip
+"""The one key a later statement of each subject replaces a current fact of. Not a country (a new
+city may be in it), nor a work city (a new workplace may be in it)."""
+
+
+async def closed_by_statement(deps: Deps, message: Message, actor: str) -> list[MemoryItem]:
+    """The user's current facts this turn's own statements replace, whatever phrasing their turn
+    had: a later statement of a subject (:func:`~hipocampo.domain.truth.replaced.subject_statements`)
+    with another value than the fact of its key ("agora moro em Brasília" and a home_city of
+    Goiânia read from "sou de Goiânia, moro lá"). Closed with the sentence as what holds now, so
+    recall marks their turns as earlier. A statement that adds ("also") replaces nothing."""
+    said = [s for s in subject_statements(message.content) if not s.adds and s.subject in FACT_SUBJECTS]
+    if not said:
+        return []
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
+    closed: list[MemoryItem] = []
+    history: list[HistoryEntry] = []
+    when = message.created_at
+    for fact in same_speaker([m for m in listed if m.valid_to is None], message.name):
+        if fact.created_at >= when or message.id in fact.source_message_ids:
+            continue
+        value = frozenset(query_terms(str(fact.metadata.get(FACT_VALUE) or "")))
+        statement = next((s for s in said if FACT_SUBJECTS[s.subject] == fact.key), None)
+        if statement is None or not value or value & statement.stems:
+            continue
+        fact.valid_to = when
+        fact.updated_at = when
+        fact.metadata = {**fact.metadata, LATER_STATEMENT: statement.sentence[:200]}
+        await deps.memories.upsert([fact])
+        why = f"replaced by a later {statement.subject} ({statement.words!r}): {statement.sentence[:200]!r}"
+        history.append(
+            HistoryEntry(fact.id, HistoryEvent.DELETE, when, fact.content, None, actor, f"{why}; message {message.id}")
+        )
+        closed.append(fact)
+    if history:
+        await deps.memories.add_history(scope, history)
     return closed
 
 

@@ -58,6 +58,7 @@ from .fact_upkeep import (
     KNOWN_FACTS,
     SAVED_AS,
     SPEAKER_FEMININE,
+    closed_by_statement,
     noticed_endings,
     noticed_replaced,
     noticed_statements,
@@ -164,6 +165,7 @@ async def mine_messages(
             for replaced in await noticed_replaced(deps, message):
                 closed = await record_replaced(deps, message, replaced, ACTOR)
                 applied += [Applied(Action.DELETE, m, [m]) for m in closed]
+            applied += [Applied(Action.DELETE, m, [m]) for m in await closed_by_statement(deps, message, ACTOR)]
     revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
     if revisions and messages:
         for revision in revisions:

@@ -311,7 +311,8 @@ def replaced_statements(
 _CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
 _UNIT_TAIL = re.compile(r"\d(?:am|pm|h|hs|min|mg|mcg|ml|kg|km|g|k|x|st|nd|rd|th|o|a|s)$")
 _AMOUNT = re.compile(r"(?<![\w:])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?![\w:])(\s*(?:mil|k|thousand)\b)?")
-_NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+")
+_NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+(?:\s+(?:(?:de|da|do|dos|das|of)\s+)?[A-ZÀ-Ý][\w'’-]+)*")
+"""A name, of one or more capitalised words ("Mercado Livre", "Hospital de Santa Maria")."""
 _NOT_NAMES = frozenset(
     "i im i'm ok okay yep yes no sim nao oi ola hi hey hello ugh lol haha kkk afinal entao so well oh ah eh "
     "sad big new mas but and e".split()
@@ -349,8 +350,16 @@ def _values(sentence: str) -> _Values:
             continue
         numbers.add(_amount(m))
     own = {fold(next(g for g in m.groups() if g)) for m in _SELF.finditer(sentence)}  # the speaker's own name
-    names = {fold(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own
+    names = {_name(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own - {""}
     return _Values(frozenset(names), frozenset(numbers), frozenset(codes))
+
+
+def _name(words: str) -> str:
+    """A name folded, without the stopwords it starts with ("The Crown" -> "crown", "Sim" -> "")."""
+    parts = fold(words).split()
+    while parts and (parts[0] in _stop() or parts[0] in _NOT_NAMES):
+        parts.pop(0)
+    return " ".join(parts)
 
 
 @cache
