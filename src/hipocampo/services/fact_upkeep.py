@@ -122,8 +122,9 @@ async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
     current until this turn replaces the workplace)."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
-    marked = {(m.key.split(":")[1], i) for m in facts if m.valid_to is not None and (m.key or "").startswith(
-        "statement:") and m.key.count(":") >= 2 for i in m.source_message_ids}  # fmt: skip
+    keys = [(m.key or "", m) for m in facts if m.valid_to is not None]
+    marked = {(k.split(":")[1], i) for k, m in keys if k.startswith("statement:") and k.count(":") >= 2
+              for i in m.source_message_ids}  # fmt: skip
     earlier = await _earlier_said(deps, message, {message.id})
     found = replaced_statements(message.content, earlier)
     found += [

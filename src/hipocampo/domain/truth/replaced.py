@@ -438,7 +438,7 @@ def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit:
             if taken >= limit or message_id in found:
                 break
             hit = _restated(sentence, later, text, context, content)
-            if hit == "same":
+            if isinstance(hit, str):  # the value already said there: what is older was judged then
                 break
             if hit is not None:
                 old, said, new = hit
