@@ -73,3 +73,13 @@ def test_what_is_not_sure_is_no_fact(text: str) -> None:
 def test_a_wish_may_be_a_goal_but_no_other_fact() -> None:
     assert [f.key for f in extract_facts("I'd love to live in Rome someday")] == ["goal:live_in_rome_someday"]
     assert extract_facts("I'm vegetarian, so food might be tricky")[0].key == "diet"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the budget went up to 2000 euros", "we bumped the budget to 2000 euros", "o orçamento subiu para 2000 euros"],
+)
+def test_a_new_budget_without_purpose_replaces_the_one_held(text: str) -> None:
+    facts = extract_facts(text, known=[("budget:trip", "1500 EUR")])
+    assert [(f.key, f.value) for f in facts] == [("budget:trip", "2000 EUR")]
+    assert [f.key for f in extract_facts(text, known=[("budget:trip", "1"), ("budget:rent", "2")])] == ["budget"]

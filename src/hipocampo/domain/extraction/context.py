@@ -38,6 +38,9 @@ NEAR = 200
 """Characters either side of a move where its evidence is looked for: the sentences around it,
 not a whole pasted document."""
 PET_BY_NAME = "pet"
+SAME_SLOT = "same_slot"
+"""A draft's argument: the slot kind whose one stored key a new value replaces ("the budget went up to
+2000 euros" updates "budget:trip" when that is the only budget the memory holds)."""
 FROM_MEMORY = "from_memory"
 """A draft's argument: the comma-separated keys whose stored value a loss that names none ends
 ("I quit my job": see :mod:`~hipocampo.domain.extraction.losses`)."""
@@ -80,11 +83,23 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
             d = _destination(first, near, known) if first.person is None else None
         elif first.template == "pet" and first.key.rpartition(":")[2] == PET_BY_NAME:
             d = _pet(first, known) if first.person is None else None
+        elif first.args.get(SAME_SLOT):
+            d = _same_slot(first, known)
         elif first.args.get(FROM_MEMORY) and not first.value:
             d = _held(first, text, known) if first.person is None else None
         if d is not None:
             out.append((d, lang, span))
     return out
+
+
+def _same_slot(d: Draft, known: Known) -> Draft:
+    """The one stored key of the draft's slot kind, when there is exactly one ("budget:trip"): a
+    new value said without its purpose replaces it; otherwise the draft keeps its own key."""
+    kind = d.args[SAME_SLOT]
+    held = {k: v for k, v in known if k == kind or k.startswith(f"{kind}:")}
+    if len(held) == 1:
+        d.key = next(iter(held))
+    return d
 
 
 def _held(d: Draft, text: str, known: Known) -> Draft | None:

@@ -21,6 +21,7 @@ from ...extraction.base import (
     without_article,
     word_count,
 )
+from ...extraction.context import SAME_SLOT
 from ...extraction.roles import goal, likes, medication, schedule
 from ...model import MemoryType as T
 from ...text import fold
@@ -126,6 +127,34 @@ def _condition_adjective(m: re.Match[str]) -> list[Draft]:
     rf"pay)\s+more\s+than\s+(?P<v>.+)",
 )
 def _budget(m: re.Match[str]) -> list[Draft] | None:
+    found = _money(m)
+    if re.search(r"\bnow\b", m[0], re.IGNORECASE) and not m.groupdict().get("p"):
+        for d in found or []:  # "my budget is now ...": a change of the budget held
+            d.args[SAME_SLOT] = "budget"
+    return found
+
+
+@on(
+    RULES,
+    r"(?:the\s+|our\s+|my\s+)?(?:total\s+)?budget\s+(?:is\s+now|now\s+is|(?:has\s+)?(?:went|gone)\s+(?:up|down)\s+to|"
+    r"(?:has\s+)?(?:increased|decreased|dropped|risen|rose|grown|grew|changed|moved)\s+to|is\s+(?:up|down)\s+to)\s+(?P<v>.+)",
+)
+@on(RULES, r"(?:the\s+|our\s+|my\s+)?budget\s+(?:is|'s)\s+(?P<v>.+?)\s+now\b.*")
+@on(
+    RULES,
+    r"(?:we|i)\s+(?:just\s+|finally\s+)?(?:bumped|raised|increased|upped|cut|lowered|reduced|dropped|changed|moved)\s+"
+    r"(?:the|our|my)\s+budget\s+(?:up\s+|down\s+)?to\s+(?P<v>.+)",
+)
+def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
+    """A new budget said with no purpose ("the budget went up to 2000 euros"): it replaces the one
+    budget the memory holds, whatever its purpose (:func:`~hipocampo.domain.extraction.context.resolve`)."""
+    found = _money(m)
+    for d in found or []:
+        d.args[SAME_SLOT] = "budget"
+    return found
+
+
+def _money(m: re.Match[str]) -> list[Draft] | None:
     money = money_at(m["v"])
     if not money:
         return None

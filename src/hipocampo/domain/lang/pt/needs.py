@@ -20,6 +20,7 @@ from ...extraction.base import (
     slug,
     word_count,
 )
+from ...extraction.context import SAME_SLOT
 from ...extraction.roles import goal, likes, medication, schedule
 from ...model import MemoryType as T
 from ...text import fold
@@ -128,6 +129,33 @@ def _condition_adjective(m: re.Match[str]) -> list[Draft] | None:
 @on(RULES, rf"{EU}(?:só\s+|so\s+)?(?:posso|consigo)\s+gastar\s+(?P<v>.+)")
 @on(RULES, rf"{EU}não\s+(?:posso|quero|consigo)\s+gastar\s+mais\s+(?:do\s+)?(?:que|de)\s+(?P<v>.+)")
 def _budget(m: re.Match[str]) -> list[Draft] | None:
+    found = _money(m)
+    if re.search(r"\bagora\b", m[0], re.IGNORECASE) and not m.groupdict().get("p"):
+        for d in found or []:  # "my budget is agora ...": a change of the budget held
+            d.args[SAME_SLOT] = "budget"
+    return found
+
+
+@on(
+    RULES,
+    r"(?:o\s+|nosso\s+|o\s+nosso\s+|meu\s+|o\s+meu\s+)?(?:orçamento|orcamento)\s+(?:agora\s+)?(?:(?:já\s+|ja\s+)?(?:subiu|passou|caiu|"
+    r"baixou|aumentou|diminuiu|mudou)\s+(?:para|pra|a\s+ser)|ficou\s+em|agora\s+(?:é|e))\s+(?:agora\s+)?(?:de\s+)?(?P<v>.+)",
+)
+@on(
+    RULES,
+    r"(?:eu\s+|a\s+gente\s+|nós\s+)?(?:aumentamos|aumentei|baixamos|baixei|cortamos|cortei|reduzimos|reduzi|subimos|"
+    r"subi|mudamos|mudei|passamos|passei)\s+o\s+(?:nosso\s+|meu\s+)?(?:orçamento|orcamento)\s+(?:para|pra|pro)\s+(?P<v>.+)",
+)
+def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
+    """A new budget said with no purpose ("o orçamento subiu para 5 mil"): it replaces the one budget
+    the memory holds, whatever its purpose (:func:`~hipocampo.domain.extraction.context.resolve`)."""
+    found = _money(m)
+    for d in found or []:
+        d.args[SAME_SLOT] = "budget"
+    return found
+
+
+def _money(m: re.Match[str]) -> list[Draft] | None:
     money = money_at(m["v"])
     if not money:
         return None
