@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipocampo.domain.extraction import extract_facts
+from hipocampo.domain.extraction import extract_facts, unsure
 
 KNOWN = [("employer", "Acme"), ("person:partner", "Tom"), ("pet:cat", "Mochi"), ("pet:dog", "Thor")]
 
@@ -83,3 +83,19 @@ def test_a_new_budget_without_purpose_replaces_the_one_held(text: str) -> None:
     facts = extract_facts(text, known=[("budget:trip", "1500 EUR")])
     assert [(f.key, f.value) for f in facts] == [("budget:trip", "2000 EUR")]
     assert [f.key for f in extract_facts(text, known=[("budget:trip", "1"), ("budget:rent", "2")])] == ["budget"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'd love to work at Google one day tbh", True),
+        ("if the offer comes through I'm moving to Stockholm", True),
+        ("será que eu sou intolerante a lactose?", True),
+        ("acho que vou me mudar pro Rio", True),
+        ("I started at Google last week", False),
+        ("I'm vegetarian, so food might be tricky", False),
+        ("Sou vegana, tá?", False),
+    ],
+)
+def test_unsure_says_what_the_rules_make_no_fact_of(text: str, expected: bool) -> None:
+    assert unsure(text) is expected

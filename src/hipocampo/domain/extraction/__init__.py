@@ -50,7 +50,9 @@ from .roles import relation
 from .settling import render, settle
 from .validate import keep_valid
 
-__all__ = ["ExtractedFact", "answer_length", "extract_facts", "extract_people", "regender", "speaker_gender"]
+__all__ = [
+    "ExtractedFact", "answer_length", "extract_facts", "extract_people", "regender", "speaker_gender", "unsure",
+]  # fmt: skip
 
 
 def regender(content: str, value: str, feminine: bool) -> str:
@@ -222,6 +224,21 @@ def _head(clause: str) -> str:
     """A clause up to a comma or a conjunction: where its own statement is, without the comment
     after it ("I'm vegetarian, so food might be tricky": the doubt is about the food)."""
     return _COMMENT.split(clause, maxsplit=1)[0]
+
+
+def unsure(sentence: str) -> bool:
+    """Whether a sentence of the user's states nothing for sure, as the rules read it: a condition
+    ("if the offer comes through"), a doubt ("I may be", "será que"), a wish ("I'd love to",
+    "queria"), a hedge ("I think") or a question. The rules make no fact of it; a detector outside
+    them (endings, replaced values) should not close a fact on it either."""
+    text = sentence.strip()
+    if _CONDITION_INSIDE.search(text) or _CONDITIONAL.match(text):
+        return True
+    if text.endswith("?") and not _TAG_QUESTION.search(text):
+        return True
+    head = _head(text)
+    langs = [lang.reader for lang in LANGUAGES.values()]
+    return bool(_possible(text, langs) or _DOUBT.search(head) or _DESIRE.search(head) or _HEDGE_WORDS.search(head))
 
 
 def _appositive(lang: Grammar, clause: str, drafts: list[Draft], speaker: str | None) -> list[Draft]:
