@@ -97,6 +97,10 @@ _PROMOTED = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:got|been|was|were)\s+promoted\s+to\s+(?:an?\s+)?", re.I
 )
 """A promotion names the new job: "I got promoted to team lead" reads as "I'm a team lead"."""
+_NOT_ANYMORE = re.compile(
+    r"^(?:not|no\s+longer)\s+(?!(?:sure|really|yet|now|much|bad|great)\b)\w+.*\b(?:anymore|any\s+more)\b", re.I
+)
+"""'not vegetarian anymore': the dropped "I'm" of a retraction."""
 _LIVING = re.compile(r"^(?:i(?:'ve|\s+have)?\s+)?(?:been\s+)?living\s+in\s+", re.I)
 """Chat drops the subject ("just moved to Glasgow!!", "quit Deliveroo last week"): read as the user's."""
 
@@ -118,6 +122,8 @@ def normalize(clause: str) -> str:
         return _BECAME.sub("I am ", clause, count=1)
     if _PROMOTED.match(clause):
         return _PROMOTED.sub("I'm a ", clause, count=1)
+    if _NOT_ANYMORE.match(clause):
+        return f"I'm {clause}"
     if _LIVING.match(clause):
         return _LIVING.sub("I live in ", clause, count=1)
     return f"I {clause}" if _DROPPED.match(clause) else clause
@@ -127,7 +133,7 @@ def about_us(clause: str) -> str | None:
     """ "we live in Porto" -> "I live in Porto" (the caller keeps home, pets and family only)."""
     if re.match(r"we(?:'re|\s+are)\s+", clause, re.I):
         return re.sub(r"^we(?:'re|\s+are)\s+", "I am ", clause, flags=re.I)
-    if re.match(r"we\s+(?:live|have|moved|just\s+moved|got|adopted|also)\b", clause, re.I):
+    if re.match(r"we\s+(?:live|have|moved|just\s+moved|relocated|got|adopted|also)\b", clause, re.I):
         return re.sub(r"^we\s+", "I ", clause, flags=re.I)
     return None
 

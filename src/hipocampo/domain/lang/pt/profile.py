@@ -87,7 +87,10 @@ on(RULES, rf"(?:{SOU}(?:o|a)|aqui\s+(?:é|e|quem\s+fala\s+é)\s+(?:o\s+|a\s+)?)\
     lambda m: _name(m["v"], lower_ok=False)
 )
 
-_MUDEI = rf"{EU}{ADV}(?:me\s+mudei|mudei-me|mudei|acabei\s+de\s+me\s+mudar|fui\s+morar)"
+_MUDEI = (
+    rf"{EU}{ADV}(?:me\s+mudei|mudei-me|mudei|acabei\s+de\s+me\s+mudar|fui\s+morar|fui\s+viver|"
+    rf"voltei\s+a\s+(?:morar|viver)|vim\s+(?:morar|viver))"
+)
 
 
 _TO = r"(?P<prep>para|pra|pro|pras?|pros?|em|no|na|pel[oa])\s+(?:(?P<art>[oa]s?)\s+(?=[A-ZÀ-Ý]))?"
