@@ -21,15 +21,31 @@ every caller that opens storage gets it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from . import plugins
 from .domain.errors import ConfigurationError
 from .domain.urls import redact
+from .ports import Backend, OpenStorage
 
 if TYPE_CHECKING:
     from .ports import Clock, Storage
-    from .settings import Settings
+    from .settings import Settings, StorageSettings
+
+__all__ = [
+    "ALIASES",
+    "BACKENDS",
+    "VECTOR_INDEXES",
+    "Backend",  # the port (hipocampo.ports), named here too: where backend authors look for it
+    "OpenStorage",
+    "backend_for",
+    "local_size",
+    "open_storage",
+    "redact",
+    "scheme_of",
+    "vector_scheme_of",
+    "with_vector_index",
+]
 
 BACKENDS = plugins.backends
 """URL scheme -> the ``open_storage`` that opens it (``scheme in BACKENDS``, ``BACKENDS.names()``)."""
@@ -40,44 +56,6 @@ VECTOR_INDEXES = plugins.vector_indexes
 """``HIPOCAMPO_VECTORS`` URL scheme -> the ``open_vector_index(url, *, memories)`` that opens a vector
 index in another engine: entry points of ``hipocampo.vector_indexes`` (hipocampo's chroma and
 duckdb, and plugins'). Empty setting: the database's own index."""
-
-
-class OpenStorage(Protocol):
-    async def __call__(self, url: str, *, clock: Clock, settings: Settings) -> Storage: ...
-
-
-class Backend:
-    """A storage backend as the commands ask it: open a store, migrate its schema, say which store
-    a URL names. Subclasses override what their engine has; the defaults fit a store with no
-    schema and no file (an in-process one)."""
-
-    def __init__(self, open_storage: OpenStorage | None = None) -> None:
-        self._open = open_storage
-
-    async def open(self, url: str, *, clock: Clock, settings: Settings) -> Storage:
-        """Every storage port over the store at ``url``."""
-        if self._open is None:
-            raise NotImplementedError(f"{type(self).__name__} opens no store")
-        return await self._open(url, clock=clock, settings=settings)
-
-    async def migrate(self, url: str) -> tuple[int, int] | None:
-        """Apply the pending schema migrations: ``(before, after)`` versions, or ``None`` for a
-        store with no schema (it keeps nothing between runs, or migrates itself)."""
-        return None
-
-    def identity(self, url: str) -> tuple[str, ...] | None:
-        """What names one store, so two URLs of it are known as one (``move`` refuses to move a
-        store onto itself); ``None`` for a store nothing else can name. By default the URL
-        without its password."""
-        return (redact(url),)
-
-    def exists(self, url: str) -> bool:
-        """Whether the store is there to read (``move --from`` refuses one that is not)."""
-        return True
-
-    def local_size(self, url: str) -> int | None:
-        """Bytes on this machine's disk, or ``None`` for a server or in-memory store."""
-        return None
 
 
 def backend_for(target: str) -> Backend:
@@ -106,13 +84,15 @@ def local_size(target: str) -> int | None:
     return backend_for(target).local_size(target)
 
 
-async def open_storage(target: str, *, clock: Clock, settings: Settings) -> Storage:
-    """Open every storage port of the backend ``target`` names."""
-    storage = await backend_for(target).open(target, clock=clock, settings=settings)
-    if not settings.vectors:
+async def open_storage(target: str, *, clock: Clock, settings: Settings | StorageSettings) -> Storage:
+    """Open every storage port of the backend ``target`` names; the backend is given the storage
+    section of ``settings`` only."""
+    section = settings.sections.storage if hasattr(settings, "sections") else settings
+    storage = await backend_for(target).open(target, clock=clock, settings=section)
+    if not section.vectors:
         return storage
     try:
-        return await with_vector_index(storage, settings.vectors)
+        return await with_vector_index(storage, section.vectors)
     except BaseException:
         await storage.close()
         raise

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import typing
 
 import pytest
 
 from hipocampo import plugins
+from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
+from hipocampo.backends import backend_for, open_storage
 from hipocampo.bootstrap import build_embedder
-from hipocampo.settings import SECTION_FIELDS, EmbedderSettings, Sections, Settings
+from hipocampo.ports import Backend, Clock, Storage
+from hipocampo.settings import SECTION_FIELDS, EmbedderSettings, Sections, Settings, StorageSettings
 
 
 def test_every_variable_feeds_exactly_one_section() -> None:
@@ -68,3 +72,24 @@ def test_an_embedder_plugin_gets_its_section_and_nothing_else() -> None:
     assert isinstance(section, EmbedderSettings)
     assert section.threads == 5
     assert not hasattr(section, "api_key") and not hasattr(section, "db")
+
+
+def test_a_storage_backend_gets_the_storage_section_only() -> None:
+    seen: list[object] = []
+
+    class Recording(Backend):
+        async def open(self, url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
+            seen.append(settings)
+            return await backend_for("memory://").open("memory://", clock=clock, settings=settings)
+
+    async def scenario() -> None:
+        with plugins.backends.registered("sectioned", Recording()):
+            storage = await open_storage(
+                "sectioned://x", clock=FakeClock(), settings=Settings(pg_pool_size=3, llm_api_key="sk-secret")
+            )
+            await storage.close()
+
+    asyncio.run(scenario())
+    (section,) = seen
+    assert isinstance(section, StorageSettings) and section.pg_pool_size == 3
+    assert not hasattr(section, "api_key")

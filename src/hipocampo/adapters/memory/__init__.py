@@ -25,7 +25,7 @@ from .tenants import InMemoryTenantStore
 from .vectors import InMemoryVectorIndex
 
 if TYPE_CHECKING:
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 __all__ = [
     "InMemoryDatabase",
@@ -66,7 +66,7 @@ def storage_on(db: InMemoryDatabase, clock: Clock) -> Storage:
     )
 
 
-async def open_storage(url: str, *, clock: Clock, settings: Settings | None = None) -> Storage:
+async def open_storage(url: str, *, clock: Clock, settings: StorageSettings | None = None) -> Storage:
     """``memory://``: a fresh database; ``memory://name``: the process's database of that name."""
     name = url.split("://", 1)[1].strip("/") if "://" in url else ""
     db = _NAMED.setdefault(name, InMemoryDatabase()) if name else InMemoryDatabase()

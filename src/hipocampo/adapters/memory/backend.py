@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...backends import Backend
+from ...ports import Backend
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 
 class MemoryBackend(Backend):
-    async def open(self, url: str, *, clock: Clock, settings: Settings) -> Storage:
+    async def open(self, url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
         from . import open_storage
 
         return await open_storage(url, clock=clock, settings=settings)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 
 def conninfo(url: str) -> str:
@@ -24,7 +24,7 @@ def conninfo(url: str) -> str:
     return url
 
 
-async def open_storage(url: str, *, clock: Clock, settings: Settings) -> Storage:
+async def open_storage(url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
     """Every storage port over one connection pool to the database at ``url``."""
     from ...ports import Storage
     from .db import PostgresDatabase

@@ -6,18 +6,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...backends import Backend
+from ...ports import Backend
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 DEFAULT_PORT = 5432
 """libpq's port when a URL names none: two URLs, one with it and one without, name one store."""
 
 
 class PostgresBackend(Backend):
-    async def open(self, url: str, *, clock: Clock, settings: Settings) -> Storage:
+    async def open(self, url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
         from . import open_storage
 
         return await open_storage(url, clock=clock, settings=settings)

@@ -41,7 +41,7 @@ import psycopg
 from ...domain.errors import DimensionMismatch
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
-from ...settings import Settings
+from ...settings import StorageSettings
 from .db import PostgresDatabase
 from .memories import memory_from_row
 from .sql import Query, execute, fetch_all, fetch_one, scope_filter
@@ -124,7 +124,7 @@ class PostgresVectorIndex:
     def __init__(
         self,
         db: PostgresDatabase,
-        settings: Settings,
+        settings: StorageSettings,
         *,
         path: Path = "auto",
         fallback: bool = True,

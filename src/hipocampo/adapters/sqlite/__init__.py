@@ -8,7 +8,7 @@ from ...domain.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 
 def sqlite_path(target: str) -> str:
@@ -20,7 +20,7 @@ def sqlite_path(target: str) -> str:
     return target
 
 
-async def open_storage(url: str, *, clock: Clock, settings: Settings) -> Storage:
+async def open_storage(url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
     """Every storage port over one SQLite file (created and migrated when new)."""
     from ...ports import Storage
     from .db import SqliteDatabase

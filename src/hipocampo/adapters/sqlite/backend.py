@@ -8,16 +8,16 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...backends import Backend
+from ...ports import Backend
 from . import open_storage, sqlite_path
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage
-    from ...settings import Settings
+    from ...settings import StorageSettings
 
 
 class SqliteBackend(Backend):
-    async def open(self, url: str, *, clock: Clock, settings: Settings) -> Storage:
+    async def open(self, url: str, *, clock: Clock, settings: StorageSettings) -> Storage:
         return await open_storage(url, clock=clock, settings=settings)
 
     async def migrate(self, url: str) -> tuple[int, int] | None:
