@@ -99,3 +99,9 @@ def test_a_new_budget_without_purpose_replaces_the_one_held(text: str) -> None:
 )
 def test_unsure_says_what_the_rules_make_no_fact_of(text: str, expected: bool) -> None:
     assert unsure(text) is expected
+
+
+def test_a_list_is_split_between_things_not_inside_one() -> None:
+    assert extract_facts("I love creating a safe and inviting place for people to grow") == []
+    names = [f.value for f in extract_facts("tenho 2 filhos, o Pedro e a Lara, e eles acharam hilário")]
+    assert "Pedro" in names and "Lara" in names

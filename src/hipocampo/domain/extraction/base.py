@@ -151,7 +151,7 @@ def items(value: str) -> list[str]:
     return parts
 
 
-_CUT_ADJECTIVE = re.compile(r"(?:^|\s)(?:a|an|the|um|uma)\s+\S+$", re.IGNORECASE)
+_CUT_ADJECTIVE = re.compile(r"(?:^|\s)(?:[Aa]|[Aa]n|[Tt]he|[Uu]ma?)\s+[a-zà-ÿ][\w-]*$")
 _DETERMINED = re.compile(r"^(?:a|an|the|my|some|um|uma|o|os|as|meu|minha|\d)\b", re.IGNORECASE)
 
 
