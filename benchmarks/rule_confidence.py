@@ -20,8 +20,8 @@ The threshold is chosen by leave-one-scenario-out cross-validation on the earlie
 dev-precision splits:
 each scenario's facts are judged by the families' confidence counted without that scenario, and
 the lowest threshold whose pooled held-out precision by value (of the facts current at the end,
-as the harness scores them) reaches :data:`TARGET` is taken; when none does, the lowest with the
-best such precision among those still writing :data:`KEEP` of the right facts. It is then capped
+as the harness scores them) reaches :data:`TARGET` is taken; when none does, the highest with the
+best such precision among those still writing :data:`KEEP` of the right facts (precision first). It is then capped
 so that every right fact of the tuned split is still written (the tuned split stays at 100%).
 The sweep is printed; ``--write`` stores the counts, the threshold and the sweep in
 ``src/hipocampo/domain/extraction/rule_confidence.json``, shipped in the package and read by
@@ -169,14 +169,15 @@ def cross_validate(observations: list[Observation], held: list[str]) -> list[dic
 
 
 def choose(sweep: list[dict[str, Any]]) -> float:
-    """The lowest threshold whose held-out precision reaches the target; when none does, the lowest
-    that reaches the best precision among those still writing :data:`KEEP` of the right facts."""
+    """The lowest threshold whose held-out precision reaches the target; when none does, the highest
+    that reaches the best precision among those still writing :data:`KEEP` of the right facts (on a
+    tie, the stricter gate: a family that has not earned its place writes nothing)."""
     good = [s for s in sweep if s["precision"] is not None and s["precision"] >= TARGET]
     if good:
         return float(min(good, key=lambda s: s["threshold"])["threshold"])
     keeping = [s for s in sweep if (s["right_kept_share"] or 0.0) >= KEEP and s["precision"] is not None]
     best = max(s["precision"] for s in keeping)
-    return float(min(s["threshold"] for s in keeping if s["precision"] == best))
+    return float(max(s["threshold"] for s in keeping if s["precision"] == best))
 
 
 def tuned_ceiling(played: list[tuple[str, str, Observation]], table: dict[str, tuple[float, float]]) -> float:
