@@ -40,8 +40,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from hipocampo import Memory  # noqa: E402
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
-from hipocampo.client import Memory  # noqa: E402
 from hipocampo.domain.extraction.llm_schemas import grounded  # noqa: E402
 from hipocampo.domain.truth.reconcile import FACT_VALUE  # noqa: E402
 from hipocampo_bench.scenario_model import Scenario  # noqa: E402

@@ -36,7 +36,7 @@ from hipocampo.ports import Clock
 from .scenario_model import Probe, Scenario
 
 if TYPE_CHECKING:
-    from hipocampo.client import Memory
+    from hipocampo import Memory
 
 __all__ = ["MODES", "OUTDATED_MARK", "Mode", "ProbeOutcome", "check_probe", "clock_for", "probe_checks", "states"]
 

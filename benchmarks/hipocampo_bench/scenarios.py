@@ -30,9 +30,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.bootstrap import build_embedder
-from hipocampo.client import Memory
 from hipocampo.domain.model import HistoryEvent, MemoryItem
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
 from hipocampo.ports import Embedder

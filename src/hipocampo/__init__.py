@@ -16,7 +16,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .client import AsyncMemory, Memory
+    from .client import AsyncMemory
+    from .client_sync import Memory
     from .domain.errors import (
         ConfigurationError,
         DimensionMismatch,
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _LAZY = {
-    ".client": ("AsyncMemory", "Memory"),
+    ".client": ("AsyncMemory",),
+    ".client_sync": ("Memory",),
     ".domain.errors": (
         "ConfigurationError",
         "DimensionMismatch",

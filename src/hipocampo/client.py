@@ -478,17 +478,12 @@ _PUBLIC = (
 )
 
 
-# The synchronous twin is generated source (scripts/gen_sync_memory.py), so editors and type
-# checkers see its methods; imported last because it builds on AsyncMemory.
-from .client_sync import Memory, _LoopThread  # noqa: E402
-
 __all__ = [
     "MAX_MESSAGES_PER_CALL",
     "MAX_QUERY_CHARS",
     "MEMORY_TYPE_DESCRIPTIONS",
     "AsyncMemory",
     "Limit",
-    "Memory",
     "Record",
     "ScriptExhausted",
     "SearchOptions",
@@ -498,5 +493,4 @@ __all__ = [
     "chat_model_from_settings",
     "json_line",
     "redact",
-    "_LoopThread",
 ]

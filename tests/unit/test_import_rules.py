@@ -19,6 +19,7 @@ PACKAGE = Path(hipocampo.__file__).parent
 OUTER = ("entrypoints", "agent", "integrations")
 ALLOWED = (
     "hipocampo.client",
+    "hipocampo.client_sync",  # the generated synchronous twin of the facade
     "hipocampo.domain",
     "hipocampo.settings",
     "hipocampo.plugins",  # the public registry of providers and backends (docs/plugins.md)

@@ -8,7 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import hipocampo
-from hipocampo.client import _PUBLIC, AsyncMemory, Memory
+from hipocampo.client import _PUBLIC, AsyncMemory
+from hipocampo.client_sync import Memory
 from hipocampo.entrypoints.cli import app
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -2,7 +2,7 @@
 
 The LangChain tools, the LangGraph nodes and graph, and :func:`~hipocampo.agent.chat.run_chat`
 take an ``AgentMemory`` or an engine (:class:`~hipocampo.client.AsyncMemory` or the sync
-:class:`~hipocampo.client.Memory`), which they wrap in :class:`LocalAgentMemory`. The other
+:class:`~hipocampo.Memory`), which they wrap in :class:`LocalAgentMemory`. The other
 implementation, :class:`~hipocampo.agent.remote.RemoteAgentMemory`, speaks to a hipocampo HTTP
 service, so an agent can run far from its memory with the same graph.
 """
@@ -20,7 +20,8 @@ from .session import SessionConfig
 from .tools import GetMemoryResult, MemoryTools, WriteResult
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
     from ..settings import Settings
 
 T = TypeVar("T")
@@ -88,7 +89,7 @@ class LocalAgentMemory:
 @dataclass(frozen=True)
 class BoundMemory:
     """An :class:`AgentMemory` and the event loop its coroutines must run on: a sync
-    :class:`~hipocampo.client.Memory`'s own loop thread, or (``loop=None``) the caller's."""
+    :class:`~hipocampo.Memory`'s own loop thread, or (``loop=None``) the caller's."""
 
     backend: AgentMemory
     loop: asyncio.AbstractEventLoop | None = None
@@ -109,7 +110,8 @@ class BoundMemory:
 def bind_memory(memory: AsyncMemory | Memory | AgentMemory) -> BoundMemory:
     """Wrap an engine in :class:`LocalAgentMemory` (a sync ``Memory`` keeps its own loop); an
     :class:`AgentMemory` is used as is."""
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
 
     if isinstance(memory, Memory):
         return BoundMemory(LocalAgentMemory(memory._inner), memory._runner.loop)

@@ -20,7 +20,8 @@ from .context import MemoryFlags
 from .session import SessionConfig
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigurationError("The chat agent needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
     from .backend import AgentMemory
 
 

@@ -6,7 +6,7 @@
 Tools return JSON strings (what chat models read back); the structured result is the tool's
 ``artifact``. With an :class:`~hipocampo.client.AsyncMemory` or an
 :class:`~hipocampo.agent.backend.AgentMemory` (e.g. a remote service's) the tools are async
-(``ainvoke``); with a sync :class:`~hipocampo.client.Memory` both ``invoke`` and ``ainvoke`` work.
+(``ainvoke``); with a sync :class:`~hipocampo.Memory` both ``invoke`` and ``ainvoke`` work.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from .backend import AgentMemory, BoundMemory, bind_memory
 from .session import SessionConfig
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
 
 try:
     from langchain_core.tools import StructuredTool

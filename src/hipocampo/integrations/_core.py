@@ -23,7 +23,8 @@ from ..domain.limits import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from ..agent.remote import RemoteAgentMemory
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory
+    from ..client_sync import Memory
 
 log = logging.getLogger("hipocampo.integrations")
 T = TypeVar("T")
@@ -262,7 +263,8 @@ class ChatMemory:
         token_budget: int | None = None,
         timeout: float = 10.0,
     ) -> None:
-        from ..client import AsyncMemory, Memory
+        from ..client import AsyncMemory
+        from ..client_sync import Memory
 
         # Caught here, once, rather than as a memory failure logged on every call.
         if token_budget is not None and (
@@ -288,7 +290,7 @@ class ChatMemory:
         elif isinstance(memory, AsyncMemory):
             self._backend, self._loop = _Local(memory, tenant_id, agent_id), None
         elif _is_remote(memory):
-            from ..client import _LoopThread
+            from ..client_sync import _LoopThread
 
             # One loop of its own: the service's HTTP connections serve sync and async callers alike.
             self._runner = _LoopThread()

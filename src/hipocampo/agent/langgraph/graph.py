@@ -31,7 +31,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigurationError("The LangGraph integration needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
-    from ...client import AsyncMemory, Memory
+    from ...client import AsyncMemory
+    from ...client_sync import Memory
     from ..backend import AgentMemory
 
 
@@ -59,7 +60,7 @@ def build_agent_graph(
 
     ``memory`` is the engine in process, or any :class:`~hipocampo.agent.backend.AgentMemory`:
     :class:`~hipocampo.agent.remote.RemoteAgentMemory` runs the same agent on a hipocampo service.
-    Works with ``ainvoke``; with a sync :class:`~hipocampo.client.Memory`, ``invoke`` works too.
+    Works with ``ainvoke``; with a sync :class:`~hipocampo.Memory`, ``invoke`` works too.
     """
     if max_tool_rounds < 0:
         raise ConfigurationError("max_tool_rounds must not be negative")

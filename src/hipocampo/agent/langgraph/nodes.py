@@ -30,7 +30,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigurationError("The LangGraph integration needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
-    from ...client import AsyncMemory, Memory
+    from ...client import AsyncMemory
+    from ...client_sync import Memory
 
 __all__ = [
     "CONVERSATION_KINDS",

@@ -63,7 +63,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigurationError("HipocampoStore needs langgraph: pip install 'hipocampo[langgraph]'") from exc
 
 if TYPE_CHECKING:
-    from ...client import AsyncMemory, Memory
+    from ...client import AsyncMemory
+    from ...client_sync import Memory
 
 T = TypeVar("T")
 SOURCE = "langgraph_store"
