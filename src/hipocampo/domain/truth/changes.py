@@ -121,6 +121,12 @@ def _stems(text: str) -> set[str]:
     return {s for s in query_terms(text) if len(s) >= _MIN_STEM and not s.isdigit()}
 
 
+def _short_names(text: str) -> set[str]:
+    """Names too short for a stem ("Zoe", "Ana", "Rui"), folded: a name of three letters names one
+    person as well as a long word names one thing."""
+    return {fold(n) for n in names_in(text) if len(n) == 3 and not text.startswith(n)}
+
+
 def _purpose(fact: MemoryItem) -> str:
     """What a budget or a saving is for, as its key names it ("budget:peru_trip" -> "peru trip")."""
     key = fact.key or ""
@@ -132,7 +138,7 @@ def _names_fact(sentence: str, sentence_stems: set[str], fact: MemoryItem) -> bo
     or, for a budget, a word of its purpose ("forget the trip") when the sentence names no other
     place or person ("the Chile trip is off" is not about the Peru budget)."""
     value = str(fact.metadata.get(FACT_VALUE) or "")
-    subject = _stems(value)
+    subject = _stems(value) or ({fold(value)} if len(value) == 3 and value[:1].isupper() else set())
     if subject and len(subject & sentence_stems) >= min(2, len(subject)):
         return True
     purpose = _purpose(fact)
@@ -170,7 +176,7 @@ def ended_facts(
             clause = _cue_clause(folded, cue.start(), cue.end()) if cue else ""
             if _about_other(clause):
                 continue
-            stems = _stems(clause)
+            stems = _stems(clause) | _short_names(sentence)
             for fact in candidates:
                 if fact.id in found:
                     continue
@@ -187,6 +193,10 @@ def ended_facts(
                     found[fact.id] = Ended(fact, sentence, again.group(0))
                 elif ending and not avoids and fact.memory_type is not MemoryType.CRITICAL_INFO:
                     found[fact.id] = Ended(fact, sentence, ending.group(0))
+    for ended in [e for e in found.values() if (e.fact.key or "").startswith("person:")]:
+        for fact in candidates:  # what was said of that person in that role ("my girlfriend Zoe is a vet")
+            if fact.id not in found and (fact.key or "").startswith(f"{ended.fact.key}:"):
+                found[fact.id] = Ended(fact, ended.sentence, ended.cue)
     return list(found.values())
 
 
@@ -235,7 +245,7 @@ def ended_statements(
             clause = _cue_clause(folded, ending.start(), ending.end())
             if _about_other(clause):
                 continue
-            named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} "))
+            named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} ")) | _short_names(sentence)
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
@@ -261,9 +271,14 @@ def _naming(content: str, named: set[str]) -> tuple[str, str] | None:
     that do (in order), unless it asks, wonders or already takes something back."""
     for sentence in _sentences(content):
         folded = fold(sentence)
-        if not _own(sentence) or _about_other(folded) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
+        if not _own(sentence) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
             continue
-        words = list(dict.fromkeys(w for w in re.findall(r"[\w'-]+", sentence) if _stems(w) & named))
+        if _about_other(folded) and not _short_names(sentence) & named:
+            continue  # someone else's statement, unless it is theirs by name ("my girlfriend Zoe is a vet")
+        short = _short_names(sentence)
+        words = list(
+            dict.fromkeys(w for w in re.findall(r"[\w'-]+", sentence) if (_stems(w) | (short & {fold(w)})) & named)
+        )
         distinct = {fold(w) for w in words}
         if len(distinct) >= MIN_SHARED or (len(distinct) == 1 and _specific(words[0], sentence)):
             return " ".join(words), sentence

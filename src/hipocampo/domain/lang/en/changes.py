@@ -10,7 +10,9 @@ RETRACT = (
     r"\b(?:is|are|'s|was)\s+(?:off|cancell?ed|called\s+off)\b|\bcancell?ed\b|\bcalled\s+off\b|"
     r"\bsold\b|\bbroke\s+up\b|\bsplit\s+up\b|\b(?:died|passed\s+away)\b|\bgave\s+up\s+(?:on\s+)?\b|"
     r"\bstopped\b|\bquit\b|\bnot\s+(?:doing|going\s+to\s+do|running|going)\b[^.!?]{0,30}\bthis\s+year\b|"
-    r"\bnever\s+mind\b|\bdropped\b|\bended\b"
+    r"\bnever\s+mind\b|\bdropped\b|\bended\b|"
+    r"(?<!i'm\s)(?<!im\s)(?<!am\s)(?<!get\s)(?<!got\s)(?<!be\s)\bused\s+to\b|"
+    r"\bmoved\s+(?:out\s+of|away\s+from)\b|\bmy\s+ex\b|\bex-(?:boyfriend|girlfriend|husband|wife|partner)\b"
 )
 """Ending cues: with an earlier fact named in the same sentence, that fact no longer holds."""
 RESUME = r"\b(?:back\s+to|again|started\s+(?:eating|drinking)\s+\w+\s+again)\b"

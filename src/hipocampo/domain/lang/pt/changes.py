@@ -11,7 +11,9 @@ RETRACT = (
     r"\besquece\b|\besqueca\b|\bdesconsidera\b|\besqueci\s+o\s+que\s+disse\b|"
     r"\bcancel(?:ei|ado|ada|amos|aram|ou)\b|\bdesisti\b|\bdesistimos\b|\bvendi\b|\bvendemos\b|"
     r"\bterminamos\b|\bterminei\b|\bacabou\b|\bacabamos\b|\bmorreu\b|\bfaleceu\b|\blarguei\b|\bnao\s+vai\s+(?:dar|rolar)\b|"
-    r"\bfoi\s+por\s+agua\s+abaixo\b|\bsem\s+\w+\s+este\s+ano\b"
+    r"\bfoi\s+por\s+agua\s+abaixo\b|\bsem\s+\w+\s+este\s+ano\b|"
+    r"\b(?:eu\s+)?(?:antes\s+)?(?:trabalhava|morava|vivia|namorava)\b|\bmeu\s+ex\b|\bminha\s+ex\b|"
+    r"\bex-(?:namorad[oa]|marido|mulher|esposa|noiv[oa])\b"
 )
 """Ending cues: with an earlier fact named in the same sentence, that fact no longer holds."""
 RESUME = r"\bvoltei\s+a\b|\bde\s+novo\b|\boutra\s+vez\b"
