@@ -56,6 +56,7 @@ HEDGE_WORDS = r"maybe|perhaps|probably|possibly|i\s+think|i\s+guess|kind\s+of|so
 
 VALUE_ENDS = (
     r"if|unless|because|'?cause|cuz|coz|since|when|but|although|though|while|so(?!\s+(?:much|many|far)\b)|whenever|"
+    r"instead\s+of|rather\s+than|"
     r"for\s+(?:\d+|a\s+few|many|several|two|three|five|ten)\s+(?:years|months|weeks)"
 )
 """Where a captured value ends: a new clause or a duration ("Porto since 2019", "for five years")."""
