@@ -117,20 +117,28 @@ async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
     """The user's earlier statements this turn replaces with no change cue: another value of a
     subject held one at a time ("primeiro mês em Belo Horizonte" after "moro em Santos"), matched
     by :func:`~hipocampo.domain.truth.replaced.replaced_statements`. A turn already marked
-    earlier for the same subject is left out; one a rule's change marked for another of its
-    facts is not ("i work at Deloitte as an auditor": the employer superseded, the role still
-    current until this turn replaces the workplace)."""
+    earlier for the same subject (a statement of it, or a fact of its key closed by a rule or an
+    ending) is left out, so its note stays the fact's; one marked for another subject is not."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     facts = await deps.memories.list(scope, kind=MemoryKind.FACT, limit=KNOWN_FACTS)
     keys = [(m.key or "", m) for m in facts if m.valid_to is not None]
     marked = {(k.split(":")[1], i) for k, m in keys if k.startswith("statement:") and k.count(":") >= 2
               for i in m.source_message_ids}  # fmt: skip
+    # A fact of the subject already closed from that turn (a rule's update, an ending) marks it.
+    marked |= {(subject, i) for k, m in keys for subject, held in SUBJECT_KEYS.items()
+               if any(k == h or k.startswith(h + ":") for h in held) for i in m.source_message_ids}  # fmt: skip
     earlier = await _earlier_said(deps, message, {message.id})
     found = replaced_statements(message.content, earlier)
     found += [
         r for r in restated_statements(message.content, earlier) if r.message_id not in {f.message_id for f in found}
     ]
-    return [r for r in found if (r.subject.split(":")[0], r.message_id) not in marked]
+    said_closed = {i: str(m.metadata.get(FACT_VALUE) or "") for _, m in keys for i in m.source_message_ids}
+    return [
+        r
+        for r in found
+        if (r.subject.split(":")[0], r.message_id) not in marked
+        and not (r.subject == "restated" and states_value(said_closed.get(r.message_id, ""), r.words))
+    ]
 
 
 VALUE_MARKS = frozenset({"home", "work", "partner", "diet"})
