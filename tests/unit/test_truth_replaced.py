@@ -50,6 +50,10 @@ def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:
         ("sou vegetariana desde 2019", "virei vegana", "diet", "vegetariana"),
         ("tomo losartana 50mg de manhã", "o médico subiu a losartana pra 100mg", "dose:losartana", "50mg"),
         ("i take sertraline 50mg", "doc upped the sertraline to 100 mg", "dose:sertraline", "50mg"),
+        ("i live in Columbus", "we moved back to Ohio last spring", "home", "columbus"),
+        ("i live in Seattle", "we bought a house in Tacoma!", "home", "seattle"),
+        ("i work at Acme", "took a job at Deloitte, starting monday", "work", "acme"),
+        ("moro em Lisboa", "compramos uma casa em Sintra", "home", "lisboa"),
     ],
 )
 def test_another_value_of_the_subject_replaces_the_earlier_statement(
@@ -77,6 +81,7 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("i work at Canva as a designer", "first week at Canva done"),
         ("i have a cat called Miso", "we adopted a second cat, Tofu"),  # pets add, never replace
         ("i live in Leeds", "moved to a bigger flat last week"),  # a description, no city
+        ("i live in Boston", "i bought a car in Providence"),
         ("I live in Denver now.", "I moved to Globex last month, same role."),  # a workplace
         ("vivo em Braga", "mudei-me para a Sonae, nova equipa"),
         ("give me vegan recipes", "im vegetarian"),  # a request states nothing of the user

@@ -38,12 +38,13 @@ CLAUSE_BREAKS = r"but|so|because|since|while"
 
 SUBJECTS = {
     "home": r"\b(?:i|we)\s+(?:now\s+)?(?:live|am\s+living|'m\s+living|m\s+living)\s+in\s+|"
-    r"\b(?:just\s+)?moved\s+(?:out\s+)?to\s+|"
+    r"\b(?:just\s+)?moved\s+(?:back\s+|out\s+)?to\s+|\bbought\s+a\s+(?:house|place|flat|apartment|home|condo)\s+in\s+|"
     r"\b(?:live|living)\s+in\s+|\bfirst\s+(?:week|month|days?|night)\s+(?:living\s+)?in\s+|\brelocated\s+to\s+|"
     r"\bnew\s+(?:apartment|apt|flat|place|house)\s+in\s+|\bsettled\s+in(?:to)?\s+|\b(?:now\s+)?based\s+in\s+",
     "work": r"\b(?:work|working)\s+(?:at|for)\s+|\bjoined\s+|\bstarted\s+(?:work(?:ing)?\s+)?at\s+|"
     r"\bfirst\s+(?:week|day|month)\s+at\s+|\bnew\s+job\s+at\s+|\bgot\s+(?:a|the)\s+job\s+at\s+|\bhired\s+(?:at|by)\s+|"
-    r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?an?\s+\w+(?:\s+\w+)?\s+at\s+",
+    r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?an?\s+\w+(?:\s+\w+)?\s+at\s+|\btook\s+(?:a|the)\s+job\s+(?:at|with)\s+|"
+    r"\baccepted\s+(?:an?\s+|the\s+)?(?:offer|job)\s+(?:at|from|with)\s+|\bgot\s+hired\s+(?:at|by)\s+",
     "role": r"\b(?:work|working|started|joined|hired|promoted|job)\b[^.!?,;]{0,40}?\bas\s+(?:an?\s+)?|"
     r"\bpromoted\s+to\s+",
     "partner": r"\bmy\s+(?:new\s+)?(?:boyfriend|girlfriend|bf|gf|partner|husband|wife|fiance|fiancee)\s*,?\s*"

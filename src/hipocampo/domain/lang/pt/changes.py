@@ -43,7 +43,8 @@ SUBJECTS = {
     r"\b(?:me\s+mudei|mudei-me|mudei|mudamos|nos\s+mudamos|mudamo-nos)\s+(?:de\s+vez\s+)?(?:pra|para|pro|pa)\s+(?:o\s+|a\s+)?|"
     r"\b(?:primeir[oa]s?|1a|1o)\s+(?:semana|mes|dias?|noite)\s+(?:morando\s+|a\s+viver\s+)?(?:em|no|na)\s+|"
     r"\b(?:ap|ape|apartamento|casa)\s+nov[oa]\s+(?:em|no|na)\s+|"
-    r"\b(?:vim|viemos|fui|fomos)\s+(?:morar|viver)\s+(?:pra|para|pro|em|no|na)\s+(?:o\s+|a\s+)?",
+    r"\b(?:vim|viemos|fui|fomos)\s+(?:morar|viver)\s+(?:pra|para|pro|em|no|na)\s+(?:o\s+|a\s+)?|"
+    r"\b(?:comprei|compramos|compr[aá]mos)\s+(?:uma\s+)?(?:casa|ap|ape|apartamento)\s+(?:em|no|na)\s+",
     "work": r"\b(?:trabalho|trampo|trabalhando|trampando|a\s+trabalhar)\s+(?:agora\s+)?"
     r"(?:na|no|em|numa|num|pra|para|pro)\s+(?:a\s+|o\s+)?|"
     r"\b(?:comecei|entrei|comecamos)\s+(?:a\s+trabalhar\s+)?(?:na|no|em)\s+|"
