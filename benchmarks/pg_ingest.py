@@ -48,6 +48,7 @@ from chat_texts import SUBJECTS, TEMPLATES  # noqa: E402
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
 from hipocampo.services import tenancy  # noqa: E402
+from hipocampo.testing import deps_of  # noqa: E402
 from hipocampo_bench.pgdb import scratch_database  # noqa: E402
 
 USERS = 50
@@ -90,7 +91,7 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 async def count(mem: AsyncMemory, sql: str) -> int:
-    async with mem.deps.uow.connection() as conn:  # type: ignore[attr-defined]
+    async with deps_of(mem).uow.connection() as conn:  # type: ignore[attr-defined]
         cur = await conn.execute(sql)
         row = await cur.fetchone()
         return int(next(iter(row.values())))
@@ -139,8 +140,8 @@ async def ack_http(server: str, redis: str | None, n: int) -> dict[str, Any]:
     async with scratch_database(server, "hipocampo_ingest") as url:
         mem = await AsyncMemory.open(url, embedder=FakeEmbedder(), worker="external")
         try:
-            await tenancy.create_tenant(mem.deps, "bench", plan="unlimited")
-            token = (await tenancy.issue_key(mem.deps, "bench"))[1]
+            await tenancy.create_tenant(deps_of(mem), "bench", plan="unlimited")
+            token = (await tenancy.issue_key(deps_of(mem), "bench"))[1]
         finally:
             await mem.close()
         with socket.socket() as s:

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from hipocampo.adapters.embedders.fake import FakeEmbedder  # noqa: E402
 from hipocampo.client import AsyncMemory  # noqa: E402
+from hipocampo.testing import deps_of  # noqa: E402
 from hipocampo_bench.pgdb import scratch_database  # noqa: E402
 
 USERS = 50
@@ -85,7 +86,7 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 async def count(mem: AsyncMemory, sql: str) -> int:
-    async with mem.deps.uow.connection() as conn:  # type: ignore[attr-defined]
+    async with deps_of(mem).uow.connection() as conn:  # type: ignore[attr-defined]
         row = await (await conn.execute(sql)).fetchone()
         return int(next(iter(row.values())))
 
