@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import zlib
 from collections import defaultdict
@@ -26,6 +27,8 @@ import numpy as np
 from hipocampo.domain.retrieval import learned
 
 MODEL = Path(learned.__file__).with_name(learned.MODEL_FILE)
+STEPS = int(os.environ.get("FIT_STEPS", "400"))
+"""Adam steps of the listwise fit (``FIT_STEPS``)."""
 
 
 def matrices(data: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -63,7 +66,7 @@ def fit(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, iterations: int 
 
 
 def fit_listwise(
-    x: np.ndarray, y: np.ndarray, qs: np.ndarray, qweight: np.ndarray, l2: float, steps: int = 400
+    x: np.ndarray, y: np.ndarray, qs: np.ndarray, qweight: np.ndarray, l2: float, steps: int = STEPS
 ) -> np.ndarray:
     """Weights maximising, per query, the softmax share of its positives among its candidates
     (ListNet-style, Cao et al. 2007): the order within a query is what is learned. Adam, numpy."""

@@ -14,7 +14,7 @@ from hipocampo.domain.retrieval.recall import Explanation, ScoredMemory
 from hipocampo.services import recall as recall_service
 from hipocampo.services.deps import Deps
 from hipocampo.services.ingest import add_messages
-from hipocampo.services.recall import K_LOW, SUBJECT_EXTRA, chosen, recall, rerender
+from hipocampo.services.recall import K_LOW, K_LOW_MAX, SUBJECT_EXTRA, chosen, k_low, recall, rerender
 from hipocampo.services.worker import run_once
 from hipocampo.settings import Settings
 from hipocampo.testing import build_memory_deps
@@ -58,6 +58,12 @@ class TestChosen:
         hits = [hit(i, 1.0, 0.9) for i in range(3)] + [hit(i, 0.01, 0.9) for i in range(3, 40)]
         assert len(chosen(hits, "anything", 0.5)[0]) == K_LOW  # a cliff after three: the floor of k
 
+    def test_a_detailed_question_has_a_higher_floor_of_k(self) -> None:
+        # Its evidence ranks further below its best hit; a short one stays lean.
+        assert k_low("How is Ana doing?") == k_low("where do I work?") == K_LOW
+        assert K_LOW < k_low("What did Caroline research about adoption agencies?") <= K_LOW_MAX
+        assert k_low(" ".join(["word"] * 3 + ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"])) == K_LOW_MAX
+
     def test_a_query_naming_more_people_keeps_more(self) -> None:
         hits = [hit(i, 1.0 if i < 2 else 0.01, 0.9) for i in range(40)]
         one = chosen(hits, "What does Ana do?", 0.5)[0]
@@ -77,9 +83,10 @@ class TestChosen:
     def test_memories_on_the_asked_subject_join_beyond_k(self) -> None:
         hits = [hit(i, 1.0 if i < 3 else 0.01, 0.9, f"note {i}") for i in range(30)]
         hits += [hit(30 + i, 0.001, 0.7, f"I'm only free on Tuesdays, week {i}") for i in range(5)]
-        picked, _, _ = chosen(hits, "When am I free to train?", 0.5)
-        assert len(picked) == K_LOW + SUBJECT_EXTRA
-        assert ids(picked)[K_LOW:] == ["m30", "m31", "m32"]
+        query = "When am I free to train?"
+        picked, _, _ = chosen(hits, query, 0.5)
+        assert len(picked) == k_low(query) + SUBJECT_EXTRA
+        assert ids(picked)[k_low(query) :] == ["m30", "m31", "m32"]
 
     def test_an_explicit_k_is_a_cap_not_a_quota(self) -> None:
         hits = [hit(i, 1.0, 0.1 if i % 2 else 0.9) for i in range(20)]

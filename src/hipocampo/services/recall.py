@@ -30,6 +30,7 @@ from ..domain.retrieval.context import ContextPiece, render_context
 from ..domain.retrieval.facets import query_facets
 from ..domain.retrieval.ranking import adaptive_k, relevance_floor
 from ..domain.retrieval.recall import RecallResult, ScoredMemory
+from ..domain.text import content_words, fold, names_in
 from ..domain.values import check_text
 from .deps import Deps
 from .enrichment import enrich
@@ -67,6 +68,20 @@ K_LOW, K_HIGH, K_RATIO = 5, 20, 0.3
 search's 3-12 at half the best score, because the relevance floor already keeps unrelated memories
 out and a question's evidence often ranks below its best hit (LoCoMo dev: context recall against
 median tokens, budgets 500 to 2,000, is in docs/benchmarks.md)."""
+
+
+K_WORDS, K_LOW_MAX = 1, 8
+"""A question with more than :data:`K_WORDS` content words besides names gets one more hit in its k
+floor per extra word, up to :data:`K_LOW_MAX`: a detailed question ("what did Caroline research
+about adoption agencies?") has evidence ranked further down than its best hit, while a short one
+("How is Ana doing?", "where do I work?") is answered by its first few hits and must stay lean."""
+
+
+def k_low(query: str) -> int:
+    """The adaptive k's floor for ``query`` (:data:`K_LOW` to :data:`K_LOW_MAX`, by its words)."""
+    names = {fold(n) for n in names_in(query)}
+    words = [w for w in content_words(query) if fold(w) not in names]
+    return min(K_LOW + max(len(words) - K_WORDS, 0), K_LOW_MAX)
 
 
 async def recent_messages(deps: Deps, scope: Scope, thread_id: str) -> list[Message]:
@@ -250,7 +265,7 @@ def chosen(
     if k is not None:
         return _with_their_facts(cleared[:k], hits), anchored, floor
     facets = query_facets(query)
-    k = adaptive_k([h.score for h in cleared], K_LOW, K_HIGH, K_RATIO, facets=facets, anchored=anchored)
+    k = adaptive_k([h.score for h in cleared], k_low(query), K_HIGH, K_RATIO, facets=facets, anchored=anchored)
     extra = [h for h in cleared[k:] if on_subject(h)][: SUBJECT_EXTRA * facets] if asked and anchored else []
     picked = cleared[:k] + extra
     if speech_acts.about_user(query):  # the user's own disclosures, even where cosines say nothing

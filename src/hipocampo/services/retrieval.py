@@ -360,6 +360,7 @@ def _rerank(
     asked = calibrated.query_words(query, expand=True)
     query_subjects = subjects.asked(query)
     about = speech_acts.about_user(query)
+    about_others = about and not speech_acts.of_others(query)  # "where do I work?", not "where does my mom live?"
     wants_name, wants_number = speech_acts.asks_for(query)
     model = learned.default_ranker()
     rows = []
@@ -407,6 +408,10 @@ def _rerank(
             "about_assistant": float(about and assistant),
             "about_fact": float(about and item.kind is MemoryKind.FACT),
             "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
+            "about_self": float(about and own and speech_acts.self_subject(item.content)),
+            "about_others": float(
+                about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)
+            ),
             "outdated": float(outdated is not None),
             "name_answer": float(wants_name and has_name),
             "number_answer": float(wants_number and has_number),

@@ -36,6 +36,7 @@ _CLAUSES = re.compile(r"(?<=[.!?;:\n])\s+|\s+(?:btw|by the way|alias|ah e|e tamb
 _OPENER = re.compile(r"^\W*(?:" + "|".join(o for b in _BUNDLES for o in b.REQUEST_OPENERS) + ")", re.IGNORECASE)
 _SELF_QUESTION = re.compile("|".join(p for b in _BUNDLES for p in b.SELF_QUESTION))
 _HOW_TO = re.compile("|".join(p for b in _BUNDLES for p in b.HOW_TO))
+_OTHERS = re.compile("|".join(p for b in _BUNDLES for p in b.OTHERS))
 _ASKS_NAME = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NAME))
 _ASKS_NUMBER = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NUMBER))
 _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
@@ -43,6 +44,11 @@ _NUMBER = re.compile(r"\d")
 _FILLER = frozenset(w for b in _BUNDLES for w in b.FILLER_WORDS)
 _SKIP = frozenset(w for b in _BUNDLES for w in b.OPENER_WORDS)
 _FIRST = frozenset(w for b in _BUNDLES for w in b.FIRST_PERSON) | frozenset(pt.FIRST_PERSON_VERBS)
+_SELF = frozenset(w for b in _BUNDLES for w in b.SELF_SUBJECT) | frozenset(
+    v
+    for v in pt.FIRST_PERSON_VERBS
+    if len(v) > 2  # "to" (tô), "vi", "li" are English or ambiguous
+)
 
 
 def _words(text: str) -> list[str]:
@@ -107,3 +113,19 @@ def holds(text: str) -> tuple[bool, bool]:
     """Whether a text holds a name (a capitalised word inside a sentence, an acronym, a CamelCase
     brand) and whether a number."""
     return bool(_NAME.search(text)), bool(_NUMBER.search(text))
+
+
+@lru_cache(maxsize=50_000)
+def self_subject(text: str) -> bool:
+    """Whether the speaker is the subject of something the text says ("im a pharmacist", "sou
+    enfermeiro", "moro em BH"), not only the owner of it ("my brother is a data engineer"): the
+    user's own job or home is stated so, a relative's beside it is not."""
+    return any(w in _SELF for w in _words(fold(text.replace("’", "'"))))
+
+
+@lru_cache(maxsize=50_000)
+def of_others(text: str) -> bool:
+    """Whether the text speaks of another person of the speaker's life ("my brother is a data
+    engineer", "a minha irmã vai viver para o Porto", "she's 2"): beside the user's own job or
+    home, a relative's reads alike to a small embedder."""
+    return bool(_OTHERS.search(fold(text.replace("’", "'"))))

@@ -55,6 +55,18 @@ FIRST_PERSON: frozenset[str] = frozenset(
 )
 """Pronouns of the speaker: a statement holding one speaks of the speaker's own world."""
 
+OTHERS: tuple[str, ...] = (
+    r"\b(?:my|our) (?:\w+ )?(?:brother|sister|mom|mum|mother|dad|father|parents?|friend|colleague|coworker|"
+    r"co-worker|boss|roommate|flatmate|wife|husband|partner|boyfriend|girlfriend|bf|gf|son|daughter|kids?|"
+    r"cousin|uncle|aunt|neighbou?r|grandma|grandpa|niece|nephew|in-laws?|manager)s?\b",
+    r"\b(?:he|she|he's|she's|hes|shes)\b",
+)
+"""Another person as the subject ("my brother is a data engineer", "she's 2"): folded text."""
+
+SELF_SUBJECT: frozenset[str] = frozenset("""i i'm im i've ive i'd i'll we we're we've""".split())
+"""The speaker as the subject of a clause ("i'm a pharmacist"), as against only their possessions
+or relations ("my brother is a data engineer")."""
+
 SELF_QUESTION: tuple[str, ...] = (
     r"\b(?:my|mine|myself)\b",
     r"\b(?:do|did|am|was|have|had|can|should|will|would) i\b",

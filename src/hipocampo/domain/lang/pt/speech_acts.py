@@ -56,6 +56,18 @@ FIRST_PERSON: frozenset[str] = frozenset(
 )
 """Pronouns of the speaker: a statement holding one speaks of the speaker's own world."""
 
+OTHERS: tuple[str, ...] = (
+    r"\b(?:meu|minha|meus|minhas|nosso|nossa) (?:\w+ )?(?:irma|irmao|mae|pai|pais|amig[oa]|colega|chefe|esposa|"
+    r"marido|mulher|namorad[oa]|filh[oa]|prim[oa]|ti[oa]|vizinh[oa]|sogr[oa]|companheir[oa]|cunhad[oa]|"
+    r"av[oó]|sobrinh[oa]|mozao|noiv[oa])s?\b",
+    r"\b(?:ele|ela|eles|elas)\b",
+)
+"""Another person as the subject ("a minha irmã vai viver para o Porto", "ele ama vinho"): folded text."""
+
+SELF_SUBJECT: frozenset[str] = frozenset("""eu""".split())
+"""The speaker as the subject of a clause; with :data:`FIRST_PERSON_VERBS` ("sou", "moro"), as
+against only their possessions or relations ("meu irmão trabalha no Google")."""
+
 FIRST_PERSON_VERBS: frozenset[str] = frozenset(
     """sou estou to tô tou tava estava estive fui sera serei era tenho tinha tive terei moro morava
     morei vivo vivi trabalho trabalhava trabalhei trampo trampava comecei comeco entrei sai saí
