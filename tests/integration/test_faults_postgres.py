@@ -53,8 +53,11 @@ WORK_S = 0.5
 """Each worker lives up to this long after its first claim before the kill (then at its next batch)."""
 LEASE_S = 1.0
 """The worker's job lease: a killed worker's batch is claimable again after this."""
+CLAIM_S = 120
+"""A hang guard: a fresh worker claims its first batch within seconds, even on a loaded machine."""
 DRAIN_S = 90
-"""Time allowed to the last worker to drain the queue."""
+"""Time the last worker may go without shrinking the queue (not a time to drain it all: the
+backlog left by the kills grows with the machine's load)."""
 
 USERS = ("ana", "bob", "carla")
 
@@ -197,7 +200,7 @@ def test_kill_minus_nine_a_worker_mid_batch_twenty_times_under_ingest(pg_store: 
             for _ in range(KILLS):
                 started = datetime.now(timezone.utc)
                 worker = start_worker(pg_store, log)
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + CLAIM_S
                 # Let it work a random while (some rounds commit), then kill it once it holds a batch.
                 for pause in (0, rng.uniform(0, WORK_S)):
                     time.sleep(pause)
@@ -217,10 +220,12 @@ def test_kill_minus_nine_a_worker_mid_batch_twenty_times_under_ingest(pg_store: 
             assert client.error is None, client.error
             # One last worker drains what is left, including the dead workers' batches.
             worker = start_worker(pg_store, log)
-            deadline = time.monotonic() + DRAIN_S
-            while conn.execute("SELECT count(*) FROM jobs").fetchone()[0]:  # type: ignore[index]
+            deadline, left = time.monotonic() + DRAIN_S, None
+            while jobs_left := conn.execute("SELECT count(*) FROM jobs").fetchone()[0]:  # type: ignore[index]
                 assert worker.poll() is None, log.read_text()[-3000:]
-                assert time.monotonic() < deadline, f"the last worker did not drain the queue: {queue(conn)}"
+                if left is None or jobs_left < left:  # progress: the backlog's size depends on the load
+                    deadline, left = time.monotonic() + DRAIN_S, jobs_left
+                assert time.monotonic() < deadline, f"the last worker stopped draining the queue: {queue(conn)}"
                 time.sleep(0.1)
         finally:
             client.stop.set()
