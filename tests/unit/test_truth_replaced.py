@@ -88,6 +88,10 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("i take ibuprofen 400mg", "my daughter takes ibuprofen 200mg"),
         ("tomo losartana 50mg", "tomo vitamina D 2000ui"),  # another drug, another dose
         ("i take sertraline 50mg", "still on sertraline 50mg"),
+        ("I work at Sage as a data analyst.", "I'd love to work at Google one day."),  # a wish
+        ("trabalho na Natura", "queria muito trabalhar no Nubank"),
+        ("moro em Santos", "acho que vou morar em Campinas"),  # a hedge
+        ("i live in Leeds", "i might move to Bristol"),  # a doubt
     ],
 )
 def test_a_later_statement_that_does_not_replace_marks_nothing(earlier: str, later: str) -> None:

@@ -97,10 +97,17 @@ def _sentences(text: str) -> list[str]:
 
 
 def _own(sentence: str) -> bool:
-    """A sentence the user says as their own: no question, hypothetical or reported speech."""
+    """A sentence the user says as their own, and for sure: no question, hypothetical, reported
+    speech, wish, doubt or hedge. What the extraction rules would make no fact of
+    (:func:`~hipocampo.domain.extraction.unsure`: "I'd love to work at Google one day", "acho que
+    vou me mudar") must not end or replace one either: it once closed the user's employer."""
+    from ..extraction import unsure  # the rules' own reading of it; imported late: extraction is heavy
+
     folded = fold(sentence)
     speech = _SPEECH.search(_OWN_WORDS.sub(" ", folded))
-    return not (_QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence)
+    return not (
+        _QUESTION.search(sentence) or _CONDITIONAL.match(folded) or speech or '"' in sentence or unsure(sentence)
+    )
 
 
 def _about_other(clause: str) -> bool:
