@@ -54,6 +54,11 @@ def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:
         ("i live in Seattle", "we bought a house in Tacoma!", "home", "seattle"),
         ("i work at Acme", "took a job at Deloitte, starting monday", "work", "acme"),
         ("moro em Lisboa", "compramos uma casa em Sintra", "home", "lisboa"),
+        # a change said without the new value: the newest earlier statement of the subject
+        ("i work at Spotify as a data analyst", "I changed jobs last month, loving it", "work", "spotify"),
+        ("trampo na Natura como analista", "mudei de emprego, agora tô na stone como tech lead", "work", "natura"),
+        ("i live in Leeds", "we moved house last weekend", "home", "leeds"),
+        ("moro em Santos", "mudamos de casa, ufa", "home", "santos"),
     ],
 )
 def test_another_value_of_the_subject_replaces_the_earlier_statement(
@@ -92,6 +97,11 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("trabalho na Natura", "queria muito trabalhar no Nubank"),
         ("moro em Santos", "acho que vou morar em Campinas"),  # a hedge
         ("i live in Leeds", "i might move to Bristol"),  # a doubt
+        ("i work at Spotify", "my sister changed jobs"),  # someone else's change
+        ("i work at Spotify", "i want a new job so bad"),  # a wish
+        ("i work at Spotify", "helping my bf find a new job"),
+        ("trampo na Natura", "tô procurando emprego novo"),  # looking is no change
+        ("trampo na Natura", "minha irmã mudou de emprego"),
     ],
 )
 def test_a_later_statement_that_does_not_replace_marks_nothing(earlier: str, later: str) -> None:

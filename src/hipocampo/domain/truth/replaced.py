@@ -303,7 +303,50 @@ def replaced_statements(
                     message_id, later.subject, first.words, first.sentence, later.words, later.sentence
                 )
             taken += 1
+    stated = {later.subject for later in subject_statements(text, codes)}
+    for subject, sentence in _subject_changes(text, codes):
+        if subject in stated:
+            continue  # the value said with it was judged above
+        for message_id, content in earlier:
+            said = [s for s in subject_statements(content, codes) if s.subject == subject]
+            if said:
+                if (message_id, subject) not in found:
+                    found[message_id, subject] = Replaced(
+                        message_id, subject, said[0].words, said[0].sentence, "", sentence
+                    )
+                break  # the newest statement only: what is older was judged when it was said
     return list(found.values())
+
+
+@cache
+def _subject_change_patterns(code: str) -> dict[str, re.Pattern[str]]:
+    return {s: re.compile(p) for s, p in language(code).changes.SUBJECT_CHANGES.items()}
+
+
+def _subject_changes(text: str, codes: Sequence[str] | None) -> list[tuple[str, str]]:
+    """(subject, sentence) for each own, sure sentence of ``text`` that says a subject changed
+    without its new value ("I changed jobs", "mudei de emprego"), not of someone else."""
+    out: list[tuple[str, str]] = []
+    for whole in _sentences(text):
+        sentence = _statement_part(whole)
+        if not sentence:
+            continue
+        folded = fold(sentence)
+        for code in codes or list(LANGUAGES):
+            for subject, pattern in _subject_change_patterns(code).items():
+                m = pattern.search(folded)
+                if m is None or any(s == subject for s, _ in out):
+                    continue
+                starts = [e.end() for e in _CLAUSE_END.finditer(folded, 0, m.start())]
+                lead = folded[starts[-1] if starts else 0 : m.start()]
+                if (
+                    _about_other(lead)
+                    or _about_other(_cue_clause(folded, m.start(), m.end()))
+                    or _NEGATION.search(lead)
+                ):
+                    continue
+                out.append((subject, sentence))
+    return out
 
 
 # --- A value restated with a change cue ---------------------------------------------------------

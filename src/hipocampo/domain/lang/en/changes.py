@@ -59,6 +59,14 @@ SUBJECTS = {
 value follows the frame (or is its group ``v``). A later own sentence stating another value of the
 same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.replaced`). Pets,
 children, hobbies and allergies are left out: a new one adds, it does not replace."""
+SUBJECT_CHANGES = {
+    "work": r"\b(?:changed|switched|swapped)\s+jobs\b|\b(?:started|starting|got|landed|took)\s+(?:a|my)\s+new\s+"
+    r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b",
+    "home": r"\bmoved\s+(?:house|out|places|apartments?|flats?|cities)\b|"
+    r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b",
+}
+"""A change of a subject said without its new value ("I changed jobs", "we moved house"): the
+newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""
 ADDING = r"\b(?:also|too|another|second|as\s+well|in\s+addition|on\s+the\s+side|part[-\s]time|side\s+(?:job|gig))\b"
 """Cues that a statement adds a value beside the earlier one ("I also work at a bar")."""
 ADDING_OPENERS = r"also|plus|oh\s+and|and\s+also"

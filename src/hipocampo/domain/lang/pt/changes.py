@@ -66,6 +66,15 @@ SUBJECTS = {
 the value follows the frame (or is its group ``v``). A later own sentence stating another value of
 the same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.replaced`).
 Pets, children, hobbies and allergies are left out: a new one adds, it does not replace."""
+SUBJECT_CHANGES = {
+    "work": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:emprego|trabalho|trampo|empresa|firma)\b|"
+    r"\b(?:comecei|arrumei|consegui|peguei|arranjei)\s+(?:um\s+|o\s+)?(?:(?:emprego|trampo|trabalho)\s+novo|"
+    r"novo\s+(?:emprego|trampo|trabalho))\b|\b(?:meu|no)\s+(?:(?:emprego|trampo|trabalho)\s+novo|novo\s+(?:emprego|trampo|trabalho))\b",
+    "home": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:casa|ap|ape|apartamento|cidade)\b|"
+    r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b",
+}
+"""A change of a subject said without its new value ("mudei de emprego", "troquei de casa"): the
+newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""
 ADDING = r"\b(?:tambem|outr[oa]|segund[oa]|mais\s+um[a]?|alem\s+d[oa]|bico|freela|meio\s+periodo|part[-\s]time)\b"
 """Cues that a statement adds a value beside the earlier one ("também trabalho num bar")."""
 ADDING_OPENERS = r"alias|e\s+mais"
