@@ -26,7 +26,7 @@ from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.facets import query_facets
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
 from ..domain.retrieval.relevance_data import BACKGROUND, as_indexed
-from ..domain.text import is_when_question, names_in
+from ..domain.text import fold, is_when_question, names_in
 from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
 from ..domain.values import check_text
 from ..ports import Embedder, KeywordHit, VectorHit
@@ -490,14 +490,17 @@ def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:
     (``own_newest``) and the others (``own_older``). People update what they said ("i quit
     deloitte and joined Ramp", "mudei-me para o Porto"), often without words that let a rule link
     the two, and both lines then match the question alike; the model weighs whether the later one
-    is more likely what is true now. Current lines only (an outdated one is already marked)."""
+    is more likely what is true now. Current lines only (an outdated one is already marked); a line
+    repeating the newest one's words is as new as it."""
     own = [r for r in rows if r.own and r.outdated is None and r.features["about_subject"]]
     best = sorted(own, key=lambda r: model.logit(r.features), reverse=True)[:OWN_GROUP]
     if not best:
         return
     newest = max(r.item.created_at for r in best)
+    # The same words said again are one statement, not an older one (nor are copies of a text).
+    latest = {fold(r.item.content) for r in best if r.item.created_at >= newest}
     for r in best:
-        r.features["own_newest" if r.item.created_at >= newest else "own_older"] = 1.0
+        r.features["own_newest" if fold(r.item.content) in latest else "own_older"] = 1.0
 
 
 VALIDITY_POWER = 3
