@@ -66,7 +66,13 @@ def fit(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, iterations: int 
 
 
 def fit_listwise(
-    x: np.ndarray, y: np.ndarray, qs: np.ndarray, qweight: np.ndarray, l2: float, steps: int = STEPS
+    x: np.ndarray,
+    y: np.ndarray,
+    qs: np.ndarray,
+    qweight: np.ndarray,
+    l2: float,
+    steps: int = STEPS,
+    frozen: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weights maximising, per query, the softmax share of its positives among its candidates
     (ListNet-style, Cao et al. 2007): the order within a query is what is learned. Adam, numpy."""
@@ -76,7 +82,8 @@ def fit_listwise(
     ids = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(qs)]))
     qw = np.array([qweight[qs[s]] for s in starts])
     qw = qw / qw.sum()
-    w = np.zeros(x.shape[1])
+    w = np.zeros(x.shape[1]) if frozen is None else np.nan_to_num(frozen)
+    fixed = np.zeros(x.shape[1], bool) if frozen is None else ~np.isnan(frozen)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     for t in range(1, steps + 1):
@@ -87,6 +94,7 @@ def fit_listwise(
         ep = e * y
         q = ep / np.maximum(np.add.reduceat(ep, starts)[ids], 1e-300)
         grad = ((p - q) * qw[ids]) @ x + l2 * w
+        grad[fixed] = 0.0
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         w -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
@@ -137,6 +145,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--listwise", action="store_true", help="fit the order within queries (softmax loss)")
     ap.add_argument("--realistic-weight", type=float, default=1.0, help="weight of non-LoCoMo queries")
     ap.add_argument("--drop", nargs="*", default=[], help="features to leave out (fixed at 0), for ablations")
+    ap.add_argument(
+        "--freeze", default=None, help="a model JSON whose non-zero weights stay as they are (fit only the rest)"
+    )
     args = ap.parse_args(argv)
     data = [q for path in args.data for q in json.loads(Path(path).read_text(encoding="utf-8"))]
     shipped = learned.default_ranker()
@@ -149,9 +160,13 @@ def main(argv: list[str]) -> None:
     sources = np.array([data[i]["source"].startswith("locomo") for i in qs])
     w = np.where(sources, w, w * args.realistic_weight)
     bias, weights = fit(x, y, w, args.l2)
+    frozen = None
+    if args.freeze:
+        kept = learned.from_dict(json.loads(Path(args.freeze).read_text(encoding="utf-8")))
+        frozen = np.array([kept.weights.get(f) or np.nan for f in learned.FEATURES])
     if args.listwise:
         qweight = np.where(np.array([d["source"].startswith("locomo") for d in data]), 1.0, args.realistic_weight)
-        weights = fit_listwise(x, y, qs, qweight, args.l2)
+        weights = fit_listwise(x, y, qs, qweight, args.l2, frozen=frozen)
     print("shipped:", json.dumps(evaluate(data, shipped.bias, old), indent=1))
     print("fitted: ", json.dumps(evaluate(data, bias, weights), indent=1))
     # Leave one group out: each LoCoMo conversation, and the scenarios in FOLDS folds by chat.
@@ -163,7 +178,7 @@ def main(argv: list[str]) -> None:
             continue
         b, wt = fit(x[keep], y[keep], w[keep], args.l2)
         if args.listwise:
-            wt = fit_listwise(x[keep], y[keep], qs[keep], qweight, args.l2)
+            wt = fit_listwise(x[keep], y[keep], qs[keep], qweight, args.l2, frozen=frozen)
         print(f"held out {g}:", evaluate([data[i] for i in held], b, wt))
     for f, v in zip(learned.FEATURES, weights, strict=True):
         print(f"  {f:16s} {v:+.3f}")
