@@ -33,6 +33,7 @@ from hipocampo.client import AsyncMemory
 from hipocampo.domain.model import Scope
 from hipocampo.services.retrieval import SearchOptions, rank_candidates
 from hipocampo.settings import Settings
+from hipocampo.testing import deps_of
 
 CATEGORIES = (1, 2, 3, 4)
 
@@ -63,7 +64,7 @@ async def locomo_rows(path: Path, embedder: Any, folder: Path) -> list[dict[str,
         for q in conv.questions:
             if q.category not in CATEGORIES or not q.evidence:
                 continue
-            ranked = await rank_candidates(mem.deps, Scope("default", conv.id), q.text, SearchOptions())
+            ranked = await rank_candidates(deps_of(mem), Scope("default", conv.id), q.text, SearchOptions())
             rows = []
             for h in ranked.hits:
                 m = h.memory

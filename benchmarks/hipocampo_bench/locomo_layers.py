@@ -34,6 +34,7 @@ from hipocampo.domain.model import MemoryItem, MemoryKind
 from hipocampo.services.indexing import turn_memory
 from hipocampo.services.recall import rerender
 from hipocampo.settings import Settings
+from hipocampo.testing import deps_of
 
 from .locomo import (
     CATEGORIES,
@@ -269,7 +270,7 @@ async def run_layer(
             recall_ms = (time.perf_counter() - t0) * 1000
             by_budget: dict[str, dict[str, float]] = {}
             for budget in budgets:
-                text, tokens = rerender(mem.deps, adaptive, budget)
+                text, tokens = rerender(deps_of(mem), adaptive, budget)
                 shown = context_recall(q.evidence, contents, text)
                 by_budget[str(budget)] = {"context_recall": shown, "tokens": tokens}
             t0 = time.perf_counter()

@@ -37,7 +37,6 @@ from .facade.stores import StoreCalls
 from .facade.tenancy import Limit, TenancyCalls
 from .ports import ChatModel, Clock, Embedder, Tokenizer
 from .services import admin, browse, consolidation, curation, ingest, read_your_writes, recall, retrieval, worker
-from .services.deps import Deps
 from .services.facts import MEMORY_TYPE_DESCRIPTIONS
 from .services.ingest import MAX_MESSAGES_PER_CALL
 from .services.retrieval import MAX_QUERY_CHARS, SearchOptions
@@ -120,13 +119,6 @@ class AsyncMemory(TenancyCalls, InspectionCalls, ContextCalls, ItemCalls, Operat
     @property
     def settings(self) -> Settings:
         return self._deps.settings
-
-    @property
-    def deps(self) -> Deps:
-        """Deprecated: the wired ports, kept read-only for tests and scripts that inspect a store.
-        Entry points, the agent and the integrations call methods instead (an import-rule test
-        holds them to it)."""
-        return self._deps
 
     def start_worker(self) -> None:
         if self._worker_task is None:

@@ -90,7 +90,8 @@ def test_entry_points_the_agent_and_integrations_import_only_the_facade_domain_a
 
 
 def test_they_never_reach_for_the_memorys_ports() -> None:
-    """``AsyncMemory.deps`` is kept for tests only: the outer rooms call methods."""
+    """The memory's ports are private (``hipocampo.testing.deps_of`` reaches them for tests): the
+    outer rooms call methods."""
     reached = [
         f"{path.relative_to(PACKAGE).as_posix()}:{node.lineno}"
         for path in _outer_files()
@@ -105,3 +106,11 @@ def test_the_rule_reads_relative_imports() -> None:
     path = PACKAGE / "entrypoints" / "http" / "routes" / "tools.py"
     assert "hipocampo.client" in _imports(path)
     assert "hipocampo.agent.tools" in _imports(path)
+
+
+def test_the_facade_has_no_public_ports() -> None:
+    """``deps`` was a public property of the memory; it is gone, so nothing outside the core and
+    the tests can come to depend on the wiring."""
+    from hipocampo import AsyncMemory, Memory
+
+    assert not hasattr(AsyncMemory, "deps") and not hasattr(Memory, "deps")
