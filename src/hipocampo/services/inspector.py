@@ -20,6 +20,10 @@ from .deps import Deps
 from .facts import custom_memory_types
 
 PAGE = 1000
+STATEMENT_KEY = "statement:"
+"""The key family of a turn a later statement replaced or took back (``services/fact_upkeep.py``):
+no typed fact, so the inspector groups them apart rather than as "untyped" facts."""
+EARLIER_STATEMENTS = "earlier statements"
 MAX_SCANNED = 20_000
 """Memories one user page reads at most: past it the page says it shows the newest ones only."""
 MAX_HISTORIES = 400
@@ -102,6 +106,8 @@ async def user_memory(deps: Deps, scope: Scope) -> UserMemory:
     for slot in slots:
         if slot.latest.memory_type is MemoryType.ENTITY:
             entities.append(slot)
+        elif (slot.latest.key or "").startswith(STATEMENT_KEY):  # a turn a later one replaced: no typed fact
+            by_type[EARLIER_STATEMENTS].append(slot)
         else:
             by_type[slot.latest.type_name or "untyped"].append(slot)
     validity = await browse.validity(deps, scope)
@@ -146,6 +152,8 @@ def _members(slot: Slot) -> list[MemoryItem]:
 
 def _type_order(name: str) -> tuple[int, str]:
     builtin = [t.value for t in MemoryType]
+    if name == EARLIER_STATEMENTS:  # after every fact: they say what no longer holds
+        return (len(builtin) + 1, name)
     return (builtin.index(name), name) if name in builtin else (len(builtin), name)
 
 
