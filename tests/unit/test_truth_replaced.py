@@ -59,6 +59,9 @@ def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:
         ("trampo na Natura como analista", "mudei de emprego, agora tô na stone como tech lead", "work", "natura"),
         ("i live in Leeds", "we moved house last weekend", "home", "leeds"),
         ("moro em Santos", "mudamos de casa, ufa", "home", "santos"),
+        # "no" is "in the" in Portuguese, no denial
+        ("moro em Santos", "no fim de semana mudei pra Curitiba", "home", "santos"),
+        ("trampo na Natura", "no mês passado comecei na Stone", "work", "natura"),
     ],
 )
 def test_another_value_of_the_subject_replaces_the_earlier_statement(
@@ -102,6 +105,7 @@ def test_another_value_of_the_subject_replaces_the_earlier_statement(
         ("i work at Spotify", "helping my bf find a new job"),
         ("trampo na Natura", "tô procurando emprego novo"),  # looking is no change
         ("trampo na Natura", "minha irmã mudou de emprego"),
+        ("i live in Austin", "no way i am moving to Dallas"),
     ],
 )
 def test_a_later_statement_that_does_not_replace_marks_nothing(earlier: str, later: str) -> None:

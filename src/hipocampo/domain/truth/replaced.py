@@ -66,7 +66,9 @@ _INDEFINITE = frozenset({"a", "an", "um", "uma", "num", "numa"})
 _NAMING = frozenset({"called", "named", "chamado", "chamada", "chama"})
 _NUMBER = re.compile(r"\d[\d.,]*")
 _WORD = re.compile(r"[\w'-]+")
-_NEGATION = re.compile(r"\b(?:not|don'?t|didn'?t|never|no|nao|nunca|nem|sem)\b")
+_NEGATION = re.compile(r"\b(?:not|don'?t|didn'?t|never|no\s+longer|nao|nunca|nem|sem)\b")
+"""A negation before a frame. Not a bare "no": in Portuguese it is "in the" ("no fim de semana
+mudei pra Curitiba"), and that sentence was skipped as a denial."""
 
 
 @dataclass(frozen=True)
