@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import plugins
+from .backend_port import Backend, OpenStorage
 from .domain.errors import ConfigurationError
 from .domain.urls import redact
-from .ports import Backend, OpenStorage
 
 if TYPE_CHECKING:
     from .ports import Clock, Storage

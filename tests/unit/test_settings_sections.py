@@ -11,9 +11,10 @@ import pytest
 from hipocampo import plugins
 from hipocampo.adapters.clock import FakeClock
 from hipocampo.adapters.embedders.fake import FakeEmbedder
+from hipocampo.backend_port import Backend
 from hipocampo.backends import backend_for, open_storage
 from hipocampo.bootstrap import build_embedder
-from hipocampo.ports import Backend, Clock, Storage
+from hipocampo.ports import Clock, Storage
 from hipocampo.settings import SECTION_FIELDS, EmbedderSettings, Sections, Settings, StorageSettings
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...ports import Backend
+from ...backend_port import Backend
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage

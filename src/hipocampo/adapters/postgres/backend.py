@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...ports import Backend
+from ...backend_port import Backend
 
 if TYPE_CHECKING:
     from ...ports import Clock, Storage

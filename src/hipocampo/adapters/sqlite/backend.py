@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...ports import Backend
+from ...backend_port import Backend
 from . import open_storage, sqlite_path
 
 if TYPE_CHECKING:
