@@ -440,73 +440,18 @@ class Sections:
 
     @classmethod
     def of(cls, s: Settings) -> Sections:
+        """Each section's fields, in order, from the variables :data:`SECTION_FIELDS` names for it:
+        one table says which variable feeds which field, so the two cannot disagree."""
         return cls(
-            storage=StorageSettings(s.db, s.vectors, s.pg_pool_size, s.pg_ef_search, s.pg_exact_search_threshold),
-            embedder=EmbedderSettings(
-                s.embedder,
-                s.embedder_model,
-                s.embedder_base_url,
-                s.embed_threads,
-                s.embedder_engine,
-                s.model_cache_dir,
-                s.embed_batch_size,
-                s.embed_max_chars,
-            ),
-            worker=WorkerSettings(
-                s.worker,
-                s.worker_batch_size,
-                s.worker_poll_seconds,
-                s.job_lease_seconds,
-                s.job_max_attempts,
-                s.job_backoff_seconds,
-                s.worker_shutdown_seconds,
-                s.consolidation,
-                s.consolidation_hour,
-                s.consolidation_lookback_days,
-            ),
-            recall=RecallSettings(
-                s.recent_messages,
-                s.context_token_budget,
-                s.tokenizer,
-                s.recency_mode,
-                s.min_relevance,
-                s.context_min_relevance,
-                s.candidate_pool,
-                s.second_hop,
-            ),
-            summaries=SummarySettings(
-                s.summaries, s.summarization_threshold, s.summary_keep_recent, s.summary_max_tokens, s.summary_max_ratio
-            ),
-            llm=LLMSettings(
-                s.llm,
-                s.llm_base_url,
-                s.llm_api_key.get_secret_value() if s.llm_api_key else None,
-                s.llm_timeout_seconds,
-                s.llm_max_retries,
-                s.llm_max_calls_per_job,
-                s.extraction,
-                s.memory_types,
-            ),
-            http=HTTPSettings(
-                s.http_host,
-                s.http_port,
-                s.max_request_bytes,
-                s.auth,
-                s.metrics_public,
-                tuple(s.allowed_hosts) if s.allowed_hosts is not None else None,
-                s.max_heavy_requests,
-                s.stream_idle_seconds,
-                s.ui_sessions_per_tenant,
-            ),
-            redis=RedisSettings(
-                s.redis_url.get_secret_value() if s.redis_url else None,
-                s.redis_prefix,
-                s.redis_timeout_seconds,
-                s.rate_limit_storage,
-                s.cache_ttl_seconds,
-                s.cache_max_entries,
-            ),
+            **{name: section(*(_plain(getattr(s, f)) for f in SECTION_FIELDS[name])) for name, section in _SECTIONS}
         )
+
+
+def _plain(value: Any) -> Any:
+    """A section holds plain values: a secret's text (kept out of its repr) and tuples, not lists."""
+    if isinstance(value, SecretStr):
+        return value.get_secret_value()
+    return tuple(value) if isinstance(value, list) else value
 
 
 SECTION_FIELDS: dict[str, tuple[str, ...]] = {
@@ -582,3 +527,15 @@ SECTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Which ``HIPOCAMPO_*`` variable (a :class:`Settings` field) feeds which section, in the sections'
 field order: the settings table groups by it, and a test holds every field to exactly one section."""
+
+_SECTIONS: tuple[tuple[str, Any], ...] = (
+    ("storage", StorageSettings),
+    ("embedder", EmbedderSettings),
+    ("worker", WorkerSettings),
+    ("recall", RecallSettings),
+    ("summaries", SummarySettings),
+    ("llm", LLMSettings),
+    ("http", HTTPSettings),
+    ("redis", RedisSettings),
+)
+"""The section classes, in :class:`Sections`' field order."""
