@@ -27,6 +27,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from ...domain.errors import ConfigurationError, StorageUnavailable
+from ..sql.dialect import Query
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,27 @@ class PostgresDatabase:
                 yield conn
         except _UNAVAILABLE as exc:
             raise self._lost(exc) from exc
+
+    async def fetch_all(self, query: Query, *, write: bool = False) -> list[dict[str, Any]]:
+        """Every row of ``query`` (a statement and its parameters), as dicts, on the open
+        transaction's connection or a pooled one. ``write`` is SQLite's concern (one writer)."""
+        sql, params = query
+        async with self.connection() as conn:
+            cur = await conn.execute(sql, params)
+            return await cur.fetchall()
+
+    async def fetch_one(self, query: Query, *, write: bool = False) -> dict[str, Any] | None:
+        sql, params = query
+        async with self.connection() as conn:
+            cur = await conn.execute(sql, params)
+            return await cur.fetchone()
+
+    async def execute(self, query: Query) -> int:
+        """Run a write; returns how many rows it touched."""
+        sql, params = query
+        async with self.connection() as conn:
+            cur = await conn.execute(sql, params)
+            return cur.rowcount
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from ...ports import StoredResponse
+from ..sql.dialect import Query
+from ..sql.idempotency import SqlIdempotencyStore
 from .db import PostgresDatabase
-from .rows import to_json
-from .sql import Query, execute, fetch_one
+from .dialect import POSTGRES, to_json
 
 _INSERT = (
     "INSERT INTO idempotency AS i (tenant_id, key, request_hash, status_code, body, created_at)"
@@ -42,44 +43,24 @@ def put_query(tenant_id: str, key: str, response: StoredResponse, replace_before
     )
 
 
-def _response(row: dict[str, Any]) -> StoredResponse:
-    return StoredResponse(
-        request_hash=row["request_hash"],
-        status_code=row["status_code"],
-        body=row["body"],
-        created_at=row["created_at"],
-    )
-
-
-class PostgresIdempotencyStore:
+class PostgresIdempotencyStore(SqlIdempotencyStore):
     """The :class:`~hipocampo.ports.IdempotencyStore` port on the shared Postgres database."""
 
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
+    _db: PostgresDatabase
 
-    async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
-        row = await fetch_one(
-            self._db, ("SELECT * FROM idempotency WHERE tenant_id = %s AND key = %s", (tenant_id, key))
-        )
-        return None if row is None else _response(row)
+    def __init__(self, db: PostgresDatabase) -> None:
+        super().__init__(db, POSTGRES)
 
     async def put(
         self, tenant_id: str, key: str, response: StoredResponse, *, replace_before: datetime | None = None
     ) -> bool:
-        return await fetch_one(self._db, put_query(tenant_id, key, response, replace_before)) is not None
+        return await self._db.fetch_one(put_query(tenant_id, key, response, replace_before)) is not None
 
     async def replace(self, tenant_id: str, key: str, response: StoredResponse) -> None:
-        await execute(
-            self._db,
+        await self._db.execute(
             (
                 _INSERT + " ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash,"
                 " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
                 _values(tenant_id, key, response),
             ),
         )
-
-    async def delete(self, tenant_id: str, key: str) -> None:
-        await execute(self._db, ("DELETE FROM idempotency WHERE tenant_id = %s AND key = %s", (tenant_id, key)))
-
-    async def purge(self, before: datetime) -> int:
-        return await execute(self._db, ("DELETE FROM idempotency WHERE created_at < %s", (before,)))

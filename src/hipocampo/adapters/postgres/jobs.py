@@ -20,11 +20,13 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...domain.model import Job, JobStatus
+from ...domain.model import Job
 from ...ports import Clock
+from ..sql.dialect import Query
+from ..sql.jobs import SqlJobQueue
+from ..sql.rows import job_from_row
 from .db import PostgresDatabase
-from .rows import to_json
-from .sql import Query, execute, fetch_all
+from .dialect import POSTGRES, to_json
 
 MAX_ROUNDS = 4
 """Claim rounds per call: the second completes a fair answer; more only happen when racing
@@ -99,39 +101,17 @@ RETURNING jobs.*, picked.rank"""
     return sql, params  # type: ignore[return-value]
 
 
-def held(jobs: Sequence[Job]) -> tuple[str, list[Any]]:
-    """A condition matching the claims ``jobs`` hold: running, with the attempts they were claimed
-    with (a later claim of the same job counted another attempt)."""
-    return (
-        "status = 'running' AND (id, attempts) IN (SELECT * FROM unnest(%s::bigint[], %s::int[]))",
-        [[j.id for j in jobs], [j.attempts for j in jobs]],
-    )
-
-
-def job_from_row(row: dict[str, Any]) -> Job:
-    return Job(
-        id=row["id"],
-        kind=row["kind"],
-        payload=row["payload"],
-        tenant_id=row["tenant_id"],
-        user_id=row["user_id"],
-        status=JobStatus(row["status"]),
-        attempts=row["attempts"],
-        last_error=row["last_error"],
-        run_after=row["run_after"],
-    )
-
-
-class PostgresJobQueue:
+class PostgresJobQueue(SqlJobQueue):
     """The :class:`~hipocampo.ports.JobQueue` port on the shared Postgres database."""
 
+    _db: PostgresDatabase
+
     def __init__(self, db: PostgresDatabase, clock: Clock) -> None:
-        self._db = db
-        self._clock = clock
+        super().__init__(db, POSTGRES, clock)
 
     async def enqueue(self, jobs: Sequence[Job]) -> None:
         if jobs:
-            await execute(self._db, insert_jobs_query(jobs, self._clock.now()))
+            await self._db.execute(insert_jobs_query(jobs, self._clock.now()))
 
     async def claim(self, limit: int, lease_seconds: float, kinds: Sequence[str] | None = None) -> list[Job]:
         now = self._clock.now()
@@ -142,90 +122,16 @@ class PostgresJobQueue:
             wanted = limit - len(claimed)
             if wanted <= 0:
                 break
-            rows = await fetch_all(self._db, claim_query(wanted, now, until, kinds, depth))
+            rows = await self._db.fetch_all(claim_query(wanted, now, until, kinds, depth))
             if not rows:
                 break
             rows.sort(key=lambda r: (r["rank"], r["id"]))
-            claimed += [job_from_row(r) for r in rows]
+            claimed += [job_from_row(POSTGRES, r) for r in rows]
             depth = wanted  # what is left sits with tenants deeper than their share: read them whole
         return claimed
 
-    async def extend(self, jobs: Sequence[Job], lease_seconds: float) -> list[int]:
-        if not jobs:
-            return []
-        now = self._clock.now()
-        where, params = held(jobs)
-        rows = await fetch_all(
-            self._db,
-            (
-                f"UPDATE jobs SET locked_until = %s, updated_at = %s WHERE {where} RETURNING id",
-                (now + timedelta(seconds=lease_seconds), now, *params),
-            ),
-        )
-        return [r["id"] for r in rows]
-
-    async def release(self, jobs: Sequence[Job]) -> int:
-        if not jobs:
-            return 0
-        where, params = held(jobs)
-        return await execute(
-            self._db,
-            (
-                "UPDATE jobs SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_until = NULL,"
-                f" updated_at = %s WHERE {where}",
-                (self._clock.now(), *params),
-            ),
-        )
-
-    async def complete(self, job_ids: Sequence[int]) -> None:
-        if job_ids:
-            await execute(self._db, ("DELETE FROM jobs WHERE id = ANY(%s)", (list(job_ids),)))
-
-    async def fail(self, job_id: int, error: str, *, retry_at: datetime | None) -> None:
-        now = self._clock.now()
-        error = error.replace("\x00", "")  # a diagnostic text: Postgres text cannot hold NUL
-        if retry_at is None:
-            query: Query = (
-                "UPDATE jobs SET status = 'dead', last_error = %s, updated_at = %s WHERE id = %s",
-                (error, now, job_id),
-            )
-        else:
-            query = (
-                "UPDATE jobs SET status = 'pending', last_error = %s, run_after = %s, locked_until = NULL,"
-                " updated_at = %s WHERE id = %s",
-                (error, retry_at, now, job_id),
-            )
-        await execute(self._db, query)
-
-    async def stats(self, tenant_id: str | None = None) -> dict[str, int]:
-        where, params = ("WHERE tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
-        rows = await fetch_all(
-            self._db,
-            (
-                "SELECT status, count(*) AS n, count(*) FILTER (WHERE status = 'pending' AND last_error IS NOT NULL)"
-                f" AS failed FROM jobs {where} GROUP BY status",
-                params,
-            ),
-        )
-        counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
-        counts.update({r["status"]: int(r["n"]) for r in rows})
-        counts["retrying"] = sum(int(r["failed"]) for r in rows)
-        return counts
-
-    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
-        where, params = ("AND tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
-        sql = f"SELECT * FROM jobs WHERE status = 'dead' {where} ORDER BY id LIMIT %s"
-        rows = await fetch_all(self._db, (sql, (*params, max(limit, 0))))
-        return [job_from_row(r) for r in rows]
-
-    async def requeue_dead(self, tenant_id: str | None = None) -> int:
-        now = self._clock.now()
-        where, params = ("AND tenant_id = %s", (tenant_id,)) if tenant_id is not None else ("", ())
-        return await execute(
-            self._db,
-            (
-                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = %s, updated_at = %s"
-                f" WHERE status = 'dead' {where}",
-                (now, now, *params),
-            ),
+    def _held(self, jobs: Sequence[Job]) -> tuple[str, list[Any]]:
+        return (
+            "status = 'running' AND (id, attempts) IN (SELECT * FROM unnest(%s::bigint[], %s::int[]))",
+            [[j.id for j in jobs], [j.attempts for j in jobs]],
         )

@@ -27,9 +27,11 @@ from ...domain.model import Scope
 from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
+from ..sql.dialect import Query
+from ..sql.rows import memory_from_row
+from ..sql.where import scope_filter
 from .db import PostgresDatabase
-from .memories import memory_from_row
-from .sql import Query, execute, fetch_all, scope_filter
+from .dialect import POSTGRES
 
 MAX_POSITIONS = 256
 """Positions Postgres keeps per lexeme: the largest term frequency it can hold."""
@@ -104,7 +106,7 @@ def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: st
     """Which of ``memory_ids`` the searcher may see (current, in scope, not in the excluded
     thread): their whole rows, which recall reads next (so it need not ask again), with their
     write order (``rid``) for ties."""
-    where, params = scope_filter(scope)
+    where, params = scope_filter(POSTGRES, scope)
     where += " AND valid_to IS NULL"
     if exclude_thread is not None:
         where += " AND thread_id IS DISTINCT FROM %s"
@@ -127,8 +129,7 @@ class PostgresKeywordIndex:
             return
         ids = list(docs)
         async with self._db.transaction():
-            found = await fetch_all(
-                self._db,
+            found = await self._db.fetch_all(
                 (
                     "SELECT id FROM memories WHERE id = ANY(%s) AND tenant_id = %s AND user_id = %s",
                     (ids, scope.tenant_id, scope.user_id),
@@ -137,8 +138,7 @@ class PostgresKeywordIndex:
             missing = set(ids) - {r["id"] for r in found}
             if missing:
                 raise LookupError(f"memories {sorted(missing)[:3]} must be stored before they are indexed")
-            await execute(
-                self._db,
+            await self._db.execute(
                 (
                     "INSERT INTO keywords (memory_id, tenant_id, user_id, terms, length)"
                     " SELECT k.memory_id, %s, %s, k.terms::tsvector, k.length"
@@ -160,12 +160,12 @@ class PostgresKeywordIndex:
         if not terms or k <= 0:
             return []
         budget = self._budget
-        stats = await fetch_all(self._db, stats_query(scope, terms))
+        stats = await self._db.fetch_all(stats_query(scope, terms))
         df = dict.fromkeys(terms, 0) | {r["term"]: int(r["df"]) for r in stats if r["term"] is not None}
         if not any(df.values()):
             return []
         clauses = bm25.candidate_clauses(df, budget)
-        rows = await fetch_all(self._db, candidates_query(scope, clauses, terms, budget)) if clauses else []
+        rows = await self._db.fetch_all(candidates_query(scope, clauses, terms, budget)) if clauses else []
         corpus = bm25.ScopeStats(int(stats[0]["docs"]), int(stats[0]["total"]), df)
         ranked = bm25.ranked(((r["memory_id"], _tf(r), r["length"]) for r in rows), corpus)
         return await self._visible(scope, ranked, k, exclude_thread)
@@ -184,15 +184,15 @@ class PostgresKeywordIndex:
             chunk = ranked[start:end]
             seen = {
                 r["id"]: r
-                for r in await fetch_all(
-                    self._db, visibility_query(scope, [memory_id for memory_id, _, _ in chunk], exclude_thread)
+                for r in await self._db.fetch_all(
+                    visibility_query(scope, [memory_id for memory_id, _, _ in chunk], exclude_thread)
                 )
             }
             hits += [
                 (
                     -score,
                     seen[memory_id]["rid"],
-                    KeywordHit(memory_id, score, matched, memory_from_row(seen[memory_id])),
+                    KeywordHit(memory_id, score, matched, memory_from_row(POSTGRES, seen[memory_id])),
                 )
                 for memory_id, score, matched in chunk
                 if memory_id in seen
@@ -204,9 +204,8 @@ class PostgresKeywordIndex:
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:
             return
-        where, params = scope_filter(scope, "m")
-        await execute(
-            self._db,
+        where, params = scope_filter(POSTGRES, scope, "m")
+        await self._db.execute(
             (
                 f"DELETE FROM keywords k USING memories m WHERE k.memory_id = ANY(%s) AND m.id = k.memory_id"
                 f" AND {where}",
@@ -217,8 +216,7 @@ class PostgresKeywordIndex:
     async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
         if not memory_ids:
             return {}
-        rows = await fetch_all(
-            self._db,
+        rows = await self._db.fetch_all(
             (
                 "SELECT memory_id, length FROM keywords WHERE memory_id = ANY(%s) AND tenant_id = %s AND user_id = %s",
                 (list(memory_ids), scope.tenant_id, scope.user_id),
@@ -227,7 +225,7 @@ class PostgresKeywordIndex:
         return {r["memory_id"]: int(r["length"]) for r in rows}
 
     async def reset(self) -> None:
-        await execute(self._db, ("TRUNCATE keywords", ()))
+        await self._db.execute(("TRUNCATE keywords", ()))
 
 
 _LEXEME = re.compile(r"'((?:[^']|'')*)'(?::(\S+))?")

@@ -20,10 +20,13 @@ from typing import Any
 from ...domain.errors import Conflict
 from ...domain.model import Job, Message, NewMessage, Scope
 from ...ports import Clock
+from ..sql.dialect import Query
+from ..sql.messages import SqlMessageLog, conflict_message, message_values
+from ..sql.rows import message_from_row
+from ..sql.where import scoped_ids
 from .db import PostgresDatabase
+from .dialect import POSTGRES
 from .jobs import insert_jobs
-from .rows import check_text, message_from_row, to_json
-from .sql import Query, execute, fetch_all, fetch_one, scope_filter
 
 
 def by_external_ids(scope: Scope, external_ids: Sequence[str]) -> Query:
@@ -50,21 +53,7 @@ def insert_messages(messages: Sequence[Message], now: datetime, *, keep_ids: boo
     """
     columns: list[list[Any]] = [[] for _ in range(12)]
     for m in messages:
-        values = (
-            m.id,
-            m.external_id,
-            m.scope.tenant_id,
-            m.scope.user_id,
-            m.scope.agent_id,
-            m.thread_id,
-            m.seq,
-            m.role.value,
-            check_text("a message's name", m.name),
-            check_text("message content", m.content),
-            m.created_at,
-            to_json("message metadata", m.metadata),
-        )
-        for column, value in zip(columns, values, strict=True):
+        for column, value in zip(columns, message_values(POSTGRES, m), strict=True):
             column.append(value)
     conflict = (
         "ON CONFLICT DO NOTHING"
@@ -110,11 +99,13 @@ def upsert_restored_threads(messages: Sequence[Message]) -> Query:
     )
 
 
-class PostgresMessageLog:
+class PostgresMessageLog(SqlMessageLog):
     """The :class:`~hipocampo.ports.MessageLog` port on the shared Postgres database."""
 
+    _db: PostgresDatabase
+
     def __init__(self, db: PostgresDatabase, clock: Clock) -> None:
-        self._db = db
+        super().__init__(db, POSTGRES)
         self._clock = clock
 
     async def append(
@@ -164,7 +155,7 @@ class PostgresMessageLog:
         if not external_ids:
             return {}
         cur = await conn.execute(*by_external_ids(scope, external_ids))
-        return {r["external_id"]: message_from_row(r) for r in await cur.fetchall()}
+        return {r["external_id"]: message_from_row(POSTGRES, r) for r in await cur.fetchall()}
 
     async def _swap_lost(
         self, conn: Any, scope: Scope, stored: list[Message], inserted: set[str], fresh: list[Message]
@@ -173,68 +164,14 @@ class PostgresMessageLog:
         winners = await self._known(conn, scope, [e for e in lost.values() if e is not None])
         return [winners[m.external_id] if m.id in lost and m.external_id else m for m in stored]
 
-    async def recent(self, scope: Scope, thread_id: str, limit: int) -> list[Message]:
-        where, params = scope_filter(scope)
-        rows = await fetch_all(
-            self._db,
-            (
-                f"SELECT * FROM messages WHERE {where} AND thread_id = %s ORDER BY seq DESC LIMIT %s",
-                (*params, thread_id, max(limit, 0)),
-            ),
-        )
-        return [message_from_row(r) for r in reversed(rows)]
-
-    async def get_many(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
-        if not message_ids:
-            return []
-        where, params = scope_filter(scope)
-        lock = " FOR SHARE" if self._db.in_transaction else ""  # as PostgresMemoryStore.get_many
-        rows = await fetch_all(
-            self._db,
-            (
-                f"SELECT * FROM messages WHERE id = ANY(%s) AND {where} ORDER BY thread_id, seq{lock}",
-                (list(message_ids), *params),
-            ),
-        )
-        return [message_from_row(r) for r in rows]
-
-    async def list_thread(
-        self, scope: Scope, thread_id: str, *, after_seq: int = -1, limit: int = 1000
-    ) -> list[Message]:
-        where, params = scope_filter(scope)
-        rows = await fetch_all(
-            self._db,
-            (
-                f"SELECT * FROM messages WHERE {where} AND thread_id = %s AND seq > %s ORDER BY seq LIMIT %s",
-                (*params, thread_id, after_seq, max(limit, 0)),
-            ),
-        )
-        return [message_from_row(r) for r in rows]
-
     async def threads(self, scope: Scope) -> list[str]:
-        rows = await fetch_all(
-            self._db,
+        rows = await self._db.fetch_all(
             (
                 "SELECT thread_id FROM threads WHERE tenant_id = %s AND user_id = %s ORDER BY created_at, thread_id",
                 (scope.tenant_id, scope.user_id),
             ),
         )
         return [r["thread_id"] for r in rows]
-
-    async def users(self, tenant_id: str) -> list[str]:
-        rows = await fetch_all(
-            self._db, ("SELECT DISTINCT user_id FROM threads WHERE tenant_id = %s ORDER BY user_id", (tenant_id,))
-        )
-        return [r["user_id"] for r in rows]
-
-    async def iter_all(self, *, after_rowid: int = 0, limit: int = 1000) -> list[tuple[int, Message]]:
-        # ``rid`` is handed out at insert, not at commit: a walk racing live writers may pass a
-        # message whose transaction commits after a later one. Such a message is new, and its
-        # own index job (written with it) indexes it, so a reindex still misses nothing.
-        rows = await fetch_all(
-            self._db, ("SELECT * FROM messages WHERE rid > %s ORDER BY rid LIMIT %s", (after_rowid, max(limit, 0)))
-        )
-        return [(r["rid"], message_from_row(r)) for r in rows]
 
     async def restore(self, messages: Sequence[Message]) -> int:
         if not messages:
@@ -248,69 +185,23 @@ class PostgresMessageLog:
                 present = {r["id"] for r in await cur.fetchall()}
                 for m in skipped:
                     if m.id not in present:  # rolls back the whole restore, as SQLite's does
-                        s = m.scope
-                        raise Conflict(
-                            f"message {m.id!r} would take seq {m.seq} of thread {m.thread_id!r} or caller id"
-                            f" {m.external_id!r} from another message of {s.tenant_id}/{s.user_id}"
-                        )
+                        raise Conflict(conflict_message(m))
             written = [m for m in messages if m.id in inserted]
             if written:
                 await conn.execute(*upsert_restored_threads(written))
             return len(inserted)
 
-    async def scopes(self) -> list[tuple[str, str]]:
-        rows = await fetch_all(self._db, ("SELECT DISTINCT tenant_id, user_id FROM threads ORDER BY 1, 2", ()))
-        return [(r["tenant_id"], r["user_id"]) for r in rows]
-
-    async def thread_version(self, scope: Scope, thread_id: str) -> int:
-        row = await fetch_one(
-            self._db,
-            (
-                "SELECT version FROM threads WHERE tenant_id = %s AND user_id = %s AND thread_id = %s",
-                (scope.tenant_id, scope.user_id, thread_id),
-            ),
-        )
-        return 0 if row is None else int(row["version"])
-
-    async def count(self, scope: Scope | None = None) -> int:
-        if scope is None:
-            query: Query = ("SELECT count(*) AS n FROM messages", ())
-        else:
-            where, params = scope_filter(scope)
-            query = (f"SELECT count(*) AS n FROM messages WHERE {where}", params)
-        row = await fetch_one(self._db, query)
-        return int(row["n"]) if row else 0
-
     async def delete_messages(self, scope: Scope, message_ids: Sequence[str]) -> int:
         if not message_ids:
             return 0
-        where, params = scope_filter(scope)
-        row = await fetch_one(
-            self._db,
+        chosen, params = scoped_ids(POSTGRES, scope, message_ids)
+        row = await self._db.fetch_one(
             (
-                f"WITH gone AS (DELETE FROM messages WHERE id = ANY(%s) AND {where} RETURNING thread_id),"
+                f"WITH gone AS (DELETE FROM messages WHERE {chosen} RETURNING thread_id),"
                 " bumped AS (UPDATE threads SET version = nextval('thread_versions')"
                 " WHERE tenant_id = %s AND user_id = %s AND thread_id IN (SELECT thread_id FROM gone))"
                 " SELECT count(*) AS n FROM gone",
-                (list(message_ids), *params, scope.tenant_id, scope.user_id),
-            ),
+                (*params, scope.tenant_id, scope.user_id),
+            )
         )
         return int(row["n"]) if row else 0
-
-    async def delete_thread(self, scope: Scope, thread_id: str) -> int:
-        args = (scope.tenant_id, scope.user_id, thread_id)
-        async with self._db.transaction():
-            n = await execute(
-                self._db, ("DELETE FROM messages WHERE tenant_id = %s AND user_id = %s AND thread_id = %s", args)
-            )
-            await execute(
-                self._db, ("DELETE FROM threads WHERE tenant_id = %s AND user_id = %s AND thread_id = %s", args)
-            )
-        return n
-
-    async def delete_user(self, scope: Scope) -> int:
-        args = (scope.tenant_id, scope.user_id)
-        async with self._db.transaction():
-            n = await execute(self._db, ("DELETE FROM messages WHERE tenant_id = %s AND user_id = %s", args))
-            await execute(self._db, ("DELETE FROM threads WHERE tenant_id = %s AND user_id = %s", args))
-        return n

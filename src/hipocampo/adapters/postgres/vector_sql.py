@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 
 from ...domain.model import Scope
-from .sql import Query, scope_filter
+from ..sql.dialect import Query
+from ..sql.where import scope_filter
+from .dialect import POSTGRES
 
 BINARY = True
 """Vector reads ask psycopg for binary results (see the module's docstring)."""
@@ -45,7 +47,7 @@ def ann_index_ddl(dim: int) -> str | None:
 
 
 def _filters(scope: Scope, exclude_thread: str | None) -> tuple[str, list[Any]]:
-    where, params = scope_filter(scope)
+    where, params = scope_filter(POSTGRES, scope)
     params = list(params)
     if exclude_thread is not None:
         where += " AND thread_id IS DISTINCT FROM %s"
@@ -58,7 +60,7 @@ def _with_rows(scope: Scope, hits: Query, order: str) -> Query:
     their memories' rows in ``scope`` (a left join: a hit is never dropped for its row), ordered
     by ``order``. The hit's own columns are renamed so that none collides with a memory's."""
     sql, params = hits
-    where, scope_params = scope_filter(scope, "m")
+    where, scope_params = scope_filter(POSTGRES, scope, "m")
     return (
         "SELECT h.memory_id AS hit_id, h.score AS hit_score, h.embedding AS hit_vector, h.exact AS hit_exact, m.*"
         f" FROM ({sql}) h LEFT JOIN memories m ON m.id = h.memory_id AND {where} ORDER BY {order}",

@@ -42,9 +42,11 @@ from ...domain.errors import DimensionMismatch
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
 from ...settings import StorageSettings
+from ..sql.dialect import Query
+from ..sql.rows import memory_from_row
+from ..sql.where import scope_filter
 from .db import PostgresDatabase
-from .memories import memory_from_row
-from .sql import Query, execute, fetch_all, fetch_one, scope_filter
+from .dialect import POSTGRES
 from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_from, hnsw_tuples
 from .vector_sql import BINARY, ann_expression, ann_index_ddl, exact_search, hnsw_search
 
@@ -109,7 +111,7 @@ def _array(value: Any) -> np.ndarray:
 
 def _hit(row: dict[str, Any]) -> VectorHit:
     """A search's row (:mod:`.vector_sql`): the hit, its stored vector and its memory's row."""
-    memory = memory_from_row(row) if row["id"] is not None else None
+    memory = memory_from_row(POSTGRES, row) if row["id"] is not None else None
     return VectorHit(row["hit_id"], float(row["hit_score"]), vector=_array(row["hit_vector"]), memory=memory)
 
 
@@ -251,8 +253,7 @@ class PostgresVectorIndex:
                 return _Sized(held.dim, total, held.n, held.cap, held.at, fresh_check=False, short=held.short)
         cap = FIRST_COUNT_CAP if total is None else self._cap(total, k)
         cap = max(cap, self._exact_below, JIT_SAFE_ROWS if self._path == "exact" else 0)
-        row = await fetch_one(
-            self._db,
+        row = await self._db.fetch_one(
             (
                 "SELECT (SELECT dim FROM vector_model) AS dim,"
                 " (SELECT reltuples::bigint FROM pg_class WHERE oid = 'vectors'::regclass) AS total,"
@@ -323,8 +324,7 @@ class PostgresVectorIndex:
 
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if memory_ids:
-            await execute(
-                self._db,
+            await self._db.execute(
                 (
                     "DELETE FROM vectors WHERE memory_id = ANY(%s) AND tenant_id = %s AND user_id = %s",
                     (list(memory_ids), scope.tenant_id, scope.user_id),
@@ -334,7 +334,7 @@ class PostgresVectorIndex:
     async def get(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not memory_ids:
             return {}
-        where, params = scope_filter(scope)
+        where, params = scope_filter(POSTGRES, scope)
         rows = await self._fetch(
             (
                 f"SELECT memory_id, embedding FROM vectors WHERE memory_id = ANY(%s) AND {where}",
@@ -344,11 +344,11 @@ class PostgresVectorIndex:
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
 
     async def info(self) -> dict[str, Any]:
-        rows = await fetch_all(self._db, ("SELECT model, dim, count(*) AS n FROM vectors GROUP BY model, dim", ()))
+        rows = await self._db.fetch_all(("SELECT model, dim, count(*) AS n FROM vectors GROUP BY model, dim", ()))
         return {"models": {r["model"]: r["dim"] for r in rows}, "vectors": sum(int(r["n"]) for r in rows)}
 
     async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        where, params = scope_filter(scope, "v")
+        where, params = scope_filter(POSTGRES, scope, "v")
         if kind is None:
             query: Query = (f"SELECT count(*) AS n FROM vectors v WHERE {where}", params)
         else:
@@ -357,7 +357,7 @@ class PostgresVectorIndex:
                 f" WHERE {where} AND m.kind = %s",
                 (*params, kind.value),
             )
-        row = await fetch_one(self._db, query)
+        row = await self._db.fetch_one(query)
         return int(row["n"]) if row else 0
 
     async def reset(self) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...domain.errors import ConfigurationError
+from ..sql.dialect import Query
 from .errors import needs_reopen, storage_unavailable
 from .schema import migrate
 
@@ -152,6 +153,23 @@ class SqliteDatabase:
         if self._in_tx.get():
             return await self._run(self._writer, fn, self._wconn)
         return await self._run(self._reader, self._on_reader, fn)
+
+    async def fetch_all(self, query: Query, *, write: bool = False) -> list[sqlite3.Row]:
+        """Every row of ``query`` (a statement and its parameters); ``write``: it changes rows
+        (``RETURNING``), so it runs on the writer connection."""
+        sql, params = query
+        run = self.write if write else self.read
+        return await run(lambda c: c.execute(sql, params).fetchall())
+
+    async def fetch_one(self, query: Query, *, write: bool = False) -> sqlite3.Row | None:
+        sql, params = query
+        run = self.write if write else self.read
+        return await run(lambda c: c.execute(sql, params).fetchone())
+
+    async def execute(self, query: Query) -> int:
+        """Run a write; returns how many rows it touched."""
+        sql, params = query
+        return await self.write(lambda c: c.execute(sql, params).rowcount)
 
     async def probe_write(self) -> None:
         """Commit a tiny write now, or raise :class:`StorageUnavailable`: what readiness asks.

@@ -7,17 +7,9 @@ import sqlite3
 from datetime import datetime
 
 from ...ports import StoredResponse
+from ..sql.idempotency import SqlIdempotencyStore
 from .db import SqliteDatabase
-from .rows import from_epoch, to_epoch
-
-
-def _response(row: sqlite3.Row) -> StoredResponse:
-    return StoredResponse(
-        request_hash=row["request_hash"],
-        status_code=row["status_code"],
-        body=None if row["body"] is None else json.loads(row["body"]),
-        created_at=from_epoch(row["created_at"]),  # type: ignore[arg-type]
-    )
+from .dialect import SQLITE, to_epoch
 
 
 def _values(tenant_id: str, key: str, r: StoredResponse) -> tuple[object, ...]:
@@ -28,19 +20,13 @@ def _values(tenant_id: str, key: str, r: StoredResponse) -> tuple[object, ...]:
 _INSERT = "INSERT INTO idempotency (tenant_id, key, request_hash, status_code, body, created_at) VALUES (?,?,?,?,?,?)"
 
 
-class SqliteIdempotencyStore:
+class SqliteIdempotencyStore(SqlIdempotencyStore):
     """The :class:`~hipocampo.ports.IdempotencyStore` port on the shared SQLite database."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
-        self._db = db
+    _db: SqliteDatabase
 
-    async def get(self, tenant_id: str, key: str) -> StoredResponse | None:
-        row = await self._db.read(
-            lambda c: c.execute(
-                "SELECT * FROM idempotency WHERE tenant_id = ? AND key = ?", (tenant_id, key)
-            ).fetchone()
-        )
-        return None if row is None else _response(row)
+    def __init__(self, db: SqliteDatabase) -> None:
+        super().__init__(db, SQLITE)
 
     async def put(
         self, tenant_id: str, key: str, response: StoredResponse, *, replace_before: datetime | None = None
@@ -66,14 +52,4 @@ class SqliteIdempotencyStore:
                 " status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at",
                 values,
             )
-        )
-
-    async def delete(self, tenant_id: str, key: str) -> None:
-        await self._db.write(
-            lambda c: c.execute("DELETE FROM idempotency WHERE tenant_id = ? AND key = ?", (tenant_id, key))
-        )
-
-    async def purge(self, before: datetime) -> int:
-        return await self._db.write(
-            lambda c: c.execute("DELETE FROM idempotency WHERE created_at < ?", (to_epoch(before),)).rowcount
         )

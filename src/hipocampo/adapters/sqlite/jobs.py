@@ -1,5 +1,6 @@
-"""The durable job queue (outbox) on SQLite: lease-based claims fair across tenants, lease
-renewal and release, retries, dead letters."""
+"""The durable job queue (outbox) on SQLite: lease-based claims fair across tenants, picked on the
+one writer connection; renewal, release, retries and dead letters are the shared
+:class:`~..sql.jobs.SqlJobQueue`'s."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from ...domain.fairness import fair_pick
-from ...domain.model import Job, JobStatus
+from ...domain.model import Job
 from ...ports import Clock
+from ..sql.jobs import SqlJobQueue
+from ..sql.rows import job_from_row
 from .db import SqliteDatabase
-from .rows import from_epoch, placeholders, to_epoch
+from .dialect import SQLITE, placeholders, to_epoch
 
 
 def insert_jobs(conn: sqlite3.Connection, jobs: Sequence[Job], now: datetime) -> None:
@@ -25,24 +29,13 @@ def insert_jobs(conn: sqlite3.Connection, jobs: Sequence[Job], now: datetime) ->
     )
 
 
-def _job_from_row(row: sqlite3.Row) -> Job:
-    return Job(
-        id=row["id"],
-        kind=row["kind"],
-        payload=json.loads(row["payload"]),
-        tenant_id=row["tenant_id"],
-        user_id=row["user_id"],
-        status=JobStatus(row["status"]),
-        attempts=row["attempts"],
-        last_error=row["last_error"],
-        run_after=from_epoch(row["run_after"]),
-    )
+class SqliteJobQueue(SqlJobQueue):
+    """The :class:`~hipocampo.ports.JobQueue` port on the shared SQLite database."""
 
+    _db: SqliteDatabase
 
-class SqliteJobQueue:
     def __init__(self, db: SqliteDatabase, clock: Clock) -> None:
-        self._db = db
-        self._clock = clock
+        super().__init__(db, SQLITE, clock)
 
     async def enqueue(self, jobs: Sequence[Job]) -> None:
         now = self._clock.now()
@@ -62,94 +55,14 @@ class SqliteJobQueue:
                 (until, t, *chosen),
             ).fetchall()
             order = {job_id: i for i, job_id in enumerate(chosen)}
-            return sorted((_job_from_row(r) for r in rows), key=lambda j: order[j.id or 0])
+            return sorted((job_from_row(SQLITE, r) for r in rows), key=lambda j: order[j.id or 0])
 
         return await self._db.write(claim)
 
-    async def extend(self, jobs: Sequence[Job], lease_seconds: float) -> list[int]:
-        if not jobs:
-            return []
-        now = self._clock.now()
-        until, t = to_epoch(now + timedelta(seconds=lease_seconds)), to_epoch(now)
-        held, params = _held(jobs)
-        return await self._db.write(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    f"UPDATE jobs SET locked_until = ?, updated_at = ? WHERE {held} RETURNING id", (until, t, *params)
-                )
-            ]
-        )
-
-    async def release(self, jobs: Sequence[Job]) -> int:
-        if not jobs:
-            return 0
-        t = to_epoch(self._clock.now())
-        held, params = _held(jobs)
-        return await self._db.write(
-            lambda c: (
-                c.execute(
-                    "UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), locked_until = NULL,"
-                    f" updated_at = ? WHERE {held}",
-                    (t, *params),
-                ).rowcount
-            )
-        )
-
-    async def complete(self, job_ids: Sequence[int]) -> None:
-        if job_ids:
-            await self._db.write(
-                lambda c: c.execute(f"DELETE FROM jobs WHERE id IN ({placeholders(len(job_ids))})", tuple(job_ids))
-            )
-
-    async def fail(self, job_id: int, error: str, *, retry_at: datetime | None) -> None:
-        t = to_epoch(self._clock.now())
-        if retry_at is None:
-            sql = "UPDATE jobs SET status = 'dead', last_error = ?, updated_at = ? WHERE id = ?"
-            args: tuple[object, ...] = (error, t, job_id)
-        else:
-            sql = (
-                "UPDATE jobs SET status = 'pending', last_error = ?, run_after = ?, locked_until = NULL,"
-                " updated_at = ? WHERE id = ?"
-            )
-            args = (error, to_epoch(retry_at), t, job_id)
-        await self._db.write(lambda c: c.execute(sql, args))
-
-    async def stats(self, tenant_id: str | None = None) -> dict[str, int]:
-        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
-        rows = await self._db.read(
-            lambda c: c.execute(
-                "SELECT status, count(*) AS n, sum(status = 'pending' AND last_error IS NOT NULL) AS failed"
-                f" FROM jobs {where} GROUP BY status",
-                params,
-            ).fetchall()
-        )
-        counts = {s.value: 0 for s in JobStatus if s is not JobStatus.DONE}
-        counts.update({r["status"]: r["n"] for r in rows})
-        counts["retrying"] = sum(r["failed"] or 0 for r in rows)
-        return counts
-
-    async def dead(self, limit: int = 50, tenant_id: str | None = None) -> list[Job]:
-        where, params = ("AND tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
-        rows = await self._db.read(
-            lambda c: c.execute(
-                f"SELECT * FROM jobs WHERE status = 'dead' {where} ORDER BY id LIMIT ?", (*params, limit)
-            ).fetchall()
-        )
-        return [_job_from_row(r) for r in rows]
-
-    async def requeue_dead(self, tenant_id: str | None = None) -> int:
-        t = to_epoch(self._clock.now())
-        where, params = ("AND tenant_id = ?", (tenant_id,)) if tenant_id is not None else ("", ())
-        return await self._db.write(
-            lambda c: (
-                c.execute(
-                    "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, updated_at = ?"
-                    f" WHERE status = 'dead' {where}",
-                    (t, t, *params),
-                ).rowcount
-            )
-        )
+    def _held(self, jobs: Sequence[Job]) -> tuple[str, list[Any]]:
+        params = [v for j in jobs for v in (j.id, j.attempts)]
+        values = ", ".join("(?, ?)" for _ in jobs)
+        return f"status = 'running' AND (id, attempts) IN (VALUES {values})", params
 
 
 _TENANTS_WAITING = """
@@ -193,11 +106,3 @@ def _choose(conn: sqlite3.Connection, limit: int, t: float, kinds: Sequence[str]
 
     tenants = [r[0] for r in conn.execute(_TENANTS_WAITING)]
     return fair_pick(tenants, fetch, limit, extra=expired)
-
-
-def _held(jobs: Sequence[Job]) -> tuple[str, list[int | None]]:
-    """A WHERE clause matching the claims ``jobs`` hold: running, with the attempts they were
-    claimed with (a later claim of the same job counted another attempt)."""
-    params = [v for j in jobs for v in (j.id, j.attempts)]
-    values = ", ".join("(?, ?)" for _ in jobs)
-    return f"status = 'running' AND (id, attempts) IN (VALUES {values})", params

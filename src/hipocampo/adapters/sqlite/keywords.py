@@ -27,8 +27,9 @@ from ...domain.model import Scope
 from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
+from ..sql.where import scope_filter
 from .db import SqliteDatabase
-from .rows import placeholders, scope_filter
+from .dialect import SQLITE, placeholders
 from .schema import FTS_TABLE
 
 _Key = tuple[str, str]  # (tenant_id, user_id)
@@ -63,7 +64,7 @@ def candidates_query(scope: Scope, match: str, limit: int, exclude_thread: str |
     """The documents matching ``match`` that the searcher may see (the user's, current, their
     agent's or shared, not in the excluded thread): at most ``limit``, newest first, with their
     terms. (The statistics count every document of the user; the budget, only those shown.)"""
-    visible, params = scope_filter(scope, "m")
+    visible, params = scope_filter(SQLITE, scope, "m")
     visible += " AND m.valid_to IS NULL"
     if exclude_thread is not None:
         visible += " AND (m.thread_id IS NULL OR m.thread_id != ?)"
@@ -204,7 +205,7 @@ class SqliteKeywordIndex:
     async def delete(self, scope: Scope, memory_ids: Sequence[str]) -> None:
         if not memory_ids:
             return
-        where, params = scope_filter(scope, by_id=True)
+        where, params = scope_filter(SQLITE, scope, by_id=True)
 
         def delete(conn: sqlite3.Connection) -> None:
             rids = [
@@ -220,7 +221,7 @@ class SqliteKeywordIndex:
         await self._db.write(delete)
 
     async def lengths(self, scope: Scope, memory_ids: Sequence[str]) -> dict[str, int]:
-        where, params = scope_filter(scope, "m", by_id=True)
+        where, params = scope_filter(SQLITE, scope, "m", by_id=True)
 
         def read(conn: sqlite3.Connection) -> dict[str, int]:
             found: dict[str, int] = {}

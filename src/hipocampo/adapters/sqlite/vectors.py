@@ -19,9 +19,10 @@ import numpy as np
 from ...domain.errors import DimensionMismatch, IndexUnavailable
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
+from ..sql.where import scope_filter
 from .db import SqliteDatabase
+from .dialect import SQLITE, placeholders
 from .memories import bump_epoch
-from .rows import placeholders, scope_filter
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 
@@ -130,7 +131,7 @@ class SqliteVectorIndex:
 
         def read(conn: sqlite3.Connection) -> dict[str, np.ndarray]:
             found: dict[str, np.ndarray] = {}
-            where, params = scope_filter(scope, by_id=True)
+            where, params = scope_filter(SQLITE, scope, by_id=True)
             for start in range(0, len(ids), 500):  # bounded statements for long threads
                 chunk = ids[start : start + 500]
                 for r in conn.execute(
@@ -153,7 +154,7 @@ class SqliteVectorIndex:
         return await self._db.read(read)
 
     async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        where, params = scope_filter(scope, "v")
+        where, params = scope_filter(SQLITE, scope, "v")
         if kind is None:
             sql = f"SELECT count(*) FROM vectors v WHERE {where}"
         else:

@@ -1,9 +1,12 @@
-"""Row <-> domain conversions shared by the Postgres stores.
+"""How Postgres spells what the shared SQL core asks (:class:`~..sql.dialect.Dialect`).
 
 Times are ``timestamptz``: microsecond precision, like Python's datetimes, so a time goes in and
 comes back exactly (SQLite's float epochs round to about a microsecond). Every connection runs
 with ``TimeZone = UTC`` (see :mod:`.db`), so psycopg hands back aware datetimes in UTC, which is
-what the domain expects.
+what the domain expects. JSON is ``jsonb``, decoded by psycopg as it is read.
+
+A list of ids travels as one array parameter (``= ANY(%s)``): the statement's text does not change
+with the number of ids, so the server reuses its plan.
 
 Postgres text cannot hold a NUL character (SQLite's can). Rather than let such a value fail deep
 in the driver as an opaque error, writes check for it first and refuse it as invalid input.
@@ -13,12 +16,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from ...domain.errors import InvalidInput
-from ...domain.model import Message, Role, Scope, as_utc
+from ...domain.model import as_utc
+from ..sql.dialect import Dialect
 
 _JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 """``\\u0000`` in JSON text that is an escaped NUL (not an escaped backslash followed by u0000)."""
@@ -27,13 +31,6 @@ _JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 def utc(value: datetime | None) -> datetime | None:
     """An aware UTC datetime (naive ones are taken as UTC, as everywhere in the domain)."""
     return None if value is None else as_utc(value)
-
-
-@lru_cache(maxsize=4096)
-def row_scope(tenant_id: str, user_id: str, agent_id: str | None) -> Scope:
-    """The scope of a stored row. Ids were validated on the way in; re-validating them per row
-    showed in the SQLite adapter's profiles, so scopes are cached."""
-    return Scope(tenant_id, user_id, agent_id)
 
 
 def check_text(what: str, value: str | None) -> str | None:
@@ -52,16 +49,29 @@ def to_json(what: str, value: Any) -> str:
     return text
 
 
-def message_from_row(row: dict[str, Any]) -> Message:
-    return Message(
-        id=row["id"],
-        scope=row_scope(row["tenant_id"], row["user_id"], row["agent_id"]),
-        thread_id=row["thread_id"],
-        role=Role(row["role"]),
-        content=row["content"],
-        created_at=row["created_at"],
-        seq=row["seq"],
-        name=row["name"],
-        metadata=row["metadata"],
-        external_id=row["external_id"],
-    )
+def _pyformat(text: str) -> str:
+    return text.replace("?", "%s")
+
+
+def _any(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    return f"{column} = ANY(?)", [list(values)]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+POSTGRES = Dialect(
+    name="postgresql",
+    sql=_pyformat,
+    in_list=_any,
+    json_text=lambda column, key: f"{column}->>'{key}'",
+    time_in=utc,
+    time_out=_same,
+    json_in=to_json,
+    json_out=_same,
+    text_in=check_text,
+    limit=lambda n: max(n, 0),
+    share_lock=" FOR SHARE",
+    collate_bytes=' COLLATE "C"',
+)
