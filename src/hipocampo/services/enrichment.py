@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..domain.extraction.llm_schemas import HydeOut, hyde_prompt
 from ..domain.model import Message, Role
-from ..domain.text import content_words, words
+from ..domain.retrieval.query import RecallQuery
 from .deps import Deps
 
 log = logging.getLogger(__name__)
@@ -32,9 +32,9 @@ _ANAPHORA = frozenset(
 )
 
 
-def _refers_back(query: str) -> bool:
+def _refers_back(query: RecallQuery) -> bool:
     """A short query that points at something said before ("and her sister?", "e ela?")."""
-    return any(w in _ANAPHORA for w in words(query))
+    return any(w in _ANAPHORA for w in query.words)
 
 
 @dataclass
@@ -44,12 +44,13 @@ class Enrichment:
     notes: list[str] = field(default_factory=list)
 
 
-async def enrich(deps: Deps, query: str, recent: list[Message]) -> Enrichment:
+async def enrich(deps: Deps, query: str | RecallQuery, recent: list[Message]) -> Enrichment:
+    q = RecallQuery.parse(query)
     result = Enrichment()
-    words = content_words(query)
-    if len(words) <= SHORT_QUERY_WORDS and _refers_back(query):
+    words = q.content_words
+    if len(words) <= SHORT_QUERY_WORDS and _refers_back(q):
         previous = next(
-            (m for m in reversed(recent) if m.role is Role.USER and m.content.strip() != query.strip()), None
+            (m for m in reversed(recent) if m.role is Role.USER and m.content.strip() != q.text.strip()), None
         )
         if previous is not None:
             result.keyword_extra = previous.content
@@ -57,7 +58,7 @@ async def enrich(deps: Deps, query: str, recent: list[Message]) -> Enrichment:
     if deps.chat is not None and len(words) <= HYDE_MAX_WORDS:
         try:
             with deps.chat.job():
-                out: HydeOut = await deps.chat.complete(*hyde_prompt(query), schema=HydeOut)
+                out: HydeOut = await deps.chat.complete(*hyde_prompt(q.text), schema=HydeOut)
             if out.passage.strip():
                 result.dense_text = out.passage.strip()
                 result.notes.append("HyDE: the dense search embedded a hypothetical answer")

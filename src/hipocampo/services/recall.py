@@ -25,13 +25,12 @@ from ..domain.model import (
     message_to_dict,
     turn_memory_id,
 )
-from ..domain.retrieval import speech_acts, subjects
+from ..domain.retrieval import subjects
 from ..domain.retrieval.context import ContextPiece, render_context
-from ..domain.retrieval.facets import query_facets
+from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.ranking import adaptive_k, relevance_floor
 from ..domain.retrieval.recall import RecallResult, ScoredMemory
-from ..domain.text import content_words, fold, names_in
-from ..domain.values import check_text
+from ..domain.text import fold
 from .deps import Deps
 from .enrichment import enrich
 from .ingest import recent_cache_key
@@ -77,10 +76,10 @@ about adoption agencies?") has evidence ranked further down than its best hit, w
 ("How is Ana doing?", "where do I work?") is answered by its first few hits and must stay lean."""
 
 
-def k_low(query: str) -> int:
+def k_low(query: str | RecallQuery) -> int:
     """The adaptive k's floor for ``query`` (:data:`K_LOW` to :data:`K_LOW_MAX`, by its words)."""
-    names = {fold(n) for n in names_in(query)}
-    words = [w for w in content_words(query) if fold(w) not in names]
+    q = RecallQuery.parse(query)
+    words = [w for w in q.content_words if fold(w) not in q.folded_names]
     return min(K_LOW + max(len(words) - K_WORDS, 0), K_LOW_MAX)
 
 
@@ -130,24 +129,24 @@ async def recall(
     budget = token_budget or deps.settings.context_token_budget
     if budget < 50:
         raise InvalidInput("token_budget must be at least 50")
-    check_text("query", query)  # echoed in the answer: it must be text every encoder can write
+    q = RecallQuery.parse(query)  # read once: enrichment, both ranking passes and the choice share it
     t0 = time.perf_counter()
 
     async def nothing() -> None:
         return None
 
     recent = await recent_messages(deps, scope, thread_id) if thread_id else []  # usually cached
-    enrichment = await enrich(deps, query, recent)
+    enrichment = await enrich(deps, q, recent)
     opts.keyword_extra, opts.dense_text = enrichment.keyword_extra, enrichment.dense_text
     summary_task = deps.summaries.get(scope, thread_id) if thread_id else nothing()
-    ranked, summary = await asyncio.gather(rank_candidates(deps, scope, query, opts), summary_task)
+    ranked, summary = await asyncio.gather(rank_candidates(deps, scope, q, opts), summary_task)
     if summary is not None and thread_id is not None:  # already its own section: not twice
         own = summary_memory_id(scope, thread_id)
         ranked.hits = [h for h in ranked.hits if h.memory.id != own]
     if opts.min_relevance is None:
-        hits, anchored, floor = chosen(ranked.hits, query, deps.settings.context_min_relevance, opts.k)
+        hits, anchored, floor = chosen(ranked.hits, q, deps.settings.context_min_relevance, opts.k)
     else:  # the caller's own floor, as given
-        hits, anchored, floor = chosen(ranked.hits, query, opts.min_relevance, opts.k, raise_floor=False)
+        hits, anchored, floor = chosen(ranked.hits, q, opts.min_relevance, opts.k, raise_floor=False)
     # Turns already in the recent window need not be repeated among the memories.
     in_window = {m.id for m in recent}
     t1 = time.perf_counter()
@@ -174,7 +173,7 @@ async def recall(
     timings["render_ms"] = (time.perf_counter() - t2) * 1000
     timings["recall_ms"] = (time.perf_counter() - t0) * 1000
     return RecallResult(
-        query=query,
+        query=q.text,
         thread_id=thread_id,
         recent=recent,
         summary=summary,
@@ -233,7 +232,7 @@ async def settle() -> None:
 
 
 def chosen(
-    hits: list[ScoredMemory], query: str, floor: float, k: int | None = None, *, raise_floor: bool = True
+    hits: list[ScoredMemory], query: str | RecallQuery, floor: float, k: int | None = None, *, raise_floor: bool = True
 ) -> tuple[list[ScoredMemory], bool, float]:
     """The hits that earned a place, whether the query anchors them, and the relevance floor used.
 
@@ -248,6 +247,7 @@ def chosen(
     about ("when am I free?" and a memory about availability). An explicit ``k`` is a cap, not a
     quota: a hit under the floor is never shown to make up the number.
     """
+    q = RecallQuery.parse(query)
     if raise_floor:
         floor = relevance_floor([h.explanation.relevance for h in hits], floor)
     cleared = _unrestated([h for h in hits if h.explanation.relevance >= floor])
@@ -256,7 +256,7 @@ def chosen(
         # Ranked first on the query's own words: "peanut" in "Can I order the chicken satay with
         # peanut sauce?" is one word of five, so the allergy's calibrated relevance is low.
         cleared.insert(0, hits[0])
-    asked = subjects.asked(query)
+    asked = q.subjects
 
     def on_subject(h: ScoredMemory) -> bool:
         return bool(subjects.subject_relevance(asked, h.memory.content))
@@ -264,11 +264,11 @@ def chosen(
     anchored = any(h.explanation.matched_terms or h.explanation.matched_names or on_subject(h) for h in cleared)
     if k is not None:
         return _with_their_facts(cleared[:k], hits), anchored, floor
-    facets = query_facets(query)
-    k = adaptive_k([h.score for h in cleared], k_low(query), K_HIGH, K_RATIO, facets=facets, anchored=anchored)
+    facets = q.facets
+    k = adaptive_k([h.score for h in cleared], k_low(q), K_HIGH, K_RATIO, facets=facets, anchored=anchored)
     extra = [h for h in cleared[k:] if on_subject(h)][: SUBJECT_EXTRA * facets] if asked and anchored else []
     picked = cleared[:k] + extra
-    if speech_acts.about_user(query):  # the user's own disclosures, even where cosines say nothing
+    if q.about_user:  # the user's own disclosures, even where cosines say nothing
         seen = {h.memory.id for h in picked}
         unique = _unrestated(hits)
         own = [h for h in unique if h.memory.id not in seen and _own(h)]

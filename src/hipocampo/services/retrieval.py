@@ -20,19 +20,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
+from ..domain.limits import MAX_QUERY_CHARS as MAX_QUERY_CHARS  # the limit RecallQuery.parse enforces
 from ..domain.model import MemoryItem, MemoryKind, Scope, turn_memory_id
-from ..domain.retrieval import hops, learned, lexicon, ranking, speech_acts, subjects
+from ..domain.retrieval import hops, learned, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
-from ..domain.retrieval.facets import query_facets
+from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
 from ..domain.retrieval.relevance_data import BACKGROUND, as_indexed
-from ..domain.text import fold, is_when_question, names_in
+from ..domain.text import fold
 from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
-from ..domain.values import check_text
 from ..ports import Embedder, KeywordHit, VectorHit
 from .deps import Deps
 
-MAX_QUERY_CHARS = 4000
 DENSE_WEIGHT = 0.4
 """Share of the dense score in the fusion; keyword search gets the rest: exact names and rare
 words are strong evidence in conversations (measured: 0.4 > 0.5 > 0.6 on LoCoMo dev)."""
@@ -54,13 +53,13 @@ class SearchOptions:
     second_hop: bool | None = None  # None: the setting (``second_hop``); see :class:`_Hop`
 
 
-async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | None = None) -> SearchResult:
+async def search(
+    deps: Deps, scope: Scope, query: str | RecallQuery, options: SearchOptions | None = None
+) -> SearchResult:
+    """The best ``k`` memories for ``query`` (adaptive when ``k`` is None), explained. A text is
+    checked and parsed here (:meth:`RecallQuery.parse`); recall hands its parsed query down."""
     opts = options or SearchOptions()
-    if not isinstance(query, str) or not query.strip():
-        raise InvalidInput("query must not be empty")
-    if len(query) > MAX_QUERY_CHARS:
-        raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
-    check_text("query", query)  # echoed in the answer and searched for: it must be storable text
+    q = RecallQuery.parse(query)
     if opts.k is not None and not 1 <= opts.k <= 200:
         raise InvalidInput("k must be between 1 and 200")
     s = deps.settings
@@ -70,11 +69,11 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     degraded: list[str] = []
 
     t0 = time.perf_counter()
-    dense_task = asyncio.create_task(_dense(deps, scope, query, pool, exclude, timings, opts.dense_text))
+    dense_task = asyncio.create_task(_dense(deps, scope, q.text, pool, exclude, timings, opts.dense_text))
     closed_task = asyncio.create_task(_closed_facts(deps, scope))
     # Slang and the other languages' words for the query's everyday words (domain/retrieval/lexicon.py).
-    extra = " ".join(filter(None, [opts.keyword_extra, " ".join(lexicon.expansions(query))]))
-    keyword_query = f"{query} {extra}" if extra else query
+    extra = " ".join(filter(None, [opts.keyword_extra, " ".join(q.expansions)]))
+    keyword_query = f"{q.text} {extra}" if extra else q.text
     try:
         keyword_hits = await deps.keywords.search(scope, keyword_query, pool, exclude_thread=exclude)
     except Exception as exc:  # a damaged keyword index must not break recall: dense still works
@@ -113,11 +112,11 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
 
     t2 = time.perf_counter()
-    hits = _rerank(deps, query, items, fused, dense_hits, keyword_hits, opts, background, validity)
+    hits = _rerank(deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity)
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     if qvec is not None and hits and (s.second_hop if opts.second_hop is None else opts.second_hop):
         t3 = time.perf_counter()
-        hop = _Hop(deps, scope, query, opts, pool, exclude, background, validity, now)
+        hop = _Hop(deps, scope, q, opts, pool, exclude, background, validity, now)
         try:
             hits = await hop.run(qvec, hits, items, dense_hits, keyword_hits)
         except (IndexUnavailable, DimensionMismatch) as exc:  # a refinement: the first pass stands
@@ -125,9 +124,9 @@ async def search(deps: Deps, scope: Scope, query: str, options: SearchOptions | 
         timings["hop_ms"] = (time.perf_counter() - t3) * 1000
     min_rel = s.min_relevance if opts.min_relevance is None else opts.min_relevance
     hits = [h for h in hits if h.explanation.relevance >= min_rel]
-    k = opts.k if opts.k is not None else ranking.adaptive_k([h.score for h in hits], facets=query_facets(query))
+    k = opts.k if opts.k is not None else ranking.adaptive_k([h.score for h in hits], facets=q.facets)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
-    return SearchResult(query=query, hits=hits[:k], degraded=degraded, timings_ms=timings, validity=validity)
+    return SearchResult(query=q.text, hits=hits[:k], degraded=degraded, timings_ms=timings, validity=validity)
 
 
 def _complete_dense(
@@ -190,7 +189,7 @@ async def _closed_facts(deps: Deps, scope: Scope) -> tuple[list[MemoryItem], str
         return [], f"fact history unavailable ({type(exc).__name__}: {exc}); outdated memories are not marked"
 
 
-async def rank_candidates(deps: Deps, scope: Scope, query: str, options: SearchOptions) -> SearchResult:
+async def rank_candidates(deps: Deps, scope: Scope, query: str | RecallQuery, options: SearchOptions) -> SearchResult:
     """Like :func:`search` but returns every reranked candidate (for context filling)."""
     full = SearchOptions(**{**options.__dict__, "k": 200})
     return await search(deps, scope, query, full)
@@ -208,7 +207,7 @@ class _Hop:
 
     deps: Deps
     scope: Scope
-    query: str
+    query: RecallQuery
     opts: SearchOptions
     pool: int
     exclude: str | None
@@ -325,7 +324,7 @@ def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
 
 def _rerank(
     deps: Deps,
-    query: str,
+    query: RecallQuery,
     items: dict[str, MemoryItem],
     fused: dict[str, float],
     dense_hits: list[VectorHit],
@@ -350,28 +349,24 @@ def _rerank(
     }
     support = ranking.neighbour_support(fused, positions)
     ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
-    names = names_in(query)
-    asks_when = is_when_question(query)
     now = deps.clock.now()
     mode = opts.recency or deps.settings.recency_mode
     # Ranking stays relative to this query (fusion, boosts); the relevance reported and filtered on
     # is absolute: calibrated on the embedder, the same scale for every query and user.
     calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
-    asked = calibrated.query_words(query, expand=True)
-    query_subjects = subjects.asked(query)
-    about = speech_acts.about_user(query)
-    about_others = about and not speech_acts.of_others(query)  # "where do I work?", not "where does my mom live?"
-    wants_name, wants_number = speech_acts.asks_for(query)
+    about = query.about_user
+    about_others = about and not query.of_others  # "where do I work?", not "where does my mom live?"
+    wants_name, wants_number = query.asks_for
     model = learned.default_ranker()
     rows = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
         kw = keyword.get(memory_id)
         matched = list(kw[1].matched_terms) if kw else []
-        person, matched_names = ranking.person_boost(names, item.name, item.content, _people(item))
+        person, matched_names = ranking.person_boost(query.names, item.name, item.content, _people(item))
         outdated = validity.of_memory(item) if validity else None
-        coverage = calibrated.keyword_coverage(asked, matched)
-        on_subject = subjects.subject_relevance(query_subjects, item.content)
+        coverage = calibrated.keyword_coverage(query.word_stems, matched)
+        on_subject = subjects.subject_relevance(query.subjects, item.content)
         relevance = max(calibrated.relevance(calibration, background, d[1] if d else None, coverage), on_subject)
         act = _act(item)
         filler = (
@@ -393,7 +388,7 @@ def _rerank(
             "speaker": float(person >= ranking.SPEAKER_BOOST),
             "mention": float(1 < person < ranking.SPEAKER_BOOST),
             "subject": float(on_subject > 0),
-            "temporal": float(asks_when and item.event_start is not None),
+            "temporal": float(query.asks_when and item.event_start is not None),
             "fact": float(item.kind is MemoryKind.FACT),
             "consolidated": float(item.kind is MemoryKind.CONSOLIDATED),
             "summary": float(item.kind is MemoryKind.SUMMARY),

@@ -11,6 +11,7 @@ comma lists), never about any one data set.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from ..text import names_in
 
@@ -30,13 +31,14 @@ _LIST_COMMA = re.compile(r",\s*(?!(?:and|or|e|ou)\b)(?=\w)", re.IGNORECASE)
 """A comma inside a list ("Ana, Pedro and Rui"); the Oxford comma before "and" is not a second join."""
 
 
-def query_facets(query: str) -> int:
+def query_facets(query: str, names: Collection[str] | None = None) -> int:
     """The number of things ``query`` asks about, from 1 to :data:`MAX_FACETS`.
 
     The larger of: the names it mentions, and 1 + its joins (connectives and list commas). A pair
-    word ("both", "compare", "entre") makes it at least 2.
+    word ("both", "compare", "entre") makes it at least 2. ``names``: the query's names, where the
+    caller has read them already (:class:`~.query.RecallQuery`).
     """
-    names = len(names_in(query))
+    named = len(names_in(query) if names is None else names)
     joins = len(_JOIN.findall(query)) + len(_LIST_COMMA.findall(query))
-    facets = max(names, 1 + joins, 2 if _PAIR.search(query) else 1)
+    facets = max(named, 1 + joins, 2 if _PAIR.search(query) else 1)
     return min(facets, MAX_FACETS)

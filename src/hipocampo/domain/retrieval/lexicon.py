@@ -12,6 +12,7 @@ The stored text is indexed as written, so nothing is re-indexed when the lexicon
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..lang.en import slang as en
@@ -57,12 +58,17 @@ def word_expansions(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
 def expansions(query: str) -> tuple[str, ...]:
     """Words to add to ``query``'s keyword search (at most :data:`MAX_EXPANSIONS`)."""
-    present = {fold(w) for w in content_words(query)}
+    return expansions_of(content_words(query))
+
+
+def expansions_of(words: Sequence[str]) -> tuple[str, ...]:
+    """:func:`expansions` of a query whose content words are ``words`` (read once, by
+    :class:`~.query.RecallQuery`)."""
+    present = {fold(w) for w in words}
     out: dict[str, None] = {}
-    for word in content_words(query):
+    for word in words:
         for x in word_expansions(word):
             if x not in present:
                 out.setdefault(x, None)

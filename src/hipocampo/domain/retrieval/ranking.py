@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 from functools import lru_cache
 from typing import TypeVar
@@ -77,7 +78,7 @@ SPEAKER_BOOST = 1.5
 
 
 def person_boost(
-    query_names: set[str], speaker: str | None, content: str, people: Sequence[str] = ()
+    query_names: AbstractSet[str], speaker: str | None, content: str, people: Sequence[str] = ()
 ) -> tuple[float, list[str]]:
     """1.5 when a name in the query is the speaker, 1.05 when the name is
     only mentioned: in dialogue a mention is mostly the other speaker addressing that person."""

@@ -102,8 +102,14 @@ def query_words(query: str, *, expand: bool = False) -> list[frozenset[str]]:
     either of its stems did. ``expand``: a word also matches through its slang's standard form and
     the other languages' words for it (:mod:`.lexicon`).
     """
+    return word_stems(content_words(query), expand=expand)
+
+
+def word_stems(words: Sequence[str], *, expand: bool = False) -> list[frozenset[str]]:
+    """:func:`query_words` of a query whose content words are ``words`` (read once, by
+    :class:`~.query.RecallQuery`)."""
     seen: dict[frozenset[str], None] = {}
-    for word in content_words(query):
+    for word in words:
         base = word.replace("’", "'").split("'")[0]
         stems = frozenset(s for lang in ("en", "pt") for s in analyze(base, lang) if s)
         if stems and expand:

@@ -89,7 +89,6 @@ def classify(text: str) -> SpeechAct:
     return "request" if "request" in acts else "filler"
 
 
-@lru_cache(maxsize=4096)
 def about_user(query: str) -> bool:
     """Whether a question asks about the user's own life ("what's my job?", "onde eu moro?",
     "do I have pets?"), as against a how-to in the first person ("how do I boil an egg?") or a
@@ -100,7 +99,6 @@ def about_user(query: str) -> bool:
     return bool(_SELF_QUESTION.search(folded))
 
 
-@lru_cache(maxsize=4096)
 def asks_for(query: str) -> tuple[bool, bool]:
     """Whether a question is answered by a name (who, where, which company...) and whether by a
     number or a code (how many, flight number...): the kind of token its answer holds."""

@@ -559,7 +559,6 @@ SUBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
-@lru_cache(maxsize=4096)
 def asked(query: str) -> frozenset[str]:
     """The subjects a question asks about."""
     text = fold(query)
