@@ -16,6 +16,7 @@ import numpy as np
 from ...domain.errors import DimensionMismatch, IndexUnavailable
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
+from ..sql.vectors import batch_dimension, unit
 from .rows import VectorRow
 from .state import InMemoryDatabase, State, bump_vectors, visible
 
@@ -46,10 +47,7 @@ class InMemoryVectorIndex:
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
         if not items:
             return
-        dims = {int(np.asarray(v).shape[-1]) for _, v in items}
-        if len(dims) != 1:
-            raise DimensionMismatch(f"one batch mixes vector dimensions {sorted(dims)}")
-        (dim,) = dims
+        dim = batch_dimension(items)
         vectors = [(memory_id, _unit(v)) for memory_id, v in items]
 
         def write(st: State) -> None:
@@ -189,9 +187,7 @@ class InMemoryVectorIndex:
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
-    """Cosine needs unit vectors; embedders should give them, but we do not rely on it."""
-    v = np.asarray(vector, dtype=np.float32).reshape(-1)
-    norm = float(np.linalg.norm(v))
-    v = v / norm if norm > 0 else v.copy()  # our own copy: callers may reuse their array
+    """A unit vector the index may keep: read-only, so no caller can change what it holds."""
+    v = unit(vector)
     v.setflags(write=False)
     return v

@@ -44,6 +44,7 @@ from ...ports import VectorHit
 from ...settings import StorageSettings
 from ..sql.dialect import Query
 from ..sql.rows import memory_from_row
+from ..sql.vectors import batch_dimension, unit
 from ..sql.where import scope_filter
 from .db import PostgresDatabase
 from .dialect import POSTGRES
@@ -97,13 +98,6 @@ class _Sized:
     """An HNSW search of this user came back short lately: exact until the size is counted again."""
 
 
-def _unit(vector: np.ndarray) -> np.ndarray:
-    """Cosine needs unit vectors; embedders should give them, but we do not rely on it."""
-    v = np.asarray(vector, dtype=np.float32).reshape(-1)
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
-
-
 def _array(value: Any) -> np.ndarray:
     """A stored vector as our own float32 array (pgvector hands a ``Vector``, older ones numpy)."""
     return np.array(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
@@ -149,11 +143,8 @@ class PostgresVectorIndex:
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
         if not items:
             return
-        dims = {int(np.asarray(v).shape[-1]) for _, v in items}
-        if len(dims) != 1:
-            raise DimensionMismatch(f"one batch mixes vector dimensions {sorted(dims)}")
-        (dim,) = dims
-        vectors = {memory_id: _unit(v) for memory_id, v in items}  # the last vector of an id wins
+        dim = batch_dimension(items)
+        vectors = {memory_id: unit(v) for memory_id, v in items}  # the last vector of an id wins
         ids = list(vectors)
         async with self._db.transaction(), self._db.connection() as conn:
             cur = await conn.execute(
@@ -180,7 +171,7 @@ class PostgresVectorIndex:
     ) -> list[VectorHit]:
         if k <= 0:
             return []
-        q = _unit(query)
+        q = unit(query)
         sized = await self._sized(scope, k, q.shape[-1])
         if sized.dim is None:
             return []

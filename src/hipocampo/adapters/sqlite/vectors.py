@@ -19,6 +19,7 @@ import numpy as np
 from ...domain.errors import DimensionMismatch, IndexUnavailable
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
+from ..sql.vectors import batch_dimension, unit
 from ..sql.where import scope_filter
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
@@ -48,11 +49,8 @@ class SqliteVectorIndex:
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, np.ndarray]], model: str) -> None:
         if not items:
             return
-        dims = {int(np.asarray(v).shape[-1]) for _, v in items}
-        if len(dims) != 1:
-            raise DimensionMismatch(f"one batch mixes vector dimensions {sorted(dims)}")
-        (dim,) = dims
-        blobs = [(mid, _unit(v).tobytes()) for mid, v in items]
+        dim = batch_dimension(items)
+        blobs = [(mid, unit(v).tobytes()) for mid, v in items]
 
         def write(conn: sqlite3.Connection) -> None:
             _check_or_claim_model(conn, model, dim)
@@ -90,7 +88,7 @@ class SqliteVectorIndex:
         entry = await self._matrix(scope)
         if entry is None or not entry.ids or k <= 0:
             return []
-        q = _unit(query)
+        q = unit(query)
         if q.shape != (entry.matrix.shape[1],):
             raise DimensionMismatch(
                 f"query vector has dimension {q.shape[-1]} but the index holds {entry.matrix.shape[1]}; {REINDEX_HINT}"
@@ -234,13 +232,6 @@ def _extend(base: _UserMatrix | None, rows: list[sqlite3.Row], epoch: int, rewri
         base.agents + [r["agent_id"] for r in rows],
         matrix,
     )
-
-
-def _unit(vector: np.ndarray) -> np.ndarray:
-    """Cosine needs unit vectors; embedders should give them, but we do not rely on it."""
-    v = np.asarray(vector, dtype=np.float32).reshape(-1)
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
 
 
 def _mask(entry: _UserMatrix, scope: Scope, exclude_thread: str | None) -> np.ndarray | None:
