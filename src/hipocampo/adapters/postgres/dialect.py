@@ -66,6 +66,7 @@ POSTGRES = Dialect(
     sql=_pyformat,
     in_list=_any,
     json_text=lambda column, key: f"{column}->>'{key}'",
+    distinct_from=lambda column: f"{column} IS DISTINCT FROM ?",
     time_in=utc,
     time_out=_same,
     json_in=to_json,

@@ -29,7 +29,7 @@ from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from ..sql.dialect import Query
 from ..sql.rows import memory_from_row
-from ..sql.where import scope_filter
+from ..sql.where import scope_filter, searchable
 from .db import PostgresDatabase
 from .dialect import POSTGRES
 
@@ -106,11 +106,7 @@ def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: st
     """Which of ``memory_ids`` the searcher may see (current, in scope, not in the excluded
     thread): their whole rows, which recall reads next (so it need not ask again), with their
     write order (``rid``) for ties."""
-    where, params = scope_filter(POSTGRES, scope)
-    where += " AND valid_to IS NULL"
-    if exclude_thread is not None:
-        where += " AND thread_id IS DISTINCT FROM %s"
-        params = [*params, exclude_thread]
+    where, params = searchable(POSTGRES, scope, exclude_thread)
     return (f"SELECT * FROM memories WHERE id = ANY(%s) AND {where}", (list(memory_ids), *params))
 
 

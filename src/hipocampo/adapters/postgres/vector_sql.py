@@ -19,7 +19,7 @@ import numpy as np
 
 from ...domain.model import Scope
 from ..sql.dialect import Query
-from ..sql.where import scope_filter
+from ..sql.where import outside_thread, scope_filter
 from .dialect import POSTGRES
 
 BINARY = True
@@ -48,11 +48,8 @@ def ann_index_ddl(dim: int) -> str | None:
 
 def _filters(scope: Scope, exclude_thread: str | None) -> tuple[str, list[Any]]:
     where, params = scope_filter(POSTGRES, scope)
-    params = list(params)
-    if exclude_thread is not None:
-        where += " AND thread_id IS DISTINCT FROM %s"
-        params.append(exclude_thread)
-    return where, params
+    outside, thread = outside_thread(POSTGRES, exclude_thread)
+    return where + outside, [*params, *thread]
 
 
 def _with_rows(scope: Scope, hits: Query, order: str) -> Query:

@@ -73,6 +73,8 @@ class Dialect:
     with ``?``, and its parameters."""
     json_text: Callable[[str, str], str]
     """``(column, key)``: the text under ``key`` (a plain identifier) of the JSON object in ``column``."""
+    distinct_from: Callable[[str], str]
+    """``column``: the condition "``column`` differs from ``?``", true when the column is NULL."""
     time_in: Callable[[datetime | None], Any]
     """A datetime (or None) as the engine's time column takes it."""
     time_out: Callable[[Any], Any]

@@ -46,8 +46,21 @@ def current_at(d: Dialect, at: datetime) -> tuple[str, list[Any]]:
     return d.sql(" AND (valid_to IS NULL OR valid_to > ?) AND (expires_at IS NULL OR expires_at > ?)"), [t, t]
 
 
-CURRENT = " AND valid_to IS NULL"
-"""Current: not replaced by a later memory (what the indexes' searches show)."""
+def outside_thread(d: Dialect, thread_id: str | None, alias: str = "") -> tuple[str, list[Any]]:
+    """`` AND`` not in ``thread_id`` (rows of no thread are outside every thread), or nothing
+    when no thread is excluded: a search leaves out the conversation it answers in."""
+    if thread_id is None:
+        return "", []
+    column = f"{alias}.thread_id" if alias else "thread_id"
+    return " AND " + d.sql(d.distinct_from(column)), [thread_id]
+
+
+def searchable(d: Dialect, scope: Scope, exclude_thread: str | None, alias: str = "") -> tuple[str, list[Any]]:
+    """What a keyword search may show: the scope's memories that are current (not replaced by a
+    later one: ``valid_to``), outside the excluded thread."""
+    where, params = scope_filter(d, scope, alias)
+    outside, thread = outside_thread(d, exclude_thread, alias)
+    return f"{where} AND {alias + '.' if alias else ''}valid_to IS NULL{outside}", [*params, *thread]
 
 
 def list_memories(

@@ -83,6 +83,7 @@ SQLITE = Dialect(
     sql=_same,
     in_list=_in_list,
     json_text=lambda column, key: f"json_extract({column}, '$.{key}')",
+    distinct_from=lambda column: f"({column} IS NULL OR {column} != ?)",
     time_in=to_epoch,
     time_out=from_epoch,
     json_in=_json_in,

@@ -27,7 +27,7 @@ from ...domain.model import Scope
 from ...domain.retrieval import bm25
 from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
-from ..sql.where import scope_filter
+from ..sql.where import scope_filter, searchable
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
 from .schema import FTS_TABLE
@@ -64,11 +64,7 @@ def candidates_query(scope: Scope, match: str, limit: int, exclude_thread: str |
     """The documents matching ``match`` that the searcher may see (the user's, current, their
     agent's or shared, not in the excluded thread): at most ``limit``, newest first, with their
     terms. (The statistics count every document of the user; the budget, only those shown.)"""
-    visible, params = scope_filter(SQLITE, scope, "m")
-    visible += " AND m.valid_to IS NULL"
-    if exclude_thread is not None:
-        visible += " AND (m.thread_id IS NULL OR m.thread_id != ?)"
-        params.append(exclude_thread)
+    visible, params = searchable(SQLITE, scope, exclude_thread, "m")
     return (
         "SELECT m.rid, m.id, c.c0 AS terms FROM memory_fts f"
         " CROSS JOIN memories m ON m.rid = f.rowid CROSS JOIN memory_fts_content c ON c.id = f.rowid"
