@@ -25,9 +25,9 @@ from typing import Any
 
 from ...domain.model import Scope
 from ...domain.retrieval import bm25
-from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
 from ..sql.dialect import Query
+from ..sql.keywords import SqlKeywordIndex, analysed
 from ..sql.rows import memory_from_row
 from ..sql.where import scope_filter, searchable
 from .db import PostgresDatabase
@@ -110,17 +110,17 @@ def visibility_query(scope: Scope, memory_ids: Sequence[str], exclude_thread: st
     return (f"SELECT * FROM memories WHERE id = ANY(%s) AND {where}", (list(memory_ids), *params))
 
 
-class PostgresKeywordIndex:
+class PostgresKeywordIndex(SqlKeywordIndex):
     """The :class:`~hipocampo.ports.KeywordIndex` port on a :class:`PostgresDatabase`.
 
     ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.retrieval.bm25`)."""
 
     def __init__(self, db: PostgresDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
+        super().__init__(budget=budget)
         self._db = db
-        self._budget = budget
 
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
-        docs = {memory_id: analyze(text) for memory_id, text in items}  # the last text of an id wins
+        docs = analysed(items)
         if not docs:
             return
         ids = list(docs)
@@ -151,10 +151,7 @@ class PostgresKeywordIndex:
                 ),
             )
 
-    async def search(self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None) -> list[KeywordHit]:
-        terms = query_terms(query)
-        if not terms or k <= 0:
-            return []
+    async def _search(self, scope: Scope, terms: list[str], k: int, exclude_thread: str | None) -> list[KeywordHit]:
         budget = self._budget
         stats = await self._db.fetch_all(stats_query(scope, terms))
         df = dict.fromkeys(terms, 0) | {r["term"]: int(r["df"]) for r in stats if r["term"] is not None}

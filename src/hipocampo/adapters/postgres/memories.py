@@ -14,17 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...domain.model import HistoryEntry, MemoryItem, Scope
+from ..sql import memories as core
 from ..sql.dialect import Query
-from ..sql.memories import (
-    ACCESS,
-    COLUMNS,
-    SAME_SCOPE,
-    UPDATED_BY_UPSERT,
-    SqlMemoryStore,
-    access_values,
-    history_values,
-    memory_values,
-)
 from ..sql.where import scope_filter, scoped_ids, upsert
 from .db import PostgresDatabase
 from .dialect import POSTGRES
@@ -41,17 +32,17 @@ def insert_memories(items: Sequence[MemoryItem], *, restore: bool = False) -> Qu
     """One statement for the batch. An upsert updates a stored id only in its own scope (another
     scope's row is left alone); a restore writes every field, access counters too, and leaves
     any stored id alone. Returns the ids written."""
-    columns = COLUMNS + (ACCESS if restore else ())
+    columns = core.COLUMNS + (core.ACCESS if restore else ())
     arrays: list[list[Any]] = [[] for _ in columns]
     last = {m.id: m for m in items}  # one row per id: a statement cannot upsert a row twice
     for m in last.values():
-        values = memory_values(POSTGRES, m) + (access_values(POSTGRES, m) if restore else ())
+        values = core.memory_values(POSTGRES, m) + (core.access_values(POSTGRES, m) if restore else ())
         for array, value in zip(arrays, values, strict=True):
             array.append(value)
     names = ", ".join(columns)
     selected = ", ".join(f"r.{name}::jsonb" if name in ("source_ids", "metadata") else f"r.{name}" for name in columns)
     unnest = ", ".join(f"%s::{_TYPES.get(name, 'text')}[]" for name in columns)
-    conflict = "ON CONFLICT (id) DO NOTHING" if restore else upsert("id", UPDATED_BY_UPSERT, where=SAME_SCOPE)
+    conflict = "ON CONFLICT (id) DO NOTHING" if restore else upsert("id", core.UPDATED_BY_UPSERT, where=core.SAME_SCOPE)
     return (
         f"INSERT INTO memories ({names}) SELECT {selected}"
         f" FROM unnest({unnest}) WITH ORDINALITY AS r ({names}, n) ORDER BY r.n {conflict} RETURNING id",
@@ -70,7 +61,7 @@ def delete_memories(where: str, params: Sequence[Any]) -> Query:
     )
 
 
-class PostgresMemoryStore(SqlMemoryStore):
+class PostgresMemoryStore(core.SqlMemoryStore):
     """The :class:`~hipocampo.ports.MemoryStore` port on a :class:`PostgresDatabase`."""
 
     _db: PostgresDatabase
@@ -137,7 +128,7 @@ class PostgresMemoryStore(SqlMemoryStore):
             return
         columns: list[list[Any]] = [[] for _ in range(8)]
         for e in entries:
-            for column, value in zip(columns, (e.memory_id, *history_values(POSTGRES, e)), strict=True):
+            for column, value in zip(columns, (e.memory_id, *core.history_values(POSTGRES, e)), strict=True):
                 column.append(value)
         await self._db.execute(
             (

@@ -9,6 +9,7 @@ Builders return ``(sql, params)`` in the dialect's placeholder style and never t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -100,6 +101,11 @@ def list_memories(
         d.sql(f"SELECT * FROM memories WHERE {where} ORDER BY created_at DESC, rid DESC LIMIT ? OFFSET ?"),
         [*params, d.limit(limit), d.limit(offset)],
     )
+
+
+def insert(table: str, columns: Sequence[str]) -> str:
+    """``INSERT INTO table (columns) VALUES (?, ...)``: one row, written with ``?``."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 def upsert(conflict: str, columns: tuple[str, ...], *, where: str = "") -> str:

@@ -25,8 +25,8 @@ from typing import Any
 
 from ...domain.model import Scope
 from ...domain.retrieval import bm25
-from ...domain.text import analyze, query_terms
 from ...ports import KeywordHit
+from ..sql.keywords import SqlKeywordIndex, analysed
 from ..sql.where import scope_filter, searchable
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
@@ -124,21 +124,22 @@ def _count_in(change: list[Any], terms: list[str], sign: int) -> None:
     change[2].update(dict.fromkeys(terms, sign))
 
 
-class SqliteKeywordIndex:
-    """``budget``: documents scored per search at most (see :mod:`hipocampo.domain.retrieval.bm25`)."""
+class SqliteKeywordIndex(SqlKeywordIndex):
+    """The :class:`~hipocampo.ports.KeywordIndex` port with SQLite FTS5; ``budget``: see
+    :class:`~..sql.keywords.SqlKeywordIndex`."""
 
     def __init__(self, db: SqliteDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
+        super().__init__(budget=budget)
         self._db = db
-        self._budget = budget
 
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
-        analysed = {memory_id: analyze(text) for memory_id, text in items}  # the last text of an id wins
-        if not analysed:
+        docs = analysed(items)
+        if not docs:
             return
         key = (scope.tenant_id, scope.user_id)
 
         def write(conn: sqlite3.Connection) -> None:
-            ids = list(analysed)
+            ids = list(docs)
             rids: dict[str, int] = {}
             for chunk in _chunks(ids):
                 rids.update(
@@ -153,21 +154,18 @@ class SqliteKeywordIndex:
                 raise LookupError(f"memory {missing[0]} must be stored before it is indexed")
             replaced = list(rids.values())
             change = _removal(conn, replaced)[key]  # what these documents held until now, if anything
-            for terms in analysed.values():
+            for terms in docs.values():
                 _count_in(change, terms, 1)
             _delete_rows(conn, replaced)
             conn.executemany(
                 "INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)",
-                [(rids[memory_id], " ".join(terms)) for memory_id, terms in analysed.items()],
+                [(rids[memory_id], " ".join(terms)) for memory_id, terms in docs.items()],
             )
             _adjust(conn, key, *change)
 
         await self._db.write(write)
 
-    async def search(self, scope: Scope, query: str, k: int, *, exclude_thread: str | None = None) -> list[KeywordHit]:
-        terms = query_terms(query)
-        if not terms or k <= 0:
-            return []
+    async def _search(self, scope: Scope, terms: list[str], k: int, exclude_thread: str | None) -> list[KeywordHit]:
         wanted = set(terms)
         key = (scope.tenant_id, scope.user_id)
 

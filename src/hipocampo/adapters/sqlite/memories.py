@@ -10,31 +10,18 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 
 from ...domain.model import HistoryEntry, MemoryItem, Scope
-from ..sql.memories import (
-    ACCESS,
-    COLUMNS,
-    SAME_SCOPE,
-    UPDATED_BY_UPSERT,
-    SqlMemoryStore,
-    access_values,
-    history_values,
-    memory_values,
-)
+from ..sql import memories as core
 from ..sql.rows import memory_from_row
-from ..sql.where import scope_filter, scoped_ids, upsert
+from ..sql.where import insert, scope_filter, scoped_ids, upsert
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
 from .keywords import unindex
 
-_INSERT = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({placeholders(len(COLUMNS))}) "
-_UPSERT = _INSERT + upsert("id", UPDATED_BY_UPSERT, where=SAME_SCOPE)
-_RESTORE = (
-    f"INSERT INTO memories ({', '.join(COLUMNS + ACCESS)}) VALUES ({placeholders(len(COLUMNS + ACCESS))})"
-    " ON CONFLICT (id) DO NOTHING"
-)
+_UPSERT = insert("memories", core.COLUMNS) + " " + upsert("id", core.UPDATED_BY_UPSERT, where=core.SAME_SCOPE)
+_RESTORE = insert("memories", core.COLUMNS + core.ACCESS) + " ON CONFLICT (id) DO NOTHING"
 
 
-class SqliteMemoryStore(SqlMemoryStore):
+class SqliteMemoryStore(core.SqlMemoryStore):
     """The :class:`~hipocampo.ports.MemoryStore` port on the shared SQLite database."""
 
     _db: SqliteDatabase
@@ -43,12 +30,12 @@ class SqliteMemoryStore(SqlMemoryStore):
         super().__init__(db, SQLITE)
 
     async def upsert(self, items: Sequence[MemoryItem]) -> None:
-        rows = [memory_values(SQLITE, m) for m in items]
+        rows = [core.memory_values(SQLITE, m) for m in items]
         if rows:
             await self._db.write(lambda c: c.executemany(_UPSERT, rows))
 
     async def restore(self, items: Sequence[MemoryItem]) -> int:
-        rows = [memory_values(SQLITE, m) + access_values(SQLITE, m) for m in items]
+        rows = [core.memory_values(SQLITE, m) + core.access_values(SQLITE, m) for m in items]
         if not rows:
             return 0
         return await self._db.write(lambda c: sum(c.execute(_RESTORE, row).rowcount for row in rows))
@@ -110,7 +97,7 @@ class SqliteMemoryStore(SqlMemoryStore):
         return await self._db.write(delete)
 
     async def add_history(self, scope: Scope, entries: Sequence[HistoryEntry]) -> None:
-        rows = [(e.memory_id, scope.tenant_id, scope.user_id, *history_values(SQLITE, e)) for e in entries]
+        rows = [(e.memory_id, scope.tenant_id, scope.user_id, *core.history_values(SQLITE, e)) for e in entries]
         if rows:
             await self._db.write(
                 lambda c: c.executemany(

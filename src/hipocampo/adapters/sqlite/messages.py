@@ -12,12 +12,12 @@ from ...domain.model import Job, Message, NewMessage, Scope
 from ...ports import Clock
 from ..sql.messages import INSERTED, SqlMessageLog, conflict_message, message_values
 from ..sql.rows import message_from_row
-from ..sql.where import scoped_ids
+from ..sql.where import insert, scoped_ids
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders, to_epoch
 from .jobs import insert_jobs
 
-_INSERT = f"INSERT INTO messages ({', '.join(INSERTED)}, ingested_at) VALUES ({placeholders(len(INSERTED) + 1)})"
+_INSERT = insert("messages", (*INSERTED, "ingested_at"))
 _THREAD = (
     "INSERT INTO threads (tenant_id, user_id, thread_id, agent_id, created_at, last_seq, version)"
     " VALUES (?,?,?,?,?,?,?) ON CONFLICT (tenant_id, user_id, thread_id)"
