@@ -44,7 +44,7 @@ from ...ports import VectorHit
 from ...settings import StorageSettings
 from ..sql.dialect import Query
 from ..sql.rows import memory_from_row
-from ..sql.vectors import batch_dimension, unit
+from ..sql.vectors import INFO, batch_dimension, count_query, info_from, unit
 from ..sql.where import scope_filter
 from .db import PostgresDatabase
 from .dialect import POSTGRES
@@ -335,20 +335,10 @@ class PostgresVectorIndex:
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
 
     async def info(self) -> dict[str, Any]:
-        rows = await self._db.fetch_all(("SELECT model, dim, count(*) AS n FROM vectors GROUP BY model, dim", ()))
-        return {"models": {r["model"]: r["dim"] for r in rows}, "vectors": sum(int(r["n"]) for r in rows)}
+        return info_from(await self._db.fetch_all((INFO, ())))
 
     async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        where, params = scope_filter(POSTGRES, scope, "v")
-        if kind is None:
-            query: Query = (f"SELECT count(*) AS n FROM vectors v WHERE {where}", params)
-        else:
-            query = (
-                f"SELECT count(*) AS n FROM vectors v JOIN memories m ON m.id = v.memory_id"
-                f" WHERE {where} AND m.kind = %s",
-                (*params, kind.value),
-            )
-        row = await self._db.fetch_one(query)
+        row = await self._db.fetch_one(count_query(POSTGRES, scope, kind))
         return int(row["n"]) if row else 0
 
     async def reset(self) -> None:

@@ -1,16 +1,25 @@
-"""What every built-in vector index checks of a batch before it writes, whatever it runs on.
+"""What the built-in vector indexes share, whatever they search with.
 
-Pure numpy, no SQL: the in-memory index (``adapters/memory``) uses it too, so the three built-in
-indexes refuse a batch, and normalise a vector, in the same words and the same way.
+:func:`batch_dimension` and :func:`unit` are pure numpy: the in-memory index (``adapters/memory``)
+uses them too, so the three built-in indexes refuse a batch, and normalise a vector, in the same
+words and the same way. The statements below are the SQL indexes' bookkeeping reads (the searches
+themselves are each engine's: a numpy matrix per user on SQLite, pgvector on Postgres).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ...domain.errors import DimensionMismatch
+from ...domain.model import MemoryKind, Scope
+from .dialect import Dialect, Query, Row
+from .where import scope_filter
+
+INFO = "SELECT model, dim, count(*) AS n FROM vectors GROUP BY model, dim"
+"""The models held and their vectors (one model at a time, but a reset may be under way)."""
 
 
 def batch_dimension(items: Sequence[tuple[str, np.ndarray]]) -> int:
@@ -29,3 +38,17 @@ def unit(vector: np.ndarray) -> np.ndarray:
     v = np.asarray(vector, dtype=np.float32).reshape(-1)
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else v.copy()
+
+
+def info_from(rows: Sequence[Row]) -> dict[str, Any]:
+    """:data:`INFO`'s rows as the port's ``info()`` answers."""
+    return {"models": {r["model"]: r["dim"] for r in rows}, "vectors": sum(int(r["n"]) for r in rows)}
+
+
+def count_query(d: Dialect, scope: Scope, kind: MemoryKind | None) -> Query:
+    """How many vectors the scope holds (``n``), of memories of ``kind`` if given."""
+    where, params = scope_filter(d, scope, "v")
+    if kind is None:
+        return f"SELECT count(*) AS n FROM vectors v WHERE {where}", params
+    sql = f"SELECT count(*) AS n FROM vectors v JOIN memories m ON m.id = v.memory_id WHERE {where} AND m.kind = ?"
+    return d.sql(sql), [*params, kind.value]

@@ -19,7 +19,7 @@ import numpy as np
 from ...domain.errors import DimensionMismatch, IndexUnavailable
 from ...domain.model import MemoryKind, Scope
 from ...ports import VectorHit
-from ..sql.vectors import batch_dimension, unit
+from ..sql.vectors import INFO, batch_dimension, count_query, info_from, unit
 from ..sql.where import scope_filter
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
@@ -144,21 +144,11 @@ class SqliteVectorIndex:
         return await self._db.read(read)
 
     async def info(self) -> dict[str, Any]:
-        def read(conn: sqlite3.Connection) -> dict[str, Any]:
-            models = {r["model"]: r["dim"] for r in conn.execute("SELECT DISTINCT model, dim FROM vectors")}
-            (n,) = conn.execute("SELECT count(*) FROM vectors").fetchone()
-            return {"models": models, "vectors": n}
-
-        return await self._db.read(read)
+        return info_from(await self._db.fetch_all((INFO, ())))
 
     async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        where, params = scope_filter(SQLITE, scope, "v")
-        if kind is None:
-            sql = f"SELECT count(*) FROM vectors v WHERE {where}"
-        else:
-            sql = f"SELECT count(*) FROM vectors v JOIN memories m ON m.id = v.memory_id WHERE {where} AND m.kind = ?"
-            params.append(kind.value)
-        return await self._db.read(lambda c: c.execute(sql, params).fetchone()[0])
+        row = await self._db.fetch_one(count_query(SQLITE, scope, kind))
+        return int(row["n"]) if row else 0
 
     async def reset(self) -> None:
         def reset(conn: sqlite3.Connection) -> None:
