@@ -115,9 +115,7 @@ class PostgresKeywordIndex(SqlKeywordIndex):
 
     ``budget``: documents scored per search at most (see :mod:`hipocampo.domain.retrieval.bm25`)."""
 
-    def __init__(self, db: PostgresDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
-        super().__init__(budget=budget)
-        self._db = db
+    _db: PostgresDatabase
 
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
         docs = analysed(items)

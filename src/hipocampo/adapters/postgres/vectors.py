@@ -39,12 +39,12 @@ import numpy as np
 import psycopg
 
 from ...domain.errors import DimensionMismatch
-from ...domain.model import MemoryKind, Scope
+from ...domain.model import Scope
 from ...ports import VectorHit
 from ...settings import StorageSettings
 from ..sql.dialect import Query
 from ..sql.rows import memory_from_row
-from ..sql.vectors import INFO, batch_dimension, count_query, info_from, unit
+from ..sql.vectors import SqlVectorIndex, batch_dimension, unit
 from ..sql.where import scope_filter
 from .db import PostgresDatabase
 from .dialect import POSTGRES
@@ -109,13 +109,15 @@ def _hit(row: dict[str, Any]) -> VectorHit:
     return VectorHit(row["hit_id"], float(row["hit_score"]), vector=_array(row["hit_vector"]), memory=memory)
 
 
-class PostgresVectorIndex:
+class PostgresVectorIndex(SqlVectorIndex):
     """The :class:`~hipocampo.ports.VectorIndex` port on a :class:`PostgresDatabase`.
 
     ``path``: ``"auto"`` (the product: chosen per search, see :mod:`.vector_plan`), or one path
     forced (benchmarks and tests); ``fallback=False`` lets a forced HNSW answer come back short
     (to measure the index alone). ``costs`` seeds the unit costs; with ``learn`` they then follow
     what this index's searches take."""
+
+    _db: PostgresDatabase
 
     def __init__(
         self,
@@ -128,7 +130,7 @@ class PostgresVectorIndex:
         learn: bool = True,
         max_scan_tuples: int = MAX_SCAN_TUPLES,
     ) -> None:
-        self._db = db
+        super().__init__(db, POSTGRES)
         self._ef_search = settings.pg_ef_search
         self._exact_below = settings.pg_exact_search_threshold
         self._path = path
@@ -333,13 +335,6 @@ class PostgresVectorIndex:
             )
         )
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
-
-    async def info(self) -> dict[str, Any]:
-        return info_from(await self._db.fetch_all((INFO, ())))
-
-    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        row = await self._db.fetch_one(count_query(POSTGRES, scope, kind))
-        return int(row["n"]) if row else 0
 
     async def reset(self) -> None:
         """Empty the index and release its model; the HNSW indexes go too (a new claim makes

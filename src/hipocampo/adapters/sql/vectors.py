@@ -15,7 +15,7 @@ import numpy as np
 
 from ...domain.errors import DimensionMismatch
 from ...domain.model import MemoryKind, Scope
-from .dialect import Dialect, Query, Row
+from .dialect import Database, Dialect, Query, Row
 from .where import scope_filter
 
 INFO = "SELECT model, dim, count(*) AS n FROM vectors GROUP BY model, dim"
@@ -52,3 +52,19 @@ def count_query(d: Dialect, scope: Scope, kind: MemoryKind | None) -> Query:
         return f"SELECT count(*) AS n FROM vectors v WHERE {where}", params
     sql = f"SELECT count(*) AS n FROM vectors v JOIN memories m ON m.id = v.memory_id WHERE {where} AND m.kind = ?"
     return d.sql(sql), [*params, kind.value]
+
+
+class SqlVectorIndex:
+    """What both SQL engines' :class:`~hipocampo.ports.VectorIndex` share, on ``db`` in ``dialect``:
+    the bookkeeping reads. Searching and writing are each engine's."""
+
+    def __init__(self, db: Database, dialect: Dialect) -> None:
+        self._db = db
+        self._d = dialect
+
+    async def info(self) -> dict[str, Any]:
+        return info_from(await self._db.fetch_all((INFO, ())))
+
+    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
+        row = await self._db.fetch_one(count_query(self._d, scope, kind))
+        return int(row["n"]) if row else 0

@@ -128,9 +128,7 @@ class SqliteKeywordIndex(SqlKeywordIndex):
     """The :class:`~hipocampo.ports.KeywordIndex` port with SQLite FTS5; ``budget``: see
     :class:`~..sql.keywords.SqlKeywordIndex`."""
 
-    def __init__(self, db: SqliteDatabase, *, budget: int = bm25.PLANNED_BUDGET) -> None:
-        super().__init__(budget=budget)
-        self._db = db
+    _db: SqliteDatabase
 
     async def upsert(self, scope: Scope, items: Sequence[tuple[str, str]]) -> None:
         docs = analysed(items)

@@ -12,14 +12,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ...domain.errors import DimensionMismatch, IndexUnavailable
-from ...domain.model import MemoryKind, Scope
+from ...domain.model import Scope
 from ...ports import VectorHit
-from ..sql.vectors import INFO, batch_dimension, count_query, info_from, unit
+from ..sql.vectors import SqlVectorIndex, batch_dimension, unit
 from ..sql.where import scope_filter
 from .db import SqliteDatabase
 from .dialect import SQLITE, placeholders
@@ -39,9 +38,11 @@ class _UserMatrix:
     matrix: np.ndarray  # (n, dim) float32, rows L2-normalised
 
 
-class SqliteVectorIndex:
+class SqliteVectorIndex(SqlVectorIndex):
+    _db: SqliteDatabase
+
     def __init__(self, db: SqliteDatabase, max_cached_users: int = 256) -> None:
-        self._db = db
+        super().__init__(db, SQLITE)
         self._cache: OrderedDict[tuple[str, str], _UserMatrix] = OrderedDict()
         self._max_cached_users = max_cached_users
         self._lock = threading.Lock()
@@ -142,13 +143,6 @@ class SqliteVectorIndex:
             return found
 
         return await self._db.read(read)
-
-    async def info(self) -> dict[str, Any]:
-        return info_from(await self._db.fetch_all((INFO, ())))
-
-    async def count(self, scope: Scope, *, kind: MemoryKind | None = None) -> int:
-        row = await self._db.fetch_one(count_query(SQLITE, scope, kind))
-        return int(row["n"]) if row else 0
 
     async def reset(self) -> None:
         def reset(conn: sqlite3.Connection) -> None:
