@@ -34,8 +34,9 @@ def scope_filter(d: Dialect, scope: Scope, alias: str = "", *, by_id: bool = Fal
     return d.sql(sql), params
 
 
-def scoped_ids(d: Dialect, scope: Scope, ids: Any, alias: str = "") -> tuple[str, list[Any]]:
-    """Rows of ``scope`` whose ``id`` is one of ``ids`` (never empty)."""
+def scoped_ids(d: Dialect, scope: Scope, ids: Sequence[Any], alias: str = "") -> tuple[str, list[Any]]:
+    """Rows of ``scope`` whose ``id`` is one of ``ids`` (never empty): the id index serves it on
+    both engines (SQLite's scope columns are pinned, see :func:`scope_filter`)."""
     where, params = scope_filter(d, scope, alias, by_id=True)
     chosen, values = d.in_list(f"{alias}.id" if alias else "id", ids)
     return f"{where} AND {d.sql(chosen)}", [*params, *values]

@@ -162,9 +162,13 @@ class SqliteDatabase:
         return await run(lambda c: c.execute(sql, params).fetchall())
 
     async def fetch_one(self, query: Query, *, write: bool = False) -> sqlite3.Row | None:
+        """The first row of ``query``, or None. A write's statement is run to its end (its
+        cursor drained) before the transaction it runs in commits."""
         sql, params = query
-        run = self.write if write else self.read
-        return await run(lambda c: c.execute(sql, params).fetchone())
+        if not write:
+            return await self.read(lambda c: c.execute(sql, params).fetchone())
+        rows = await self.write(lambda c: c.execute(sql, params).fetchall())
+        return rows[0] if rows else None
 
     async def execute(self, query: Query) -> int:
         """Run a write; returns how many rows it touched."""
