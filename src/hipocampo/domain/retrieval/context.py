@@ -3,8 +3,8 @@
 Sections, in order: the thread summary, the recent messages of the thread, then known facts,
 consolidated memories and relevant memories from every thread, grouped by conversation and shown
 in the order they were said. Each section has a share of the budget; memories may take whatever
-the others leave, but only the pieces recall chose by relevance (:mod:`hipocampo.services.recall`)
-are offered: the budget is a ceiling, never a reason to show more.
+the others leave, but only the pieces recall chose by relevance (:mod:`.choice`, and the turns
+around them) are offered: the budget is a ceiling, never a reason to show more.
 """
 
 from __future__ import annotations
