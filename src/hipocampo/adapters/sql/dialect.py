@@ -12,8 +12,9 @@ engine's folder states its differences in one place (``sqlite/dialect.py``, ``po
   server reuses its plan; SQLite has no arrays;
 - how a time and a JSON value are written and read: SQLite stores float epochs and JSON text,
   Postgres ``timestamptz`` (psycopg hands back aware datetimes) and ``jsonb`` (decoded already);
-- JSON access (``json_extract`` against ``->>``), the scalar maximum (``max`` against
-  ``greatest``), byte-order sorting, a share lock on rows read in a transaction, and SQLite's
+- JSON access (``json_extract`` against ``->>``), a NULL-safe "differs from" (``IS DISTINCT
+  FROM`` on Postgres), the scalar maximum (``max`` against ``greatest``), what a negative
+  ``LIMIT`` means, byte-order sorting, a share lock on rows read in a transaction, and SQLite's
   unary ``+`` that keeps its planner on the id index.
 
 The upserts are written once: both engines take ``INSERT ... ON CONFLICT (...) DO UPDATE SET c =
