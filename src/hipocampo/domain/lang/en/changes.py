@@ -61,7 +61,9 @@ same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.r
 children, hobbies and allergies are left out: a new one adds, it does not replace."""
 SUBJECT_CHANGES = {
     "work": r"\b(?:changed|switched|swapped)\s+jobs\b|\b(?:started|starting|got|landed|took)\s+(?:a|my)\s+new\s+"
-    r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b",
+    r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b|"
+    r"\b(?:quit|left|lost)\s+(?:my|the|that)\s+(?:job|company|firm)\b|\b(?:i|i'?ve|i\s+have)\s+(?:quit|resigned)\b|"
+    r"\b(?:got|was|been|just\s+got)\s+(?:fired|laid\s+off|let\s+go|sacked)\b|\b(?:i'?m|im|i\s+am)\s+(?:now\s+)?(?:unemployed|between\s+jobs)\b",
     "home": r"\bmoved\s+(?:house|out|places|apartments?|flats?|cities)\b|"
     r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b",
 }

@@ -69,7 +69,12 @@ Pets, children, hobbies and allergies are left out: a new one adds, it does not 
 SUBJECT_CHANGES = {
     "work": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:emprego|trabalho|trampo|empresa|firma)\b|"
     r"\b(?:comecei|arrumei|consegui|peguei|arranjei)\s+(?:um\s+|o\s+)?(?:(?:emprego|trampo|trabalho)\s+novo|"
-    r"novo\s+(?:emprego|trampo|trabalho))\b|\b(?:meu|no)\s+(?:(?:emprego|trampo|trabalho)\s+novo|novo\s+(?:emprego|trampo|trabalho))\b",
+    r"novo\s+(?:emprego|trampo|trabalho))\b|\b(?:meu|no)\s+(?:(?:emprego|trampo|trabalho)\s+novo|novo\s+(?:emprego|trampo|trabalho))\b|"
+    r"\b(?:pedi|pedimos)\s+(?:a\s+)?(?:demissao|conta)\b|\bme\s+demiti\b|\bdemiti-me\b|"
+    r"\b(?:fui|fomos)\s+(?:demitid[oa]s?|despedid[oa]s?|mandad[oa]s?\s+embora)\b|"
+    r"\b(?:larguei|deixei|perdi)\s+(?:o\s+|meu\s+|o\s+meu\s+)?(?:emprego|trabalho|trampo)\b|"
+    r"\b(?:sai|saí)\s+d[aoe]\s+(?:empresa|firma|emprego|trabalho|trampo)\b|"
+    r"\b(?:estou|to|tou|fiquei)\s+desempregad[oa]\b",
     "home": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:casa|ap|ape|apartamento|cidade)\b|"
     r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b",
 }
