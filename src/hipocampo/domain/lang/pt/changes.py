@@ -55,7 +55,7 @@ SUBJECTS = {
     r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+",
     "partner": r"\b(?:meu|minha|o\s+meu|a\s+minha)\s+(?:nov[oa]\s+)?(?:namorad[oa]|noiv[oa]|marido|esposa|mulher|"
     r"companheir[oa]|boy|crush)\s*,?\s*(?:(?:e|chama|se\s+chama|chamad[oa])\s+)?(?:o\s+|a\s+)?|"
-    r"\b(?:saindo|ficando|namorando)\s+com\s+(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",
+    r"\b(?:saindo|ficando)\s+com\s+(?:o\s+|a\s+)?|\bnamorando\s+(?:com\s+)?(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",
     "diet": r"\b(?:sou|to|tou|estou|virei|fiquei)\s+(?:agora\s+)?(?P<v>vegan[oa]|vegetarian[oa]|pescetarian[oa]|"
     r"flexitarian[oa]|low\s*carb|keto)\b|"
     r"(?:^|[,;]\s*)(?P<v3>vegan[oa]|vegetarian[oa]|pescetarian[oa]|flexitarian[oa])\s+(?=agora\b|acho\b|de\s+novo|kkk|haha)",
@@ -75,6 +75,10 @@ SUBJECT_CHANGES = {
     r"\b(?:larguei|deixei|perdi)\s+(?:o\s+|meu\s+|o\s+meu\s+)?(?:emprego|trabalho|trampo)\b|"
     r"\b(?:sai|saí)\s+d[aoe]\s+(?:empresa|firma|emprego|trabalho|trampo)\b|"
     r"\b(?:estou|to|tou|fiquei)\s+desempregad[oa]\b",
+    "partner": r"\bterminei\s+(?:com\b|o\s+namoro\b|tudo\b)|"
+    r"\b(?:terminamos|separamos|divorciamos)\b(?!\s+(?:o|a|os|as)\s)|"
+    r"\b(?:a\s+gente|nos)\s+(?:terminou|se\s+separou|acabou)\b|\bme\s+(?:separei|divorciei)\b|"
+    r"\b(?:separei|divorciei)-me\b|\b(?:to|tou|estou|fiquei)\s+solteir[oa]\b",
     "home": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:casa|ap|ape|apartamento|cidade)\b|"
     r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b",
 }

@@ -1,0 +1,73 @@
+"""A job that ends ("pedi demissão", "I quit my job", "got laid off") or a relationship that ends
+("terminei com o joão", "we broke up") changes a subject without naming a new value: the newest
+earlier statement of it becomes earlier. A question, a condition or someone else's news changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.truth.replaced import replaced_statements
+
+PT = [("m1", "eae! sou a carol, moro em bh e trampo numa agência de publicidade como redatora")]
+EN = [("m1", "I work at a bakery in Leeds")]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "text"),
+    [
+        (PT, "pedi demissão da agência, agora sou freela"),
+        (PT, "fui demitida ontem 😭"),
+        (PT, "larguei o trampo"),
+        (PT, "saí da empresa semana passada"),
+        (EN, "I quit my job yesterday"),
+        (EN, "got laid off today lol"),
+    ],
+)
+def test_a_job_that_ends_makes_the_earlier_job_earlier(earlier: list[tuple[str, str]], text: str) -> None:
+    assert [(r.message_id, r.subject) for r in replaced_statements(text, earlier)] == [("m1", "work")]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "text"),
+    [
+        (PT, "pedi demissão mas só saio mês que vem?"),
+        (PT, "se eu pedir demissão vou ficar sem grana"),
+        (EN, "my friend got fired"),
+        (EN, "if I quit my job I would travel"),
+        (EN, "should I quit my job?"),
+    ],
+)
+def test_questions_conditions_and_other_peoples_jobs_change_nothing(earlier: list[tuple[str, str]], text: str) -> None:
+    assert replaced_statements(text, earlier) == []
+
+
+# --- partners: a break-up, and names in all-lowercase chat --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("earlier", "text"),
+    [
+        ([("m1", "tô namorando o joão")], "ah e terminei com o joão, agora tô solteira"),
+        ([("m1", "meu namorado, o joão, é dentista")], "a gente terminou semana passada"),
+        ([("m1", "Estou namorando o Pedro")], "me separei"),
+        ([("m1", "my boyfriend Tom is a chef")], "we broke up last week"),
+        ([("m1", "my boyfriend, tom, is a chef")], "Tom and I split up"),
+    ],
+)
+def test_a_break_up_makes_the_earlier_partner_earlier(earlier: list[tuple[str, str]], text: str) -> None:
+    assert [(r.message_id, r.subject) for r in replaced_statements(text, earlier)] == [("m1", "partner")]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "text"),
+    [
+        ([("m1", "tô namorando o joão")], "terminei o relatório hoje"),
+        ([("m1", "tô namorando o joão")], "minha amiga terminou com o namorado"),
+        ([("m1", "tô namorando o joão")], "meu ex me mandou msg"),
+        ([("m1", "my boyfriend Tom is a chef")], "I split the bill with Tom"),
+        ([("m1", "my boyfriend Tom is a chef")], "my sister broke up with her bf"),
+        ([("m1", "my bf loves pizza")], "we broke up"),  # no name was read: nothing to mark
+    ],
+)
+def test_what_is_no_break_up_of_a_named_partner_changes_nothing(earlier: list[tuple[str, str]], text: str) -> None:
+    assert replaced_statements(text, earlier) == []
