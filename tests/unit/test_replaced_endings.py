@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from hipocampo.domain.truth.changes import ended_statements
 from hipocampo.domain.truth.replaced import replaced_statements
 
 PT = [("m1", "eae! sou a carol, moro em bh e trampo numa agência de publicidade como redatora")]
@@ -71,3 +72,10 @@ def test_a_break_up_makes_the_earlier_partner_earlier(earlier: list[tuple[str, s
 )
 def test_what_is_no_break_up_of_a_named_partner_changes_nothing(earlier: list[tuple[str, str]], text: str) -> None:
     assert replaced_statements(text, earlier) == []
+
+
+def test_scratch_the_plan_takes_back_the_statement_that_named_it() -> None:
+    earlier = [("m3", "planning a trip to japan in april!! budget is like 4k")]
+    (ended,) = ended_statements("scratch the japan trip, cant get time off. maybe next year", earlier)
+    assert ended.message_id == "m3"
+    assert ended_statements("i had to scratch the paint off", earlier) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 RETRACT = (
     r"\bno\s+longer\b|\bnot\b[^.!?]{0,40}\b(?:anymore|any\s+more|any\s+longer)\b|\bdon'?t\b[^.!?]{0,40}\banymore\b|"
-    r"\bscratch\s+(?:that|what\s+i\s+said)\b|\bforget\s+(?:about\s+)?(?:the|my|our|that|what\s+i\s+said)\b|"
+    r"\bscratch\s+(?:that|what\s+i\s+said|the|my|our)\b|\bforget\s+(?:about\s+)?(?:the|my|our|that|what\s+i\s+said)\b|"
     r"\b(?:is|are|'s|was)\s+(?:off|cancell?ed|called\s+off)\b|\bcancell?ed\b|\bcalled\s+off\b|"
     r"\bsold\b|\bbroke\s+up\b|\bsplit\s+up\b|\b(?:died|passed\s+away)\b|\bgave\s+up\s+(?:on\s+)?\b|"
     r"\bstopped\b|\bquit\b|\bnot\s+(?:doing|going\s+to\s+do|running|going)\b[^.!?]{0,30}\bthis\s+year\b|"
