@@ -79,3 +79,14 @@ def test_scratch_the_plan_takes_back_the_statement_that_named_it() -> None:
     (ended,) = ended_statements("scratch the japan trip, cant get time off. maybe next year", earlier)
     assert ended.message_id == "m3"
     assert ended_statements("i had to scratch the paint off", earlier) == []
+
+
+def test_retiring_ends_the_earlier_job_and_a_place_before_the_frame_is_no_one_else() -> None:
+    earlier = [("m1", "olá! sou o Tiago, vivo em Lisboa e trabalho no Millennium como analista")]
+    got = replaced_statements("reformei-me este mês e mudámo-nos para uma aldeia perto de Viseu", earlier)
+    assert [(r.message_id, r.subject, r.words) for r in got] == [("m1", "work", "millennium")]
+    assert [(r.message_id, r.subject) for r in replaced_statements("I finally retired last month!", EN)] == [
+        ("m1", "work")
+    ]
+    assert replaced_statements("my dad retired", EN) == []
+    assert replaced_statements("should I retire?", EN) == []

@@ -216,10 +216,19 @@ def _names_before(sentence: str, folded: str, begin: int, start: int) -> bool:
     when folding kept the positions."""
     if len(sentence) != len(folded):
         return False
-    lead = [w for w in sentence[begin:start].split() if w not in _FIRST_PERSON]
+    words = sentence[begin:start].split()
+    # A name after a preposition is a place or a company, no subject: "vivo em Lisboa e trabalho no ..."
+    lead = [
+        w for i, w in enumerate(words) if w not in _FIRST_PERSON and not (i and fold(words[i - 1]) in _PREPOSITIONS)
+    ]
     if len(lead) == 1 and lead[0][:1].isupper() and fold(lead[0]) not in _stop():
         return True  # "Ana moved to Porto": a capitalised word right before the frame is its subject ("Estou" is none)
     return any(w[:1].isupper() and fold(w) not in _stop() for w in (lead[1:] if begin == 0 else lead))
+
+
+_PREPOSITIONS = frozenset(
+    "em no na nos nas num numa de do da dos das para pra pro com in at on to from for with of near".split()
+)
 
 
 _FIRST_PERSON = frozenset({"I", "I'm", "Im", "I've", "We", "We're", "we", "i", "im", "i'm"})

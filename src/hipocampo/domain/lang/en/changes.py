@@ -63,7 +63,8 @@ SUBJECT_CHANGES = {
     "work": r"\b(?:changed|switched|swapped)\s+jobs\b|\b(?:started|starting|got|landed|took)\s+(?:a|my)\s+new\s+"
     r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b|"
     r"\b(?:quit|left|lost)\s+(?:my|the|that)\s+(?:job|company|firm)\b|\b(?:i|i'?ve|i\s+have)\s+(?:quit|resigned)\b|"
-    r"\b(?:got|was|been|just\s+got)\s+(?:fired|laid\s+off|let\s+go|sacked)\b|\b(?:i'?m|im|i\s+am)\s+(?:now\s+)?(?:unemployed|between\s+jobs)\b",
+    r"\b(?:got|was|been|just\s+got)\s+(?:fired|laid\s+off|let\s+go|sacked)\b|\b(?:i'?m|im|i\s+am)\s+(?:now\s+)?(?:unemployed|between\s+jobs|retired)\b|"
+    r"\b(?:i|i'?ve|i\s+have|we|just)\s+(?:finally\s+)?retired\b",
     "partner": r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced)\b|"
     r"\bbroke\s+up\s+with\b|\b(?:i'?m|im|i\s+am)\s+(?:single|divorced)\s+(?:now|again)\b",
     "home": r"\bmoved\s+(?:house|out|places|apartments?|flats?|cities)\b|"

@@ -74,7 +74,9 @@ SUBJECT_CHANGES = {
     r"\b(?:fui|fomos)\s+(?:demitid[oa]s?|despedid[oa]s?|mandad[oa]s?\s+embora)\b|"
     r"\b(?:larguei|deixei|perdi)\s+(?:o\s+|meu\s+|o\s+meu\s+)?(?:emprego|trabalho|trampo)\b|"
     r"\b(?:sai|saí)\s+d[aoe]\s+(?:empresa|firma|emprego|trabalho|trampo)\b|"
-    r"\b(?:estou|to|tou|fiquei)\s+desempregad[oa]\b",
+    r"\b(?:estou|to|tou|fiquei)\s+desempregad[oa]\b|"
+    r"\b(?:reformei|aposentei)-me\b|\bme\s+(?:reformei|aposentei)\b|"
+    r"\b(?:sou|estou|to|tou|fiquei|agora\s+sou)\s+(?:reformad|aposentad)[oa]\b",
     "partner": r"\bterminei\s+(?:com\b|o\s+namoro\b|tudo\b)|"
     r"\b(?:terminamos|separamos|divorciamos)\b(?!\s+(?:o|a|os|as)\s)|"
     r"\b(?:a\s+gente|nos)\s+(?:terminou|se\s+separou|acabou)\b|\bme\s+(?:separei|divorciei)\b|"
