@@ -84,9 +84,28 @@ def test_scratch_the_plan_takes_back_the_statement_that_named_it() -> None:
 def test_retiring_ends_the_earlier_job_and_a_place_before_the_frame_is_no_one_else() -> None:
     earlier = [("m1", "olá! sou o Tiago, vivo em Lisboa e trabalho no Millennium como analista")]
     got = replaced_statements("reformei-me este mês e mudámo-nos para uma aldeia perto de Viseu", earlier)
-    assert [(r.message_id, r.subject, r.words) for r in got] == [("m1", "work", "millennium")]
+    assert [(r.message_id, r.subject, r.words) for r in got] == [("m1", "work", "millennium"), ("m1", "home", "lisboa")]
     assert [(r.message_id, r.subject) for r in replaced_statements("I finally retired last month!", EN)] == [
         ("m1", "work")
     ]
     assert replaced_statements("my dad retired", EN) == []
     assert replaced_statements("should I retire?", EN) == []
+
+
+@pytest.mark.parametrize(
+    ("earlier", "text", "marked"),
+    [
+        ([("m1", "vivo em Lisboa")], "mudámo-nos para uma aldeia perto de Viseu", True),
+        ([("m1", "vivo em Lisboa")], "a minha irmã mudou-se para uma aldeia", False),
+        ([("m1", "vivo em Lisboa")], "mudei para uma casa maior", False),
+        ([("m1", "I live in Boston")], "we moved to a small village in Vermont", True),
+        ([("m1", "I live in Boston")], "just moved to the suburbs lol", True),
+        ([("m1", "I live in Boston")], "we moved to a bigger place", False),
+        ([("m1", "I live in Boston")], "my parents moved to the countryside", False),
+        ([("m1", "I live in Boston")], "should we move to the countryside?", False),
+    ],
+)
+def test_a_move_to_a_village_or_abroad_ends_the_earlier_home(
+    earlier: list[tuple[str, str]], text: str, marked: bool
+) -> None:
+    assert bool(replaced_statements(text, earlier)) is marked

@@ -68,7 +68,10 @@ SUBJECT_CHANGES = {
     "partner": r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced)\b|"
     r"\bbroke\s+up\s+with\b|\b(?:i'?m|im|i\s+am)\s+(?:single|divorced)\s+(?:now|again)\b",
     "home": r"\bmoved\s+(?:house|out|places|apartments?|flats?|cities)\b|"
-    r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b",
+    r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b|"
+    r"(?:\b(?:we|i)\s+|^\W*)(?:just\s+|finally\s+|recently\s+)?moved\s+(?:(?:to|into)\s+(?:a|an|the)\s+"
+    r"(?:small\s+|little\s+|tiny\s+)?(?:village|town|countryside|country|farm|suburbs|coast|island)|abroad|overseas|"
+    r"upstate|out\s+of\s+(?:town|the\s+city))\b",
 }
 """A change of a subject said without its new value ("I changed jobs", "we moved house"): the
 newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""

@@ -82,7 +82,10 @@ SUBJECT_CHANGES = {
     r"\b(?:a\s+gente|nos)\s+(?:terminou|se\s+separou|acabou)\b|\bme\s+(?:separei|divorciei)\b|"
     r"\b(?:separei|divorciei)-me\b|\b(?:to|tou|estou|fiquei)\s+solteir[oa]\b",
     "home": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:casa|ap|ape|apartamento|cidade)\b|"
-    r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b",
+    r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b|"
+    r"\b(?:me\s+mudei|mudei-me|mudei|mudamos|nos\s+mudamos|mudamo-nos|fomos\s+morar|fui\s+morar)\s+"
+    r"(?:de\s+vez\s+)?(?:pra|para|pro|numa?|em\s+uma?)\s+(?:uma?\s+)?(?:aldeia|vila|cidade|quinta|fazenda|sitio|"
+    r"roca|interior|campo|praia|litoral|estrangeiro|fora)\b",
 }
 """A change of a subject said without its new value ("mudei de emprego", "troquei de casa"): the
 newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""
