@@ -122,7 +122,7 @@ async def user_memory(deps: Deps, scope: Scope) -> UserMemory:
         threads=threads,
         consolidated=[(m, validity.note(m)) for m in items if m.kind is MemoryKind.CONSOLIDATED],
         by_period=_by_period(items),
-        kinds=dict(Counter(m.kind.value for m in items)),
+        kinds=_kinds(items, now),
         scanned=len(items),
         truncated=truncated,
     )
@@ -222,3 +222,13 @@ async def retry_dead(deps: Deps, tenant_id: str) -> int:
 def custom_types(deps: Deps) -> list[str]:
     """The deployment's own memory types (``HIPOCAMPO_MEMORY_TYPES``), for the edit form."""
     return sorted(custom_memory_types(deps))
+
+
+def _kinds(items: list[MemoryItem], now: datetime) -> dict[str, int]:
+    """Memories by kind for the page's header. Facts count only while they hold: a user whose job
+    changed twice has one employer, not three; the closed ones are counted apart, as earlier facts."""
+    counts = Counter(m.kind.value for m in items if m.kind is not MemoryKind.FACT or m.is_current(now))
+    earlier = sum(1 for m in items if m.kind is MemoryKind.FACT and not m.is_current(now))
+    if earlier:
+        counts["earlier fact"] = earlier
+    return dict(counts)

@@ -146,9 +146,23 @@ def items(value: str) -> list[str]:
     if fold(value) in _KEEP_TOGETHER:
         return [value]
     parts = [v for v in (clean(part) for part in _LIST.split(value)) if v]
+    parts = _before_new_clause(parts)
     if any(_CUT_ADJECTIVE.search(p) and not _DETERMINED.match(n) for p, n in zip(parts, parts[1:], strict=False)):
         return [value]  # "a safe and inviting place": two adjectives of one noun, not two things
     return parts
+
+
+_GERUND = re.compile(rf"^(?:{_joined('GERUND')})\s+\S", re.IGNORECASE)
+
+
+def _before_new_clause(parts: list[str]) -> list[str]:
+    """The items before one that opens a new clause with a verb ("meat, going veggie since
+    january": the diet, not a second food). Items of a list share their shape, so a verb phrase
+    after a noun is no item; a list of verb phrases ("cooking for friends, hiking") stays whole."""
+    if len(parts) < 2 or _GERUND.match(parts[0]):
+        return parts
+    cut = next((i for i, p in enumerate(parts) if i and _GERUND.match(p)), None)
+    return parts if cut is None else parts[:cut]
 
 
 _CUT_ADJECTIVE = re.compile(r"(?:^|\s)(?:[Aa]|[Aa]n|[Tt]he|[Uu]ma?)\s+[a-zà-ÿ][\w-]*$")

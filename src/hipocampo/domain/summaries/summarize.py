@@ -422,7 +422,7 @@ def _with_details(
 
     def render(kept: Sequence[tuple[_Order, str | None, str]], pieces: list[_Piece]) -> str:
         grouped: dict[tuple[str | None, str], list[_Piece]] = {}
-        for p in sorted(pieces, key=lambda p: p.order):
+        for p in _distinct(sorted(pieces, key=lambda p: p.order), [line for _, _, line in kept]):
             grouped.setdefault((p.date, p.speaker), []).append(p)
         extra = [(g[0].order, day, fragment_line(who, [p.text for p in g])) for (day, who), g in grouped.items()]
         return render_lines([(day, line) for _, day, line in sorted([*kept, *extra], key=lambda x: x[0])])
@@ -451,6 +451,23 @@ def _with_details(
             lines.pop()
         else:
             return ""
+
+
+def _distinct(pieces: list[_Piece], lines: Sequence[str]) -> list[_Piece]:
+    """The pieces that say something no kept line and no longer piece already says: a fragment
+    carried from an older summary and a window cut anew around the same detail can overlap
+    ("…trip to Japan in October … trip to Japan in October…")."""
+    said = [fold(line) for line in lines]
+    texts = [fold(p.text) for p in pieces]
+    out = []
+    for i, (p, t) in enumerate(zip(pieces, texts, strict=True)):
+        whole = re.compile(rf"(?<!\w){re.escape(t)}(?!\w)")  # "Mel" is not said by "Melanie"
+        inside = any(whole.search(s) for s in said) or any(
+            j != i and whole.search(u) and (len(u) > len(t) or j < i) for j, u in enumerate(texts)
+        )
+        if not inside:
+            out.append(p)
+    return out
 
 
 _Order = tuple[tuple[int, int], int]  # a line's place: its sentence's, then 0 (the sentence) or 1+ (fragments)

@@ -123,10 +123,25 @@ adotamos": a verb after the frame)."""
 _NEAR_NAME = re.compile(r"^\W*(?:\w+\W+){0,3}?([A-ZÀ-Ý][\w'-]+)")
 
 
-def _name_after(sentence: str, folded: str, end: int) -> str:
+_NAME_CUE = re.compile(r"(?:\b(?:o|a|the|called|named|chama|chamad[oa])|,)\s*$")
+"""How a frame can end just before a name: an article ("namorando o joão"), a naming verb, an
+apposition's comma ("my boyfriend, tom")."""
+_BARE_WORD = re.compile(r"^\s*([^\W\d_][\w'-]{2,})\b")
+
+
+def _name_after(sentence: str, folded: str, end: int, frame: str = "") -> str:
     """The capitalised name within a few words after a frame ("seeing someone new, Marcus"), folded;
-    '' when there is none or the casing cannot be read."""
+    '' when there is none or the casing cannot be read.
+
+    A turn written all in lowercase, as much chat is, says nothing by its casing: there the name is
+    the word right after a frame that ends in a naming cue (:data:`_NAME_CUE`), when that word is
+    no stop word. Without the cue a lowercase word is more often a verb ("my bf loves pizza")."""
     if len(sentence) != len(folded):
+        return ""
+    if not any(c.isupper() for c in sentence):
+        bare = _BARE_WORD.match(folded[end:])
+        if bare and _NAME_CUE.search(frame) and bare.group(1) not in _stop():
+            return bare.group(1)
         return ""
     m = _NEAR_NAME.match(sentence[end:])
     return fold(m.group(1)) if m and fold(m.group(1)) not in _stop() else ""
@@ -201,10 +216,19 @@ def _names_before(sentence: str, folded: str, begin: int, start: int) -> bool:
     when folding kept the positions."""
     if len(sentence) != len(folded):
         return False
-    lead = [w for w in sentence[begin:start].split() if w not in _FIRST_PERSON]
-    if len(lead) == 1 and lead[0][:1].isupper():
-        return True  # "Ana moved to Porto": a capitalised word right before the frame is its subject
-    return any(w[:1].isupper() for w in (lead[1:] if begin == 0 else lead))
+    words = sentence[begin:start].split()
+    # A name after a preposition is a place or a company, no subject: "vivo em Lisboa e trabalho no ..."
+    lead = [
+        w for i, w in enumerate(words) if w not in _FIRST_PERSON and not (i and fold(words[i - 1]) in _PREPOSITIONS)
+    ]
+    if len(lead) == 1 and lead[0][:1].isupper() and fold(lead[0]) not in _stop():
+        return True  # "Ana moved to Porto": a capitalised word right before the frame is its subject ("Estou" is none)
+    return any(w[:1].isupper() and fold(w) not in _stop() for w in (lead[1:] if begin == 0 else lead))
+
+
+_PREPOSITIONS = frozenset(
+    "em no na nos nas num numa de do da dos das para pra pro com in at on to from for with of near".split()
+)
 
 
 _FIRST_PERSON = frozenset({"I", "I'm", "Im", "I've", "We", "We're", "we", "i", "im", "i'm"})
@@ -236,7 +260,7 @@ def subject_statements(text: str, codes: Sequence[str] | None = None) -> list[St
                         continue
                     words = _value(subject, match, folded, code)
                     if subject in NAMED:
-                        words = _name_after(sentence, folded, match.end())
+                        words = _name_after(sentence, folded, match.end(), folded[match.start() : match.end()])
                     if not words:
                         continue
                     if subject == "home" and not_home.search(folded):

@@ -128,7 +128,9 @@ class Change:
             now = self.successor.content.strip().rstrip(".")
         elif isinstance(later, str) and later:
             taken = self.closed.metadata.get(TAKEN_BACK)
-            now = f"{RETRACTED} by a later statement: {later.strip()}" if taken else f"said later: {later.strip()}"
+            about = _subject_of(self.closed.key)
+            said = f"said later about {about}" if about else "said later"
+            now = f"{RETRACTED} by a later statement: {later.strip()}" if taken else f"{said}: {later.strip()}"
         else:
             now = f"{self.ending}: {self.closed.content.strip().rstrip('.')}"
         return f"{OUTDATED_MARK} {self.since:%Y-%m-%d}: {now}"
@@ -140,6 +142,13 @@ class Change:
         later = self.closed.metadata.get(LATER_STATEMENT)
         ending = f"said later: {later}" if isinstance(later, str) and later else self.ending
         return f"{label} → {self.new_value or ending} ({self.since:%Y-%m-%d})"
+
+
+def _subject_of(key: str | None) -> str:
+    """The subject a later statement changed ("statement:work:agencia" -> "work"): a turn often
+    says several things ("moro em bh e trampo numa agência"), and only this one is earlier."""
+    parts = (key or "").split(":")
+    return parts[1] if len(parts) >= 3 and parts[0] == "statement" else ""
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 RETRACT = (
     r"\bno\s+longer\b|\bnot\b[^.!?]{0,40}\b(?:anymore|any\s+more|any\s+longer)\b|\bdon'?t\b[^.!?]{0,40}\banymore\b|"
-    r"\bscratch\s+(?:that|what\s+i\s+said)\b|\bforget\s+(?:about\s+)?(?:the|my|our|that|what\s+i\s+said)\b|"
+    r"\bscratch\s+(?:that|what\s+i\s+said|the|my|our)\b|\bforget\s+(?:about\s+)?(?:the|my|our|that|what\s+i\s+said)\b|"
     r"\b(?:is|are|'s|was)\s+(?:off|cancell?ed|called\s+off)\b|\bcancell?ed\b|\bcalled\s+off\b|"
     r"\bsold\b|\bbroke\s+up\b|\bsplit\s+up\b|\b(?:died|passed\s+away)\b|\bgave\s+up\s+(?:on\s+)?\b|"
     r"\bstopped\b|\bquit\b|\bnot\s+(?:doing|going\s+to\s+do|running|going)\b[^.!?]{0,30}\bthis\s+year\b|"
@@ -61,9 +61,17 @@ same subject makes the earlier statement earlier (:mod:`hipocampo.domain.truth.r
 children, hobbies and allergies are left out: a new one adds, it does not replace."""
 SUBJECT_CHANGES = {
     "work": r"\b(?:changed|switched|swapped)\s+jobs\b|\b(?:started|starting|got|landed|took)\s+(?:a|my)\s+new\s+"
-    r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b",
+    r"(?:job|role|position)\b|\b(?:my|the)\s+new\s+job\b|"
+    r"\b(?:quit|left|lost)\s+(?:my|the|that)\s+(?:job|company|firm)\b|\b(?:i|i'?ve|i\s+have)\s+(?:quit|resigned)\b|"
+    r"\b(?:got|was|been|just\s+got)\s+(?:fired|laid\s+off|let\s+go|sacked)\b|\b(?:i'?m|im|i\s+am)\s+(?:now\s+)?(?:unemployed|between\s+jobs|retired)\b|"
+    r"\b(?:i|i'?ve|i\s+have|we|just)\s+(?:finally\s+)?retired\b",
+    "partner": r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced)\b|"
+    r"\bbroke\s+up\s+with\b|\b(?:i'?m|im|i\s+am)\s+(?:single|divorced)\s+(?:now|again)\b",
     "home": r"\bmoved\s+(?:house|out|places|apartments?|flats?|cities)\b|"
-    r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b",
+    r"\b(?:our|my)\s+new\s+(?:place|apartment|flat|house)\b|"
+    r"(?:\b(?:we|i)\s+|^\W*)(?:just\s+|finally\s+|recently\s+)?moved\s+(?:(?:to|into)\s+(?:a|an|the)\s+"
+    r"(?:small\s+|little\s+|tiny\s+)?(?:village|town|countryside|country|farm|suburbs|coast|island)|abroad|overseas|"
+    r"upstate|out\s+of\s+(?:town|the\s+city))\b",
 }
 """A change of a subject said without its new value ("I changed jobs", "we moved house"): the
 newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""

@@ -62,6 +62,9 @@ VALUE_ENDS = (
 """Where a captured value ends: a new clause or a duration ("Porto since 2019", "for five years")."""
 VALUE_ENDS_AFTER_COMMA = r"so|then|and\s+then|which|that'?s|that\s+is"
 """After a comma, words that start a comment on the value rather than more of it."""
+GERUND = r"[a-z]{2,}ing"
+"""A verb's -ing form: a list item that starts with one and says more ("meat, going veggie") is a
+new clause, unless the list is all of them ("cooking, hiking and swimming")."""
 POLITE = r"please"
 REMARKS = (
     r"(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|remember\s+(?:that|this|it)|don'?t\s+forget|"

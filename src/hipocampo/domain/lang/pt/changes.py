@@ -55,7 +55,7 @@ SUBJECTS = {
     r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+",
     "partner": r"\b(?:meu|minha|o\s+meu|a\s+minha)\s+(?:nov[oa]\s+)?(?:namorad[oa]|noiv[oa]|marido|esposa|mulher|"
     r"companheir[oa]|boy|crush)\s*,?\s*(?:(?:e|chama|se\s+chama|chamad[oa])\s+)?(?:o\s+|a\s+)?|"
-    r"\b(?:saindo|ficando|namorando)\s+com\s+(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",
+    r"\b(?:saindo|ficando)\s+com\s+(?:o\s+|a\s+)?|\bnamorando\s+(?:com\s+)?(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",
     "diet": r"\b(?:sou|to|tou|estou|virei|fiquei)\s+(?:agora\s+)?(?P<v>vegan[oa]|vegetarian[oa]|pescetarian[oa]|"
     r"flexitarian[oa]|low\s*carb|keto)\b|"
     r"(?:^|[,;]\s*)(?P<v3>vegan[oa]|vegetarian[oa]|pescetarian[oa]|flexitarian[oa])\s+(?=agora\b|acho\b|de\s+novo|kkk|haha)",
@@ -69,9 +69,23 @@ Pets, children, hobbies and allergies are left out: a new one adds, it does not 
 SUBJECT_CHANGES = {
     "work": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:emprego|trabalho|trampo|empresa|firma)\b|"
     r"\b(?:comecei|arrumei|consegui|peguei|arranjei)\s+(?:um\s+|o\s+)?(?:(?:emprego|trampo|trabalho)\s+novo|"
-    r"novo\s+(?:emprego|trampo|trabalho))\b|\b(?:meu|no)\s+(?:(?:emprego|trampo|trabalho)\s+novo|novo\s+(?:emprego|trampo|trabalho))\b",
+    r"novo\s+(?:emprego|trampo|trabalho))\b|\b(?:meu|no)\s+(?:(?:emprego|trampo|trabalho)\s+novo|novo\s+(?:emprego|trampo|trabalho))\b|"
+    r"\b(?:pedi|pedimos)\s+(?:a\s+)?(?:demissao|conta)\b|\bme\s+demiti\b|\bdemiti-me\b|"
+    r"\b(?:fui|fomos)\s+(?:demitid[oa]s?|despedid[oa]s?|mandad[oa]s?\s+embora)\b|"
+    r"\b(?:larguei|deixei|perdi)\s+(?:o\s+|meu\s+|o\s+meu\s+)?(?:emprego|trabalho|trampo)\b|"
+    r"\b(?:sai|saí)\s+d[aoe]\s+(?:empresa|firma|emprego|trabalho|trampo)\b|"
+    r"\b(?:estou|to|tou|fiquei)\s+desempregad[oa]\b|"
+    r"\b(?:reformei|aposentei)-me\b|\bme\s+(?:reformei|aposentei)\b|"
+    r"\b(?:sou|estou|to|tou|fiquei|agora\s+sou)\s+(?:reformad|aposentad)[oa]\b",
+    "partner": r"\bterminei\s+(?:com\b|o\s+namoro\b|tudo\b)|"
+    r"\b(?:terminamos|separamos|divorciamos)\b(?!\s+(?:o|a|os|as)\s)|"
+    r"\b(?:a\s+gente|nos)\s+(?:terminou|se\s+separou|acabou)\b|\bme\s+(?:separei|divorciei)\b|"
+    r"\b(?:separei|divorciei)-me\b|\b(?:to|tou|estou|fiquei)\s+solteir[oa]\b",
     "home": r"\b(?:mudei|troquei|mudamos|trocamos)\s+de\s+(?:casa|ap|ape|apartamento|cidade)\b|"
-    r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b",
+    r"\b(?:minha|nossa)\s+casa\s+nova\b|\b(?:meu|nosso)\s+(?:ap|ape|apartamento)\s+novo\b|"
+    r"\b(?:me\s+mudei|mudei-me|mudei|mudamos|nos\s+mudamos|mudamo-nos|fomos\s+morar|fui\s+morar)\s+"
+    r"(?:de\s+vez\s+)?(?:pra|para|pro|numa?|em\s+uma?)\s+(?:uma?\s+)?(?:aldeia|vila|cidade|quinta|fazenda|sitio|"
+    r"roca|interior|campo|praia|litoral|estrangeiro|fora)\b",
 }
 """A change of a subject said without its new value ("mudei de emprego", "troquei de casa"): the
 newest earlier statement of that subject is earlier (:func:`~hipocampo.domain.truth.replaced.replaced_statements`)."""

@@ -72,6 +72,9 @@ VALUE_ENDS = (
 """Where a captured value ends: a new clause or a duration ("Porto desde 2019", "há cinco anos")."""
 VALUE_ENDS_AFTER_COMMA = r"ent[ãa]o|ou\s+seja|sen[ãa]o|porque|pois"
 """After a comma, words that start a comment on the value rather than more of it."""
+GERUND = r"[a-zà-ÿ]{2,}(?:ando|endo|indo)"
+"""The gerund: a list item that starts with one and says more ("carne, virando vegetariana") is a
+new clause, unless the list is all of them ("cozinhando, correndo")."""
 POLITE = r"por\s+favor"
 REMARKS = (
     r"lembr(?:a|e|a-te|e-se)\s+(?:disso|isso|dessa?|desse)|n[ãa]o\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e|es)|"
