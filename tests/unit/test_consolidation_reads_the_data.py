@@ -178,3 +178,38 @@ def test_recall_renders_a_consolidated_memory_in_its_own_section() -> None:
     assert consolidated_part.startswith("## Consolidated memories\n- (consolidated) guitar · teacher")
     assert memories.startswith("## Relevant memories")
     assert "guitar · teacher" not in facts
+
+
+def test_two_builds_of_the_same_history_consolidate_to_the_same_text() -> None:
+    """Ids are random: facts of one batch (same time, importance and mentions) are listed by what
+    they say, so rebuilding a store gives the same consolidated memory."""
+
+    async def build(ids: tuple[str, str]) -> str:
+        deps = deps_at()
+        said = [turn(day(5, 2 + i), text, i) for i, text in enumerate(GUITAR)]
+        facts = [
+            MemoryItem(
+                id=fid,
+                scope=ALICE,
+                kind=MemoryKind.FACT,
+                content=content,
+                created_at=day(5, 2),
+                source_message_ids=said[0].source_message_ids,
+                key=key,
+                metadata={FACT_VALUE: value},
+            )
+            for fid, (content, key, value) in zip(
+                ids,
+                [
+                    ("The user plays guitar.", "likes:guitar", "guitar"),
+                    ("The user has a guitar teacher.", "person:teacher", "teacher"),
+                ],
+                strict=True,
+            )
+        ]
+        await deps.memories.upsert([*said, *facts])
+        await consolidate(deps, ALICE, POLICY, now=NOW)
+        (memory,) = await consolidated(deps)
+        return memory.content
+
+    assert asyncio.run(build(("fact_a", "fact_z"))) == asyncio.run(build(("fact_z", "fact_a")))

@@ -216,7 +216,9 @@ async def _candidates(deps: Deps, scope: Scope, since: datetime, now: datetime) 
             break
         offset += PAGE
     found = found[:MAX_MEMORIES]
-    found.sort(key=lambda m: (m.created_at, m.thread_id or "", m.seq or 0, m.id))
+    found.sort(
+        key=lambda m: (m.created_at, m.thread_id or "", m.seq or 0, m.content, m.id)
+    )  # ids are random: content first
     return found
 
 

@@ -237,7 +237,12 @@ def facts(members: list[MemoryItem], ctx: Context) -> list[str]:
                     found.setdefault(f.id, f)
     out: list[str] = []
     seen: set[str] = set()
-    for f in sorted(found.values(), key=lambda f: (-f.importance, -f.mention_count, f.created_at, f.id)):
+    # Ties break on what the fact says before its id: ids are random, so two builds of the same
+    # history would otherwise list the facts of one batch in different orders.
+    order = sorted(
+        found.values(), key=lambda f: (-f.importance, -f.mention_count, f.created_at, f.key or "", f.content, f.id)
+    )
+    for f in order:
         text = _clip(" ".join(f.content.split()))
         if fold(text) not in seen:
             seen.add(fold(text))
