@@ -166,6 +166,32 @@ def _holds(fact: MemoryItem, replaced: Replaced) -> bool:
     return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[replaced.subject.split(":")[0]])
 
 
+def _statement_mark(
+    message: Message, source_id: str, said: str, key: str, metadata: dict[str, object], *, confidence: float
+) -> MemoryItem:
+    """The closed fact that marks an earlier statement (turn ``source_id``) as earlier since
+    ``message``: closed the moment it is written, so recall shows that turn with what was said
+    later, as it shows the source of any closed fact. Replaced and taken-back statements differ
+    only in their key, metadata and how sure the detector is."""
+    when = message.created_at
+    speaker = {SPEAKER: message.name} if message.name else {}
+    return MemoryItem(
+        id=new_id("fact"),
+        scope=Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id),
+        kind=MemoryKind.FACT,
+        content=said[:300],
+        created_at=when,
+        thread_id=message.thread_id,
+        importance=0.3,
+        source_message_ids=[source_id],
+        metadata={**metadata, **speaker},
+        key=key,
+        confidence=confidence,
+        updated_at=when,
+        valid_to=when,
+    )
+
+
 async def record_replaced(deps: Deps, message: Message, replaced: Replaced, actor: str) -> list[MemoryItem]:
     """An earlier statement ``message`` replaced: stored as a closed fact whose source is that
     statement's turn (``statement:<subject>:<value>``, closed at once, both sentences in its history
@@ -175,23 +201,14 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     when = message.created_at
     later = {LATER_STATEMENT: replaced.sentence[:200]}
-    speaker = {SPEAKER: message.name} if message.name else {}
     marks = replaced.subject in VALUE_MARKS or (replaced.subject == "restated" and len(replaced.words) >= 3)
-    value = replaced.words if marks else ""
-    item = MemoryItem(
-        id=new_id("fact"),
-        scope=scope,
-        kind=MemoryKind.FACT,
-        content=replaced.said[:300],
-        created_at=when,
-        thread_id=message.thread_id,
-        importance=0.3,
-        source_message_ids=[replaced.message_id],
-        metadata={FACT_VALUE: value, **later, **speaker},
-        key=f"statement:{replaced.subject.split(':')[0]}:{slug(replaced.words)}",
+    item = _statement_mark(
+        message,
+        replaced.message_id,
+        replaced.said,
+        f"statement:{replaced.subject.split(':')[0]}:{slug(replaced.words)}",
+        {FACT_VALUE: replaced.words if marks else "", **later},
         confidence=0.7,
-        updated_at=when,
-        valid_to=when,
     )
     why = (
         f"replaced by a later statement of the {replaced.subject} ({replaced.words!r} -> {replaced.new_words!r}): "
@@ -271,25 +288,13 @@ async def record_taken_back(deps: Deps, message: Message, statement: EndedStatem
     history), so recall marks the turn as earlier, since this one, like any retracted fact."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     when = message.created_at
-    item = MemoryItem(
-        id=new_id("fact"),
-        scope=scope,
-        kind=MemoryKind.FACT,
-        content=statement.said[:300],
-        created_at=when,
-        thread_id=message.thread_id,
-        importance=0.3,
-        source_message_ids=[statement.message_id],
-        metadata={
-            FACT_VALUE: statement.words,
-            LATER_STATEMENT: statement.sentence[:200],
-            TAKEN_BACK: True,
-            **({SPEAKER: message.name} if message.name else {}),
-        },
-        key=f"statement:{slug(statement.words)}",
+    item = _statement_mark(
+        message,
+        statement.message_id,
+        statement.said,
+        f"statement:{slug(statement.words)}",
+        {FACT_VALUE: statement.words, LATER_STATEMENT: statement.sentence[:200], TAKEN_BACK: True},
         confidence=0.8,
-        updated_at=when,
-        valid_to=when,
     )
     await deps.memories.upsert([item])
     said = f"said in message {statement.message_id}, no fact read from it"
