@@ -19,6 +19,7 @@ import os
 import sys
 import zlib
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,9 @@ STEPS = int(os.environ.get("FIT_STEPS", "400"))
 """Adam steps of the listwise fit (``FIT_STEPS``)."""
 
 
-def matrices(data: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def matrices(
+    data: list[dict[str, Any]], features: Sequence[str] = learned.FEATURES
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features, labels, sample weights and the query index of every candidate."""
     xs, ys, ws, qs = [], [], [], []
     for qi, q in enumerate(data):
@@ -41,7 +44,7 @@ def matrices(data: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.nda
         if not pos or not neg:
             continue
         for c in cands:
-            xs.append([c["features"].get(f, 0.0) for f in learned.FEATURES])
+            xs.append([c["features"].get(f, 0.0) for f in features])
             ys.append(c["label"])
             ws.append(0.5 / pos if c["label"] else 0.5 / neg)
             qs.append(qi)
@@ -101,13 +104,15 @@ def fit_listwise(
     return w
 
 
-def evaluate(data: list[dict[str, Any]], bias: float, weights: np.ndarray) -> dict[str, dict[str, float]]:
+def evaluate(
+    data: list[dict[str, Any]], bias: float, weights: np.ndarray, features: Sequence[str] = learned.FEATURES
+) -> dict[str, dict[str, float]]:
     by: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     for q in data:
         cands = q["candidates"]
         if not any(c["label"] for c in cands):
             continue
-        x = np.array([[c["features"].get(f, 0.0) for f in learned.FEATURES] for c in cands])
+        x = np.array([[c["features"].get(f, 0.0) for f in features] for c in cands])
         order = np.argsort(-(x @ weights + bias), kind="stable")
         labels = np.array([c["label"] for c in cands])[order]
         total = labels.sum()
@@ -186,11 +191,13 @@ def main(argv: list[str]) -> None:
     if args.write:
         model = {
             "about": "Learned ranker weights (benchmarks/fit_ranker.py): logit = bias + sum(weight * feature).",
+            "match": "learned_match is match.npz's score (benchmarks/fit_match.py), fitted before these weights",
             "fitted_on": {
                 "locomo-dev questions": sum(d["source"].startswith("locomo") for d in data),
-                "dev scenario probes (realistic-dev, tuned, earlier-blind)": sum(
-                    not d["source"].startswith("locomo") for d in data
-                ),
+                **{
+                    f"{source} probes": sum(d["source"].split(":")[0] == source for d in data)
+                    for source in sorted({d["source"].split(":")[0] for d in data} - {"locomo"})
+                },
             },
             "l2": args.l2,
             "objective": "listwise softmax" if args.listwise else "pointwise logistic, each query balanced",

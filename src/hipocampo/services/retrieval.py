@@ -22,7 +22,7 @@ import numpy as np
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.limits import MAX_QUERY_CHARS as MAX_QUERY_CHARS  # the limit RecallQuery.parse enforces
 from ..domain.model import MemoryItem, MemoryKind, Scope, turn_memory_id
-from ..domain.retrieval import hops, learned, ranking, speech_acts, subjects
+from ..domain.retrieval import hops, learned, match, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
@@ -112,7 +112,8 @@ async def search(
     timings["fetch_ms"] = (time.perf_counter() - t1) * 1000
 
     t2 = time.perf_counter()
-    hits = _rerank(deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity)
+    matches = await _match(deps, scope, qvec, items, dense_hits)
+    hits = _rerank(deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity, matches=matches)
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     if qvec is not None and hits and (s.second_hop if opts.second_hop is None else opts.second_hop):
         t3 = time.perf_counter()
@@ -181,6 +182,22 @@ async def _vectors(
     return out
 
 
+async def _match(
+    deps: Deps, scope: Scope, qvec: np.ndarray | None, items: dict[str, MemoryItem], hits: Sequence[VectorHit]
+) -> dict[str, float]:
+    """``learned_match`` of every candidate (:mod:`~hipocampo.domain.retrieval.match`), from the
+    vectors the hits carry (the others read now); none when the shipped model was fitted on
+    another embedder, or the vectors cannot be read (the ranking stands without it)."""
+    model = match.default_match()
+    if qvec is None or model is None or not model.applies_to(deps.embedder.name, len(qvec)):
+        return {}
+    try:
+        vectors = await _vectors(deps, scope, list(items), hits)
+    except Exception:  # a refinement: the other signals still rank
+        return {}
+    return match.values(model, qvec, vectors)
+
+
 async def _closed_facts(deps: Deps, scope: Scope) -> tuple[list[MemoryItem], str | None]:
     """The user's closed facts (what marks outdated memories), read alongside the indexes."""
     try:
@@ -232,7 +249,7 @@ class _Hop:
         fresh = [h for h in second if h.memory_id not in known]
         new = [h.memory_id for h in fresh]
         vectors = await _vectors(deps, scope, new, fresh)
-        own = [VectorHit(i, float(vectors[i] @ qvec)) for i in new if i in vectors]
+        own = [VectorHit(i, float(vectors[i] @ qvec), vector=vectors[i]) for i in new if i in vectors]
         dense_all = sorted([*dense_hits, *own], key=lambda h: h.score, reverse=True)
         for m in await _rows(deps, scope, [h for h in fresh if h.memory_id not in items]):
             if _wanted(m, self.opts, self.now):
@@ -246,6 +263,7 @@ class _Hop:
             {h.memory_id: h.score for h in second}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
         )
         wanted = {i: m for i, m in items.items() if i in fused}
+        matches = await _match(deps, scope, qvec, wanted, dense_all)
         return _rerank(
             deps,
             self.query,
@@ -257,6 +275,7 @@ class _Hop:
             self.background,
             self.validity,
             ranking_dense=second,
+            matches=matches,
         )
 
 
@@ -334,12 +353,13 @@ def _rerank(
     validity: Validity | None = None,
     *,
     ranking_dense: list[VectorHit] | None = None,
+    matches: dict[str, float] | None = None,
 ) -> list[ScoredMemory]:
     """Score every candidate with the learned ranker (:mod:`~hipocampo.domain.retrieval.learned`)
     on its signals, times the multipliers the model does not learn (recency, importance,
     validity); best first. ``ranking_dense``: the dense list that ranks (the second search's, from
     the moved query), when it is not ``dense_hits`` (the query's own cosines, which calibrated
-    relevance and the explanation report)."""
+    relevance and the explanation report). ``matches``: each candidate's ``learned_match``."""
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
     dense_norm = _normalised({h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)})
@@ -411,6 +431,7 @@ def _rerank(
             "name_answer": float(wants_name and has_name),
             "number_answer": float(wants_number and has_number),
             "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
+            "learned_match": (matches or {}).get(memory_id, 0.0),
             **dict.fromkeys(learned.RELATIVE, 0.0),
         }
         own_line = own or (item.kind is MemoryKind.FACT and item.role is None)
