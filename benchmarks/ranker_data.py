@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from realistic_recall import OVERRIDES, USER, DiskCachedEmbedder, _at, load, states
+from realistic_recall import USER, DiskCachedEmbedder, load, played, states
 
-from hipocampo.adapters.clock import FakeClock
 from hipocampo.bootstrap import build_embedder
 from hipocampo.client import AsyncMemory
 from hipocampo.domain.model import Scope
@@ -127,21 +126,8 @@ async def scenario_rows(
 ) -> list[dict[str, Any]]:
     """A scenario played as ``realistic_recall.py`` plays it (a fresh store, a clock on the day
     after its last turn), and every probe's candidates."""
-    last = max(_at(s["day"], t[0]) for s in scenario["sessions"] for t in s["turns"])
-    clock = FakeClock(last + timedelta(days=1))
     out: list[dict[str, Any]] = []
-    async with await AsyncMemory.open(
-        str(folder / f"{scenario['name']}.db"), embedder=embedder, clock=clock, **OVERRIDES
-    ) as mem:
-        sessions = [("other-user", s) for s in scenario.get("other_user") or []]
-        sessions += [(USER, s) for s in scenario["sessions"]]
-        for who, s in sessions:
-            msgs = [
-                {"role": "user" if r == "u" else "assistant", "content": c, "created_at": _at(s["day"], hm)}
-                for hm, r, c in s["turns"]
-            ]
-            await mem.add(who, s["thread_id"], msgs)
-            await mem.flush()
+    async with await played(scenario, embedder, folder) as mem:
         for p in scenario["probes"]:
             ranked, extra = await _ranked(mem, Scope("default", USER), p["query"], vectors)
             rows = []

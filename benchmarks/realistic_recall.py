@@ -120,7 +120,10 @@ def _at(day: str, hhmm: str) -> datetime:
     return datetime.fromisoformat(f"{day}T{hhmm}:00+00:00")
 
 
-async def run_one(scenario: dict[str, Any], embedder: Any, folder: Path, dump: list[Any] | None) -> dict[str, Any]:
+async def played(scenario: dict[str, Any], embedder: Any, folder: Path) -> AsyncMemory:
+    """A fresh store in ``folder`` holding the scenario's chats (the other user's first), every
+    turn indexed, on a clock set to the day after its last turn: where its probes are asked.
+    The caller closes it."""
     last = max(_at(s["day"], t[0]) for s in scenario["sessions"] for t in s["turns"])
     clock = FakeClock(last + timedelta(days=1))
     mem = await AsyncMemory.open(str(folder / f"{scenario['name']}.db"), embedder=embedder, clock=clock, **OVERRIDES)
@@ -134,6 +137,15 @@ async def run_one(scenario: dict[str, Any], embedder: Any, folder: Path, dump: l
             ]
             await mem.add(who, s["thread_id"], msgs)
             await mem.flush()
+    except BaseException:
+        await mem.close()
+        raise
+    return mem
+
+
+async def run_one(scenario: dict[str, Any], embedder: Any, folder: Path, dump: list[Any] | None) -> dict[str, Any]:
+    mem = await played(scenario, embedder, folder)
+    try:
         probes = []
         for p in scenario["probes"]:
             result = await mem.recall(USER, PROBE_THREAD, p["query"])
