@@ -247,6 +247,23 @@ def refit_ranker(queries: list[dict[str, Any]], features: Sequence[str], l2: flo
     return fit_listwise(x, y, qs, np.ones(len(queries)), l2)
 
 
+def fit_with(queries: list[dict[str, Any]], args: argparse.Namespace) -> tuple[np.ndarray, Any, dict[str, Any]]:
+    """The base ranker refitted on ``queries``, then the match fitted over it, as the options say."""
+    base = refit_ranker(queries, BASE_FEATURES, args.ranker_l2)
+    model, info = fit_match(
+        queries,
+        base,
+        args.rank,
+        args.l2,
+        args.steps,
+        args.scale,
+        args.chat_weight,
+        args.standalone,
+        args.centre_queries,
+    )
+    return base, model, info
+
+
 def loso(queries: list[dict[str, Any]], args: argparse.Namespace) -> None:
     """Each source left out in turn: the ranker refitted on the others without the match and
     with it (the match fitted on the others too), both scored on the one left out."""
@@ -257,18 +274,7 @@ def loso(queries: list[dict[str, Any]], args: argparse.Namespace) -> None:
         train = [q for q in queries if source_of(q) != held and source_of(q) not in args.eval_only]
         if not test or held in args.train_only:
             continue
-        base = refit_ranker(train, BASE_FEATURES, args.ranker_l2)
-        model, info = fit_match(
-            train,
-            base,
-            args.rank,
-            args.l2,
-            args.steps,
-            args.scale,
-            args.chat_weight,
-            args.standalone,
-            args.centre_queries,
-        )
+        base, model, info = fit_with(train, args)
         for q in queries:
             for c, value in zip(q["candidates"], feature(model, q), strict=True):
                 c["features"][FEATURE] = value
@@ -324,18 +330,7 @@ def main(argv: list[str]) -> None:
     if args.loso:
         loso(queries, args)
     if args.write or args.dump_features:
-        base = refit_ranker(queries, BASE_FEATURES, args.ranker_l2)
-        model, info = fit_match(
-            queries,
-            base,
-            args.rank,
-            args.l2,
-            args.steps,
-            args.scale,
-            args.chat_weight,
-            args.standalone,
-            args.centre_queries,
-        )
+        base, model, info = fit_with(queries, args)
         model = dataclasses.replace(model, embedder=args.embedder)
         print(f"fitted on all: {info}", file=sys.stderr)
         if args.write:
