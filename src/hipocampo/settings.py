@@ -156,9 +156,9 @@ class Settings(BaseSettings):
     candidate_pool: int = Field(60, ge=5, le=2000, description="Stage-1 candidates taken from each index.")
     second_hop: bool = Field(
         True,
-        description="Search the vectors a second time from the query moved towards its best first hits (their stored "
-        "vectors: no embedding), and rank on that search: finds the memories that share a question's subject but not "
-        "its words. One more vector search and rerank per query.",
+        description="Rank the candidates a second time on the query moved towards its best first hits (their stored "
+        "vectors: no embedding, no second search): lifts the memories that share a question's subject but not its "
+        "words. One more rerank per query.",
     )
     extraction: bool = Field(
         True,

@@ -1,8 +1,8 @@
 """Two-stage hybrid search: dense + keyword candidates, fused, then reranked with explained boosts.
 
-The dense side searches twice (setting ``second_hop``): first from the query, then from the query
-moved towards the stored vectors of its best hits, which finds what shares a question's subject
-but not its words. Every candidate is weighed on both signals: a keyword candidate the dense pool
+The dense side ranks twice (setting ``second_hop``): first on the query, then on the query moved
+towards the stored vectors of its best hits, which lifts what shares a question's subject but
+not its words. Every candidate is weighed on both signals: a keyword candidate the dense pool
 missed gets its cosine from its stored vector. Neither step embeds anything.
 """
 
@@ -117,7 +117,7 @@ async def search(
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     if qvec is not None and hits and (s.second_hop if opts.second_hop is None else opts.second_hop):
         t3 = time.perf_counter()
-        hop = _Hop(deps, scope, q, opts, pool, exclude, background, validity, now)
+        hop = _Hop(deps, scope, q, opts, pool, background, validity)
         try:
             hits = await hop.run(qvec, hits, items, dense_hits, keyword_hits)
         except (IndexUnavailable, DimensionMismatch) as exc:  # a refinement: the first pass stands
@@ -214,12 +214,18 @@ async def rank_candidates(deps: Deps, scope: Scope, query: str | RecallQuery, op
 
 @dataclass
 class _Hop:
-    """The second dense hop (:mod:`~hipocampo.domain.retrieval.hops`): the query moved towards the stored
-    vectors of its best first hits, searched again, and the candidates reranked on that search.
+    """The second dense hop (:mod:`~hipocampo.domain.retrieval.hops`): the query moved towards the
+    stored vectors of its best first hits, and the candidates reranked on the moved query.
 
-    Costs one vector read, one vector search and one rerank; no embedding. The moved query's
-    cosines rank (fusion); the query's own cosines, read from the stored vectors, stay what
-    calibrated relevance and the explanation report.
+    The moved query re-scores the candidates the first pass already holds (the dense pool and the
+    keyword pool, whose vectors came with them): no second vector search, no embedding, at most
+    one read of vectors an index did not hand back. A second search from the moved query found
+    little the first pool lacked, at a second scan's cost (on Postgres, as much as the first
+    search). Measured on LoCoMo dev (R@10 / context recall): no hop 0.772 / 0.830, a second
+    search 0.794 / 0.832, re-scoring the first candidates 0.791 / 0.838.
+
+    The moved query's cosines rank (fusion); the query's own cosines stay what calibrated
+    relevance and the explanation report.
     """
 
     deps: Deps
@@ -227,10 +233,8 @@ class _Hop:
     query: RecallQuery
     opts: SearchOptions
     pool: int
-    exclude: str | None
     background: calibrated.Background | None
     validity: Validity
-    now: datetime
 
     async def run(
         self,
@@ -241,21 +245,13 @@ class _Hop:
         keyword_hits: list[KeywordHit],
     ) -> list[ScoredMemory]:
         deps, scope = self.deps, self.scope
+        candidates = list(dict.fromkeys([*(h.memory_id for h in dense_hits), *(h.memory_id for h in keyword_hits)]))
+        stored = await _vectors(deps, scope, candidates, dense_hits)
         seeds = [h.memory.id for h in hits[: hops.FEEDBACK_HITS]]
-        stored = await _vectors(deps, scope, seeds, dense_hits)
         moved = hops.rocchio(qvec, [stored[i] for i in seeds if i in stored], hops.FEEDBACK_WEIGHT)
-        second = await deps.vectors.search(scope, moved, self.pool, exclude_thread=self.exclude)
-        known = {h.memory_id for h in dense_hits}
-        fresh = [h for h in second if h.memory_id not in known]
-        new = [h.memory_id for h in fresh]
-        vectors = await _vectors(deps, scope, new, fresh)
-        own = [VectorHit(i, float(vectors[i] @ qvec), vector=vectors[i]) for i in new if i in vectors]
-        dense_all = sorted([*dense_hits, *own], key=lambda h: h.score, reverse=True)
-        for m in await _rows(deps, scope, [h for h in fresh if h.memory_id not in items]):
-            if _wanted(m, self.opts, self.now):
-                items[m.id] = m
+        second = [VectorHit(i, score, vector=stored[i]) for i, score in hops.nearest(moved, stored, self.pool)]
         # The moved query's list replaces the first one in the fusion: a first-pass dense
-        # candidate the moved query no longer finds was close to the words, not to the subject.
+        # candidate the moved query no longer ranks was close to the words, not to the subject.
         # Measured on LoCoMo dev (R@10, turns / full layer): replacing 76.4 / 77.6, scoring every
         # candidate on the moved query 75.7 / 75.6; keeping each memory's better score of the two
         # lost as well.
@@ -263,13 +259,13 @@ class _Hop:
             {h.memory_id: h.score for h in second}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
         )
         wanted = {i: m for i, m in items.items() if i in fused}
-        matches = await _match(deps, scope, qvec, wanted, dense_all)
+        matches = await _match(deps, scope, qvec, wanted, dense_hits)
         return _rerank(
             deps,
             self.query,
             wanted,
             fused,
-            dense_all,
+            dense_hits,
             keyword_hits,
             self.opts,
             self.background,

@@ -2,10 +2,10 @@
 
 A question that joins facts said weeks apart ("what activities does Ana do with her family?")
 matches each of them only in part: the first search finds the turns that share its words, and
-misses the ones that share only its subject. Those first hits, though, say how this user talks
-about the subject; searching again from them finds the rest (Rocchio 1971; relevance models,
-Lavrenko and Croft 2001). The hop reuses what the index already holds, the stored vectors of
-the first hits: no new text is embedded.
+ranks low the ones that share only its subject. Those first hits, though, say how this user
+talks about the subject; ranking again from them lifts the rest (Rocchio 1971; relevance models,
+Lavrenko and Croft 2001). The hop reuses what the first pass already holds, the stored vectors
+of its candidates: no new text is embedded, and the index is not searched again.
 
 The constants are the usual ones of the literature (a few feedback documents, the query weighted
 above them), not fitted to any benchmark.
@@ -13,12 +13,12 @@ above them), not fitted to any benchmark.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 FEEDBACK_HITS = 3
-"""First-pass hits whose vectors steer the second dense search: a handful, so one off-topic hit
+"""First-pass hits whose vectors steer the second ranking: a handful, so one off-topic hit
 cannot pull the query away."""
 
 FEEDBACK_WEIGHT = 0.5
@@ -37,3 +37,14 @@ def rocchio(query: np.ndarray, feedback: Sequence[np.ndarray], weight: float = F
         q = q / (np.linalg.norm(q) or 1.0) + weight * centroid / (np.linalg.norm(centroid) or 1.0)
     norm = float(np.linalg.norm(q))
     return q / norm if norm > 0 else q
+
+
+def nearest(query: np.ndarray, vectors: Mapping[str, np.ndarray], k: int) -> list[tuple[str, float]]:
+    """The ``k`` of ``vectors`` closest to ``query`` (unit vectors: cosine), best first, ties by
+    id; a vector of another dimension is skipped."""
+    ids = [i for i, v in vectors.items() if v.shape == query.shape]
+    if not ids or k <= 0:
+        return []
+    scores = np.stack([vectors[i] for i in ids]) @ query
+    ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: (-pair[1], pair[0]))[:k]
+    return [(i, float(score)) for i, score in ranked]
