@@ -113,11 +113,14 @@ async def search(
 
     t2 = time.perf_counter()
     matches = await _match(deps, scope, qvec, items, dense_hits)
-    hits = _rerank(deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity, matches=matches)
+    memo: dict[str, _Signals] = {}
+    hits = _rerank(
+        deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity, matches=matches, memo=memo
+    )
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     if qvec is not None and hits and (s.second_hop if opts.second_hop is None else opts.second_hop):
         t3 = time.perf_counter()
-        hop = _Hop(deps, scope, q, opts, pool, background, validity)
+        hop = _Hop(deps, scope, q, opts, pool, background, validity, matches, memo)
         try:
             hits = await hop.run(qvec, hits, items, dense_hits, keyword_hits)
         except (IndexUnavailable, DimensionMismatch) as exc:  # a refinement: the first pass stands
@@ -225,7 +228,8 @@ class _Hop:
     search 0.794 / 0.832, re-scoring the first candidates 0.791 / 0.838.
 
     The moved query's cosines rank (fusion); the query's own cosines stay what calibrated
-    relevance and the explanation report.
+    relevance and the explanation report, and what the first pass read of each candidate (its
+    signals, its learned match) is reused.
     """
 
     deps: Deps
@@ -235,6 +239,8 @@ class _Hop:
     pool: int
     background: calibrated.Background | None
     validity: Validity
+    matches: dict[str, float]  # the first pass's: the same query, the same candidates
+    memo: dict[str, _Signals]  # the first pass's signals of each candidate
 
     async def run(
         self,
@@ -259,7 +265,6 @@ class _Hop:
             {h.memory_id: h.score for h in second}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
         )
         wanted = {i: m for i, m in items.items() if i in fused}
-        matches = await _match(deps, scope, qvec, wanted, dense_hits)
         return _rerank(
             deps,
             self.query,
@@ -271,7 +276,8 @@ class _Hop:
             self.background,
             self.validity,
             ranking_dense=second,
-            matches=matches,
+            matches=self.matches,
+            memo=self.memo,
         )
 
 
@@ -350,12 +356,15 @@ def _rerank(
     *,
     ranking_dense: list[VectorHit] | None = None,
     matches: dict[str, float] | None = None,
+    memo: dict[str, _Signals] | None = None,
 ) -> list[ScoredMemory]:
     """Score every candidate with the learned ranker (:mod:`~hipocampo.domain.retrieval.learned`)
     on its signals, times the multipliers the model does not learn (recency, importance,
     validity); best first. ``ranking_dense``: the dense list that ranks (the second search's, from
     the moved query), when it is not ``dense_hits`` (the query's own cosines, which calibrated
-    relevance and the explanation report). ``matches``: each candidate's ``learned_match``."""
+    relevance and the explanation report). ``matches``: each candidate's ``learned_match``.
+    ``memo``: each candidate's :class:`_Signals`, kept across the two passes of one search (they
+    depend on the query and the memory only)."""
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
     dense_norm = _normalised({h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)})
@@ -371,67 +380,40 @@ def _rerank(
     # is absolute: calibrated on the embedder, the same scale for every query and user.
     calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
     about = query.about_user
-    about_others = about and not query.of_others  # "where do I work?", not "where does my mom live?"
-    wants_name, wants_number = query.asks_for
     model = learned.default_ranker()
     rows = []
     for memory_id, item in items.items():
         d = dense.get(memory_id)
         kw = keyword.get(memory_id)
-        matched = list(kw[1].matched_terms) if kw else []
-        person, matched_names = ranking.person_boost(query.names, item.name, item.content, _people(item))
-        outdated = validity.of_memory(item) if validity else None
-        coverage = calibrated.keyword_coverage(query.word_stems, matched)
-        on_subject = subjects.subject_relevance(query.subjects, item.content)
-        relevance = max(calibrated.relevance(calibration, background, d[1] if d else None, coverage), on_subject)
-        act = _act(item)
-        filler = (
-            act == "filler" or ranking.salience_boost(item.kind.value, item.content, item.event_start is not None) < 1
-        )
-        if filler:  # "Anotado!" sits close to everything: it answers no question itself
-            relevance = min(relevance, ranking.FILLER_RELEVANCE)
-        assistant = item.role is not None and item.role.value == "assistant"
-        has_name, has_number = speech_acts.holds(item.content)
-        own = act == "disclosure" and item.role is not None and item.role.value == "user"
-        closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
+        if memo is None or (sig := memo.get(memory_id)) is None:
+            sig = _signals(query, item, d, kw, validity, calibration, background)
+            if memo is not None:
+                memo[memory_id] = sig
         features = {
             "dense": dense_norm.get(memory_id, 0.0),
             "keyword": keyword_norm.get(memory_id, 0.0),
             "neighbour": support.get(memory_id, 0.0),
             "fusion": math.log(max((fused.get(memory_id, 0.0) + support.get(memory_id, 0.0)) / ceiling, FUSION_FLOOR)),
-            "closeness": min(max(closeness, -2.0), 6.0) / 4,
-            "coverage": coverage,
-            "speaker": float(person >= ranking.SPEAKER_BOOST),
-            "mention": float(1 < person < ranking.SPEAKER_BOOST),
-            "subject": float(on_subject > 0),
-            "temporal": float(query.asks_when and item.event_start is not None),
-            "fact": float(item.kind is MemoryKind.FACT),
-            "consolidated": float(item.kind is MemoryKind.CONSOLIDATED),
-            "summary": float(item.kind is MemoryKind.SUMMARY),
-            "request": float(act == "request"),
-            "filler": float(filler),
-            "disclosure": float(act == "disclosure"),
-            "assistant": float(assistant),
-            "about_user": float(about),
-            "about_own": float(about and own),
-            "about_request": float(about and act == "request"),
-            "about_filler": float(about and filler),
-            "about_assistant": float(about and assistant),
-            "about_fact": float(about and item.kind is MemoryKind.FACT),
-            "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
-            "about_self": float(about and own and speech_acts.self_subject(item.content)),
-            "about_others": float(
-                about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)
-            ),
-            "outdated": float(outdated is not None),
-            "name_answer": float(wants_name and has_name),
-            "number_answer": float(wants_number and has_number),
-            "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
+            **sig.features,
             "learned_match": (matches or {}).get(memory_id, 0.0),
             **dict.fromkeys(learned.RELATIVE, 0.0),
         }
-        own_line = own or (item.kind is MemoryKind.FACT and item.role is None)
-        rows.append(_Row(memory_id, item, d, kw, matched, matched_names, relevance, act, outdated, features, own_line))
+        own_line = sig.own or (item.kind is MemoryKind.FACT and item.role is None)
+        rows.append(
+            _Row(
+                memory_id,
+                item,
+                d,
+                kw,
+                sig.matched,
+                sig.matched_names,
+                sig.relevance,
+                sig.act,
+                sig.outdated,
+                features,
+                own_line,
+            )
+        )
     if about:
         _newest_own(model, rows)
     out = []
@@ -478,6 +460,76 @@ def _rerank(
 OWN_GROUP = 3
 """How many of the user's best-ranked own lines (disclosure turns and facts) a question about the user
 compares by time (:func:`_newest_own`)."""
+
+
+class _Signals(NamedTuple):
+    """What a candidate's ranking reads from the query and the memory alone: the same in both
+    passes of a search (the second hop changes only the fusion), so computed once."""
+
+    matched: list[str]
+    matched_names: list[str]
+    relevance: float
+    act: str | None
+    outdated: Any
+    own: bool  # a disclosure turn of the user
+    features: dict[str, float]
+
+
+def _signals(
+    query: RecallQuery,
+    item: MemoryItem,
+    d: tuple[int, float] | None,
+    kw: tuple[int, KeywordHit] | None,
+    validity: Validity | None,
+    calibration: Any,
+    background: calibrated.Background | None,
+) -> _Signals:
+    about = query.about_user
+    about_others = about and not query.of_others  # "where do I work?", not "where does my mom live?"
+    wants_name, wants_number = query.asks_for
+    matched = list(kw[1].matched_terms) if kw else []
+    person, matched_names = ranking.person_boost(query.names, item.name, item.content, _people(item))
+    outdated = validity.of_memory(item) if validity else None
+    coverage = calibrated.keyword_coverage(query.word_stems, matched)
+    on_subject = subjects.subject_relevance(query.subjects, item.content)
+    relevance = max(calibrated.relevance(calibration, background, d[1] if d else None, coverage), on_subject)
+    act = _act(item)
+    filler = act == "filler" or ranking.salience_boost(item.kind.value, item.content, item.event_start is not None) < 1
+    if filler:  # "Anotado!" sits close to everything: it answers no question itself
+        relevance = min(relevance, ranking.FILLER_RELEVANCE)
+    assistant = item.role is not None and item.role.value == "assistant"
+    has_name, has_number = speech_acts.holds(item.content)
+    own = act == "disclosure" and item.role is not None and item.role.value == "user"
+    closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
+    features = {
+        "closeness": min(max(closeness, -2.0), 6.0) / 4,
+        "coverage": coverage,
+        "speaker": float(person >= ranking.SPEAKER_BOOST),
+        "mention": float(1 < person < ranking.SPEAKER_BOOST),
+        "subject": float(on_subject > 0),
+        "temporal": float(query.asks_when and item.event_start is not None),
+        "fact": float(item.kind is MemoryKind.FACT),
+        "consolidated": float(item.kind is MemoryKind.CONSOLIDATED),
+        "summary": float(item.kind is MemoryKind.SUMMARY),
+        "request": float(act == "request"),
+        "filler": float(filler),
+        "disclosure": float(act == "disclosure"),
+        "assistant": float(assistant),
+        "about_user": float(about),
+        "about_own": float(about and own),
+        "about_request": float(about and act == "request"),
+        "about_filler": float(about and filler),
+        "about_assistant": float(about and assistant),
+        "about_fact": float(about and item.kind is MemoryKind.FACT),
+        "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
+        "about_self": float(about and own and speech_acts.self_subject(item.content)),
+        "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
+        "outdated": float(outdated is not None),
+        "name_answer": float(wants_name and has_name),
+        "number_answer": float(wants_number and has_number),
+        "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
+    }
+    return _Signals(matched, matched_names, relevance, act, outdated, own, features)
 
 
 class _Row(NamedTuple):
