@@ -9,7 +9,10 @@ from hipocampo.adapters.postgres.vector_plan import (
     hnsw_from,
     hnsw_is_cheaper,
     hnsw_tuples,
+    share_band,
 )
+from hipocampo.adapters.postgres.vectors import EXPLORE_EVERY, PostgresVectorIndex, _Sized
+from hipocampo.settings import Settings
 
 
 def test_a_rarer_user_makes_the_index_scan_longer() -> None:
@@ -61,25 +64,46 @@ def test_learned_costs_follow_what_searches_take_a_step_at_a_time() -> None:
     assert 25 < learned.exact_row_us <= 30
     before = learned.exact_row_us
     learned.saw_exact(10, 1e9)  # a handful of rows says nothing
-    learned.saw_hnsw(600, 1e9)  # one stalled search moves the estimate, by a bounded step
     assert learned.exact_row_us == before
-    assert learned.hnsw_tuple_us <= 7.0 * (0.8 + 0.2 * 4)
     # so the same user, in the same table, goes through the index once exact proves dear
     fresh = hnsw_from(100_000, 60, 100, floor=0, max_scan_tuples=20_000, costs=PathCosts())
     assert hnsw_from(100_000, 60, 100, floor=0, max_scan_tuples=20_000, costs=learned.now()) < fresh
 
 
-def test_a_user_the_learned_costs_send_exact_still_tries_the_index_now_and_then() -> None:
-    """Once HNSW proved dear the index is measured only when used: one search in EXPLORE_EVERY
-    of a user the seed costs would send through it takes it, so the estimate can come back."""
-    from hipocampo.adapters.postgres.vectors import EXPLORE_EVERY, PostgresVectorIndex, _Sized
-    from hipocampo.settings import Settings
+def test_an_hnsw_band_takes_its_first_search_whole_then_moves_a_bounded_step() -> None:
+    learned = LearnedCosts()
+    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) is None  # never seen
+    learned.saw_hnsw(10_000, 1_000_000, 9_000.0)
+    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) == 9_000.0
+    assert learned.hnsw_us(12_000, 1_000_000, 60, 100) == 9_000.0  # the same share band
+    assert learned.hnsw_us(100_000, 1_000_000, 60, 100) is None  # another band
+    learned.saw_hnsw(10_000, 1_000_000, 1e9)  # one stalled search moves it, by a bounded step
+    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) <= 9_000.0 * (0.8 + 0.2 * 4)
+    assert share_band(10_000, 1_000_000) == 6 and share_band(60_000, 100_000) == 0
 
+
+def _index(total: int = 1_000_000) -> tuple[PostgresVectorIndex, _Sized]:
     index = PostgresVectorIndex(None, Settings())  # type: ignore[arg-type]  # deciding needs no database
-    user = _Sized(dim=384, total=100_000, n=10_000, cap=20_000, at=0.0)
-    assert index._takes_hnsw(user, 60, explore=True)  # the seed costs: a tenth of the table goes HNSW
+    return index, _Sized(dim=384, total=total, n=10_000, cap=20_000, at=0.0)
+
+
+def test_a_user_the_pessimistic_estimate_sends_exact_tries_the_index_and_keeps_it_if_it_proves_cheaper() -> None:
+    """A 10k-vector user in 1M: the pessimistic scan (6,000 tuples) looks dearer than the exact
+    path, but one search in EXPLORE_EVERY tries the index; once its band is measured cheaper, the
+    index serves them."""
+    index, user = _index()
+    assert not index._takes_hnsw(user, 60)
+    taken = [index._takes_hnsw(user, 60, explore=True) for _ in range(EXPLORE_EVERY)]
+    assert sum(taken) == 1
+    index._costs.saw_hnsw(user.n, user.total, 9_000.0)  # 9 ms: the user's vectors crowd
+    assert index._takes_hnsw(user, 60)
+
+
+def test_a_band_the_index_serves_dearly_goes_exact_and_is_tried_no_more() -> None:
+    index, user = _index(total=100_000)  # a tenth of the table: the pessimistic estimate says the index
+    assert index._takes_hnsw(user, 60)
     for _ in range(20):
-        index._costs.saw_hnsw(600, 100_000.0)  # 100 ms a search: the index is dear on this machine
+        index._costs.saw_hnsw(user.n, user.total, 400_000.0)  # 400 ms a search here
     taken = [index._takes_hnsw(user, 60, explore=True) for _ in range(EXPLORE_EVERY * 2)]
-    assert sum(taken) == 2
+    assert sum(taken) == 0
     assert not index._takes_hnsw(user, 60)  # what path_for reports: exact

@@ -48,7 +48,7 @@ from ..sql.vectors import SqlVectorIndex, batch_dimension, unit
 from ..sql.where import scope_filter
 from .db import PostgresDatabase
 from .dialect import POSTGRES
-from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_from, hnsw_tuples
+from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_fits, hnsw_from
 from .vector_sql import BINARY, ann_expression, ann_index_ddl, exact_search, hnsw_search
 
 __all__ = ["PostgresVectorIndex", "ann_expression", "ann_index_ddl", "exact_search", "hnsw_search"]
@@ -73,11 +73,16 @@ SIZE_CACHE_USERS = 10_000
 """Users whose size a process remembers at most (the oldest are forgotten first)."""
 
 EXPLORE_EVERY = 32
-"""Of the searches the learned costs send exact but the seed costs would send through the index,
-one in this many takes the index, so that its cost is measured again."""
+"""Of the searches sent exact where the index could serve (its pessimistic scan fits), one in
+this many takes the index, so that its cost is measured (again)."""
 
-FIRST_COUNT_CAP = 20_000
-"""How far a user is counted before the table's size is known (a process's first search)."""
+EXPLORE_REACH = 3.0
+"""A band whose learned HNSW time is more than this many times the exact path's is no longer
+tried: the index is not coming back within reach, and each try costs the difference."""
+
+COUNT_CAP = 20_000
+"""How far a user is counted at least (further when the pessimistic edge lies further): every
+user up to it is sized, so their path follows what their share band's searches took here."""
 
 Path = Literal["auto", "exact", "hnsw"]
 
@@ -189,9 +194,8 @@ class PostgresVectorIndex(SqlVectorIndex):
             )
             if rows and rows[0]["hit_exact"]:  # the index came back short: this user goes exact for a while
                 self._remember(scope, replace(sized, at=time.monotonic(), short=True))
-            elif self._learn:
-                tuples = hnsw_tuples(sized.n, sized.total, k, self._ef_search)
-                self._costs.saw_hnsw(tuples, (time.perf_counter() - started) * 1e6)
+            if self._learn and known:  # a short answer's time too: its band learns what the index costs it
+                self._costs.saw_hnsw(sized.n, sized.total, (time.perf_counter() - started) * 1e6)
         else:
             exact = exact_search(scope, q, k, exclude_thread)
             # A plan over this many rows may cost past the JIT threshold; a scan and a top-k sort
@@ -214,12 +218,21 @@ class PostgresVectorIndex(SqlVectorIndex):
     def _takes_hnsw(self, sized: _Sized, k: int, *, explore: bool = False) -> bool:
         if sized.dim is None or ann_expression(sized.dim) is None or self._path == "exact" or sized.short:
             return False
-        if self._path == "hnsw" or sized.n > sized.cap or sized.n > self._cap(sized.total, k):
+        if self._path == "hnsw" or sized.n > sized.cap:  # counted only so far: larger than any edge
             return True
-        if explore and sized.n > self._cap(sized.total, k, self._costs.seed):
-            # The learned costs say exact where the seed said HNSW: the index's cost is measured
-            # only when it is used, so now and then it is, or the estimate would never follow
-            # the machine back (a load that eased, a cache that warmed).
+        n, total = sized.n, sized.total
+        if n <= self._exact_below or not hnsw_fits(n, total, k, self._ef_search, max_scan_tuples=self._max_scan):
+            return False
+        exact = self._costs.seed.round_trip_us + self._costs.exact_us(n)
+        learned = self._costs.hnsw_us(n, total, k, self._ef_search)
+        if learned is None and n > self._cap(total, k):  # never measured: the pessimistic estimate says the index
+            return True
+        if learned is not None and learned < exact:
+            return True
+        # The estimate says exact. Pessimistic (never measured) or close (within EXPLORE_REACH):
+        # now and then the index is tried, or the estimate would never learn what this data's
+        # crowding saves, nor follow the machine back (a load that eased, a cache that warmed).
+        if explore and (learned is None or learned < exact * EXPLORE_REACH):
             self._explored += 1
             return self._explored % EXPLORE_EVERY == 0
         return False
@@ -244,7 +257,7 @@ class PostgresVectorIndex(SqlVectorIndex):
         if held is not None and now - held.at < SIZE_TTL_S and query_dim in (None, held.dim) and total is not None:
             if held.n <= held.cap or held.cap >= self._cap(total, k):
                 return _Sized(held.dim, total, held.n, held.cap, held.at, fresh_check=False, short=held.short)
-        cap = FIRST_COUNT_CAP if total is None else self._cap(total, k)
+        cap = COUNT_CAP if total is None else max(self._cap(total, k), COUNT_CAP)
         cap = max(cap, self._exact_below, JIT_SAFE_ROWS if self._path == "exact" else 0)
         row = await self._db.fetch_one(
             (
