@@ -186,3 +186,47 @@ def test_a_short_hnsw_answer_is_replaced_by_the_exact_one(pg_store: str) -> None
             await storage.close()
 
     asyncio.run(main())
+
+
+def _plan(url: str, sql: str, params: list[object]) -> str:
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    with psycopg.connect(url) as conn:
+        register_vector(conn)
+        conn.execute("SET enable_seqscan = off")  # a table this small would be read whole
+        return "\n".join(r[0] for r in conn.execute("EXPLAIN " + sql, params).fetchall())
+
+
+@pytest.mark.parametrize("dim, covered", [(DIM, True), (1024, False)])
+def test_the_exact_path_reads_a_users_vectors_from_its_covering_index_up_to_its_width(
+    pg_store: str, dim: int, covered: bool
+) -> None:
+    """The claim of a dimension builds the covering index the exact path scans (no heap page per
+    row); a vector too wide for a B-tree entry is stored and found all the same, from the table.
+    A reset drops the index with the model."""
+    from hipocampo.adapters.postgres.vector_sql import exact_search
+
+    rng = np.random.default_rng(5)
+
+    async def main() -> None:
+        storage = await open_storage(pg_store, clock=FakeClock(T0), settings=Settings(db=pg_store))
+        try:
+            mine = [turn(f"a{i}", ALICE, "t0", i) for i in range(30)]
+            await storage.memories.upsert(mine)
+            await storage.vectors.upsert(ALICE, [(m.id, rng.standard_normal(dim)) for m in mine], f"fake/{dim}")
+            q = rng.standard_normal(dim).astype(np.float32)
+            hits = await PostgresVectorIndex(storage.uow, Settings(), path="exact").search(ALICE, q, 5)
+            assert len(hits) == 5
+            sql, params = exact_search(ALICE, q / np.linalg.norm(q), 5, None)
+            plan = await asyncio.to_thread(_plan, pg_store, sql, list(params))
+            assert (f"Index Only Scan using vectors_rows_{dim}" in plan) is covered, plan
+            await storage.vectors.reset()
+            indexes = await storage.uow.fetch_all(
+                ("SELECT indexname FROM pg_indexes WHERE tablename = 'vectors' AND indexname LIKE 'vectors_rows%%'", ())
+            )
+            assert indexes == []
+        finally:
+            await storage.close()
+
+    asyncio.run(main())

@@ -11,7 +11,13 @@ from hipocampo.adapters.postgres.vector_plan import (
     hnsw_tuples,
     share_band,
 )
-from hipocampo.adapters.postgres.vectors import EXPLORE_EVERY, PostgresVectorIndex, _Sized
+from hipocampo.adapters.postgres.vectors import (
+    EXPLORE_EVERY,
+    EXPLORE_FIRST,
+    EXPLORE_FIRST_SEARCHES,
+    PostgresVectorIndex,
+    _Sized,
+)
 from hipocampo.settings import Settings
 
 
@@ -89,13 +95,19 @@ def _index(total: int = 1_000_000) -> tuple[PostgresVectorIndex, _Sized]:
 
 def test_a_user_the_pessimistic_estimate_sends_exact_tries_the_index_and_keeps_it_if_it_proves_cheaper() -> None:
     """A 10k-vector user in 1M: the pessimistic scan (6,000 tuples) looks dearer than the exact
-    path, but one search in EXPLORE_EVERY tries the index; once its band is measured cheaper, the
-    index serves them."""
+    path, but one search in EXPLORE_FIRST tries the index while its band has been searched fewer
+    than EXPLORE_FIRST_SEARCHES times, then one in EXPLORE_EVERY; once its band is measured
+    cheaper, the index serves them."""
     index, user = _index()
     assert not index._takes_hnsw(user, 60)
+    taken = [index._takes_hnsw(user, 60, explore=True) for _ in range(EXPLORE_FIRST * EXPLORE_FIRST_SEARCHES)]
+    assert sum(taken) == EXPLORE_FIRST_SEARCHES
+    for _ in range(EXPLORE_FIRST_SEARCHES):
+        index._costs.saw_hnsw(user.n, user.total, 60_000.0)  # 60 ms: cold pages, dearer than exact
     taken = [index._takes_hnsw(user, 60, explore=True) for _ in range(EXPLORE_EVERY)]
     assert sum(taken) == 1
-    index._costs.saw_hnsw(user.n, user.total, 9_000.0)  # 9 ms: the user's vectors crowd
+    for _ in range(12):
+        index._costs.saw_hnsw(user.n, user.total, 9_000.0)  # then 9 ms: warm, and the user's vectors crowd
     assert index._takes_hnsw(user, 60)
 
 

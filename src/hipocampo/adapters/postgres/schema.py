@@ -21,7 +21,7 @@ import psycopg
 from ...domain.errors import ConfigurationError
 from . import conninfo
 from .schema_keywords import KEYWORD_STATS_MIGRATION
-from .schema_memories import MEMORY_MIGRATION
+from .schema_memories import MEMORY_MIGRATION, ROWS_INDEX_MIGRATION
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,13 @@ CLOSED_FACTS_MIGRATION: list[str] = [
 """Migration 3: a user's closed facts, most recently closed first (``MemoryStore.closed_facts``,
 read on every search): a partial index holds only them, so the read stops at its limit."""
 
-MIGRATIONS: list[list[str]] = [LOG_MIGRATION, MEMORY_MIGRATION, CLOSED_FACTS_MIGRATION, KEYWORD_STATS_MIGRATION]
+MIGRATIONS: list[list[str]] = [
+    LOG_MIGRATION,
+    MEMORY_MIGRATION,
+    CLOSED_FACTS_MIGRATION,
+    KEYWORD_STATS_MIGRATION,
+    ROWS_INDEX_MIGRATION,
+]
 """Migration ``n`` is ``MIGRATIONS[n - 1]``. Append only: a released migration never changes."""
 
 LATEST = len(MIGRATIONS)

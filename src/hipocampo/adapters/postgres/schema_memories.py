@@ -115,3 +115,20 @@ _USAGE = [
 
 MEMORY_MIGRATION: list[str] = [*_MEMORIES, *_VECTORS, *_KEYWORDS, *_USAGE]
 """Migration 2: one statement per item (plpgsql bodies hold ``;``)."""
+
+
+ROWS_INDEX_MIGRATION: list[str] = [
+    # The exact path's covering index (vector_sql.rows_index_ddl) for a database whose dimension
+    # was claimed before it existed; a claim made after this builds it itself.
+    """DO $$
+    DECLARE d integer;
+    BEGIN
+        SELECT dim INTO d FROM vector_model;
+        IF d IS NOT NULL AND d <= 600 THEN
+            EXECUTE format(
+                'CREATE INDEX IF NOT EXISTS vectors_rows_%s ON vectors (tenant_id, user_id)'
+                ' INCLUDE (agent_id, thread_id, memory_id, embedding) WHERE dim = %s', d, d);
+        END IF;
+    END $$""",
+]
+"""Migration 5: the covering index of the exact vector path, for the dimension already held."""

@@ -49,9 +49,9 @@ from ..sql.where import scope_filter
 from .db import PostgresDatabase
 from .dialect import POSTGRES
 from .vector_plan import DEFAULT_COSTS, LearnedCosts, PathCosts, ef_for, hnsw_fits, hnsw_from
-from .vector_sql import BINARY, ann_expression, ann_index_ddl, exact_search, hnsw_search
+from .vector_sql import BINARY, ann_expression, ann_index_ddl, exact_search, hnsw_search, rows_index_ddl
 
-__all__ = ["PostgresVectorIndex", "ann_expression", "ann_index_ddl", "exact_search", "hnsw_search"]
+__all__ = ["PostgresVectorIndex", "ann_expression", "ann_index_ddl", "exact_search", "hnsw_search", "rows_index_ddl"]
 
 REINDEX_HINT = "run `hipocampo reindex` to rebuild the vectors with the configured embedder"
 """The same words as the other backends use."""
@@ -75,6 +75,11 @@ SIZE_CACHE_USERS = 10_000
 EXPLORE_EVERY = 32
 """Of the searches sent exact where the index could serve (its pessimistic scan fits), one in
 this many takes the index, so that its cost is measured (again)."""
+
+EXPLORE_FIRST = 4
+EXPLORE_FIRST_SEARCHES = 3
+"""A band with fewer than EXPLORE_FIRST_SEARCHES searches through the index is tried one search
+in EXPLORE_FIRST: its first searches find cold pages, so one is not enough to judge it."""
 
 EXPLORE_REACH = 3.0
 """A band whose learned HNSW time is more than this many times the exact path's is no longer
@@ -234,7 +239,8 @@ class PostgresVectorIndex(SqlVectorIndex):
         # crowding saves, nor follow the machine back (a load that eased, a cache that warmed).
         if explore and (learned is None or learned < exact * EXPLORE_REACH):
             self._explored += 1
-            return self._explored % EXPLORE_EVERY == 0
+            every = EXPLORE_FIRST if self._costs.seen(n, total) < EXPLORE_FIRST_SEARCHES else EXPLORE_EVERY
+            return self._explored % every == 0
         return False
 
     def _cap(self, total: int, k: int, costs: PathCosts | None = None) -> int:
@@ -350,22 +356,23 @@ class PostgresVectorIndex(SqlVectorIndex):
         return {r["memory_id"]: _array(r["embedding"]) for r in rows}
 
     async def reset(self) -> None:
-        """Empty the index and release its model; the HNSW indexes go too (a new claim makes
-        the one its dimension needs)."""
+        """Empty the index and release its model; the HNSW and covering indexes go too (a new
+        claim makes the ones its dimension needs)."""
         self._sizes.clear()
         async with self._db.transaction(), self._db.connection() as conn:
             await conn.execute("TRUNCATE vectors")
             await conn.execute("DELETE FROM vector_model")
             cur = await conn.execute(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'vectors'"
-                " AND indexname LIKE 'vectors\\_hnsw\\_%%'"
+                " AND (indexname LIKE 'vectors\\_hnsw\\_%%' OR indexname LIKE 'vectors\\_rows\\_%%')"
             )
             for row in await cur.fetchall():
                 await conn.execute(f'DROP INDEX IF EXISTS "{row["indexname"]}"')
 
     async def _check_or_claim(self, conn: Any, model: str, dim: int) -> None:
-        """The first vector fixes the index's model and dimension (and builds its HNSW index,
-        while the table holds none of that dimension: at once); later ones must match."""
+        """The first vector fixes the index's model and dimension (and builds its HNSW and
+        covering indexes, while the table holds none of that dimension: at once); later ones must
+        match."""
         cur = await conn.execute("SELECT model, dim FROM vector_model")
         held = await cur.fetchone()
         if held is None:
@@ -374,9 +381,9 @@ class PostgresVectorIndex(SqlVectorIndex):
                 (model, dim),
             )
             if await cur.fetchone() is not None:
-                ddl = ann_index_ddl(dim)
-                if ddl is not None:
-                    await conn.execute(ddl)
+                for ddl in (ann_index_ddl(dim), rows_index_ddl(dim)):
+                    if ddl is not None:
+                        await conn.execute(ddl)
                 return
             cur = await conn.execute("SELECT model, dim FROM vector_model")  # another writer claimed it first
             held = await cur.fetchone()
