@@ -18,7 +18,7 @@ is handed the question's vector by a stand-in embedder).
 Measured per query, the systems in turn (the order rotates, so neither always runs first on a
 warm cache):
 
-- **hipocampo** ``search`` (hybrid: dense + keyword, fusion, rerank, second dense search) and
+- **hipocampo** ``search`` (hybrid: dense + keyword, fusion, rerank, second hop) and
   ``recall`` (search plus neighbours, the rendered context): the time beyond the query's
   embedding. Its vector stage alone (``PostgresVectorIndex.search``) for recall@10 and recall@60
   against the exact answer;

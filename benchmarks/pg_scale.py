@@ -97,7 +97,8 @@ from hipocampo.settings import Settings  # noqa: E402
 from hipocampo_bench.pgdb import RoundTrips  # noqa: E402
 
 PARTS = ("keyword_ms", "vector_ms", "fetch_ms", "rerank_ms", "hop_ms", "neighbours_ms", "render_ms")
-"""The recall stages reported (``RecallResult.timings_ms``); ``hop_ms`` is the second dense search."""
+"""The recall stages reported (``RecallResult.timings_ms``); ``hop_ms`` is the second hop (the
+candidates ranked again on the moved query)."""
 
 # -- measuring ---------------------------------------------------------------------------------
 
@@ -494,7 +495,7 @@ def render(r: dict[str, Any]) -> str:
     lines += [
         "",
         "| user size | exact up to | recall p50/p95 | overhead p50/p95 | search overhead p50/p95 "
-        "| round trips recall / search (p50) | keyword | vector | fetch | rerank | second search | neighbours"
+        "| round trips recall / search (p50) | keyword | vector | fetch | rerank | second hop | neighbours"
         " | render |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]

@@ -124,7 +124,7 @@ async def search(
         try:
             hits = await hop.run(qvec, hits, items, dense_hits, keyword_hits)
         except (IndexUnavailable, DimensionMismatch) as exc:  # a refinement: the first pass stands
-            degraded.append(f"second search skipped ({exc})")
+            degraded.append(f"second hop skipped ({exc})")
         timings["hop_ms"] = (time.perf_counter() - t3) * 1000
     min_rel = s.min_relevance if opts.min_relevance is None else opts.min_relevance
     hits = [h for h in hits if h.explanation.relevance >= min_rel]
@@ -360,7 +360,7 @@ def _rerank(
 ) -> list[ScoredMemory]:
     """Score every candidate with the learned ranker (:mod:`~hipocampo.domain.retrieval.learned`)
     on its signals, times the multipliers the model does not learn (recency, importance,
-    validity); best first. ``ranking_dense``: the dense list that ranks (the second search's, from
+    validity); best first. ``ranking_dense``: the dense list that ranks (the second hop's, from
     the moved query), when it is not ``dense_hits`` (the query's own cosines, which calibrated
     relevance and the explanation report). ``matches``: each candidate's ``learned_match``.
     ``memo``: each candidate's :class:`_Signals`, kept across the two passes of one search (they

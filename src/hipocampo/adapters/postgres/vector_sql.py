@@ -1,7 +1,7 @@
 """The statements of a Postgres vector search, kept apart from choosing and running them.
 
 A search is one statement that returns, per hit, what recall needs next: its score, its stored
-vector (the second search moves the query towards the best hits' vectors, and weighs new
+vector (the second hop moves the query towards the best hits' vectors, and weighs the
 candidates by their closeness to the query) and its memory's row (the rerank reads it). Read in
 one statement, they cost one round trip instead of three. The row is joined only to the ``k``
 hits, after the search has chosen them, so the scan itself reads the vectors alone.

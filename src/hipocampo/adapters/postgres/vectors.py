@@ -17,7 +17,7 @@ perfect recall, cost linear in the user's size. :mod:`.vector_plan` weighs the t
 from the user's size and the table's (``pg_class.reltuples``): users of at most
 ``pg_exact_search_threshold`` vectors always go exact. A user's size is counted only as far as
 the decision needs (a bounded count) and remembered for :data:`SIZE_TTL_S` per process, so the
-second search of a recall and the next recalls skip it. An HNSW answer that comes back short
+next recalls skip it. An HNSW answer that comes back short
 (fewer than ``k``: the scan gave up, or filters left too few) is replaced by the exact answer in
 the same statement, so no search returns short.
 

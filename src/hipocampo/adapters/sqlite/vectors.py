@@ -102,7 +102,7 @@ class SqliteVectorIndex(SqlVectorIndex):
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         # Each hit carries its row of the cached matrix (the stored vector, as `get` reads it):
-        # recall's second search starts from the best hits' vectors without reading them again.
+        # recall's second hop starts from the candidates' vectors without reading them again.
         return [
             VectorHit(entry.ids[i], float(scores[i]), vector=entry.matrix[i].copy())
             for i in top

@@ -160,7 +160,7 @@ class Validity:
     _by_key: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
     _judged: dict[tuple[object, ...], Change | None] = field(default_factory=dict, repr=False, compare=False)
     """:meth:`of_memory`'s answers by what they depend on: a recall judges each candidate in its
-    first ranking, again in the second search's ranking, and its note when rendering."""
+    first ranking, and its note when rendering (the second hop reuses the first ranking's)."""
 
     @classmethod
     def of(cls, facts: Iterable[MemoryItem], now: datetime) -> Validity:
