@@ -78,13 +78,13 @@ def test_learned_costs_follow_what_searches_take_a_step_at_a_time() -> None:
 
 def test_an_hnsw_band_takes_its_first_search_whole_then_moves_a_bounded_step() -> None:
     learned = LearnedCosts()
-    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) is None  # never seen
+    assert learned.hnsw_us(10_000, 1_000_000) is None  # never seen
     learned.saw_hnsw(10_000, 1_000_000, 9_000.0)
-    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) == 9_000.0
-    assert learned.hnsw_us(12_000, 1_000_000, 60, 100) == 9_000.0  # the same share band
-    assert learned.hnsw_us(100_000, 1_000_000, 60, 100) is None  # another band
+    assert learned.hnsw_us(10_000, 1_000_000) == 9_000.0
+    assert learned.hnsw_us(12_000, 1_000_000) == 9_000.0  # the same share band
+    assert learned.hnsw_us(100_000, 1_000_000) is None  # another band
     learned.saw_hnsw(10_000, 1_000_000, 1e9)  # one stalled search moves it, by a bounded step
-    assert learned.hnsw_us(10_000, 1_000_000, 60, 100) <= 9_000.0 * (0.8 + 0.2 * 4)
+    assert learned.hnsw_us(10_000, 1_000_000) <= 9_000.0 * (0.8 + 0.2 * 4)
     assert share_band(10_000, 1_000_000) == 6 and share_band(60_000, 100_000) == 0
 
 

@@ -177,7 +177,7 @@ class LearnedCosts:
     def exact_us(self, n: int) -> float:
         return n * self.exact_row_us
 
-    def hnsw_us(self, n: int, total: int, k: int, ef_search: int) -> float | None:
+    def hnsw_us(self, n: int, total: int) -> float | None:
         """What an HNSW search of this user's band has taken here, or None before one was seen."""
         return self.hnsw_band_us.get(share_band(n, total))
 

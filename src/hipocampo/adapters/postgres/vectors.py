@@ -229,7 +229,7 @@ class PostgresVectorIndex(SqlVectorIndex):
         if n <= self._exact_below or not hnsw_fits(n, total, k, self._ef_search, max_scan_tuples=self._max_scan):
             return False
         exact = self._costs.seed.round_trip_us + self._costs.exact_us(n)
-        learned = self._costs.hnsw_us(n, total, k, self._ef_search)
+        learned = self._costs.hnsw_us(n, total)
         if learned is None and n > self._cap(total, k):  # never measured: the pessimistic estimate says the index
             return True
         if learned is not None and learned < exact:
