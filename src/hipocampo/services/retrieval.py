@@ -9,28 +9,26 @@ missed gets its cosine from its stored vector. Neither step embeds anything.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.limits import MAX_QUERY_CHARS as MAX_QUERY_CHARS  # the limit RecallQuery.parse enforces
-from ..domain.model import MemoryItem, MemoryKind, Scope, turn_memory_id
-from ..domain.retrieval import hops, learned, match, ranking, speech_acts, subjects
+from ..domain.model import MemoryItem, MemoryKind, Scope
+from ..domain.retrieval import hops, match, ranking
 from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.query import RecallQuery
-from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory, SearchResult
+from ..domain.retrieval.recall import RecencyMode, ScoredMemory, SearchResult
 from ..domain.retrieval.relevance_data import BACKGROUND, as_indexed
-from ..domain.text import fold
-from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity, validity_boost
+from ..domain.truth.validity import CLOSED_FACTS_LIMIT, Validity
 from ..ports import Embedder, KeywordHit, VectorHit
 from .deps import Deps
+from .rerank import Signals, rerank
 
 DENSE_WEIGHT = 0.4
 """Share of the dense score in the fusion; keyword search gets the rest: exact names and rare
@@ -113,9 +111,9 @@ async def search(
 
     t2 = time.perf_counter()
     matches = await _match(deps, scope, qvec, items, dense_hits)
-    memo: dict[str, _Signals] = {}
-    hits = _rerank(
-        deps, q, items, fused, dense_hits, keyword_hits, opts, background, validity, matches=matches, memo=memo
+    memo: dict[str, Signals] = {}
+    hits = rerank(
+        deps, q, items, fused, dense_hits, keyword_hits, opts.recency, background, validity, matches=matches, memo=memo
     )
     timings["rerank_ms"] = (time.perf_counter() - t2) * 1000
     if qvec is not None and hits and (s.second_hop if opts.second_hop is None else opts.second_hop):
@@ -240,7 +238,7 @@ class _Hop:
     background: calibrated.Background | None
     validity: Validity
     matches: dict[str, float]  # the first pass's: the same query, the same candidates
-    memo: dict[str, _Signals]  # the first pass's signals of each candidate
+    memo: dict[str, Signals]  # the first pass's signals of each candidate
 
     async def run(
         self,
@@ -265,14 +263,14 @@ class _Hop:
             {h.memory_id: h.score for h in second}, {h.memory_id: h.score for h in keyword_hits}, DENSE_WEIGHT
         )
         wanted = {i: m for i, m in items.items() if i in fused}
-        return _rerank(
+        return rerank(
             deps,
             self.query,
             wanted,
             fused,
             dense_hits,
             keyword_hits,
-            self.opts,
+            self.opts.recency,
             self.background,
             self.validity,
             ranking_dense=second,
@@ -324,12 +322,6 @@ async def _background_vectors(embedder: Embedder) -> np.ndarray:
     return vectors
 
 
-def _people(item: MemoryItem) -> list[str]:
-    """People a fact is about (set by extraction; ignore anything else callers put there)."""
-    people = item.metadata.get("people") if item.kind is MemoryKind.FACT else None
-    return [p for p in people if isinstance(p, str)] if isinstance(people, list) else []
-
-
 def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
     if not m.is_current(now):  # superseded, retracted or expired
         return False
@@ -341,279 +333,3 @@ def _wanted(m: MemoryItem, opts: SearchOptions, now: datetime) -> bool:
     if opts.until and when >= opts.until:
         return False
     return True
-
-
-def _rerank(
-    deps: Deps,
-    query: RecallQuery,
-    items: dict[str, MemoryItem],
-    fused: dict[str, float],
-    dense_hits: list[VectorHit],
-    keyword_hits: list[KeywordHit],
-    opts: SearchOptions,
-    background: calibrated.Background | None = None,
-    validity: Validity | None = None,
-    *,
-    ranking_dense: list[VectorHit] | None = None,
-    matches: dict[str, float] | None = None,
-    memo: dict[str, _Signals] | None = None,
-) -> list[ScoredMemory]:
-    """Score every candidate with the learned ranker (:mod:`~hipocampo.domain.retrieval.learned`)
-    on its signals, times the multipliers the model does not learn (recency, importance,
-    validity); best first. ``ranking_dense``: the dense list that ranks (the second hop's, from
-    the moved query), when it is not ``dense_hits`` (the query's own cosines, which calibrated
-    relevance and the explanation report). ``matches``: each candidate's ``learned_match``.
-    ``memo``: each candidate's :class:`_Signals`, kept across the two passes of one search (they
-    depend on the query and the memory only)."""
-    dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
-    keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
-    dense_norm = _normalised({h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)})
-    keyword_norm = _normalised({h.memory_id: h.score for h in keyword_hits})
-    positions = {
-        i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
-    }
-    support = ranking.neighbour_support(fused, positions)
-    ceiling = 1 + ranking.NEIGHBOUR_WEIGHT  # score fusion is in [0, 1]; neighbours add up to this
-    now = deps.clock.now()
-    mode = opts.recency or deps.settings.recency_mode
-    # Ranking stays relative to this query (fusion, boosts); the relevance reported and filtered on
-    # is absolute: calibrated on the embedder, the same scale for every query and user.
-    calibration = getattr(deps.embedder, "relevance_calibration", None) or calibrated.DEFAULT_CALIBRATION
-    about = query.about_user
-    model = learned.default_ranker()
-    rows = []
-    for memory_id, item in items.items():
-        d = dense.get(memory_id)
-        kw = keyword.get(memory_id)
-        if memo is None or (sig := memo.get(memory_id)) is None:
-            sig = _signals(query, item, d, kw, validity, calibration, background)
-            if memo is not None:
-                memo[memory_id] = sig
-        features = {
-            "dense": dense_norm.get(memory_id, 0.0),
-            "keyword": keyword_norm.get(memory_id, 0.0),
-            "neighbour": support.get(memory_id, 0.0),
-            "fusion": math.log(max((fused.get(memory_id, 0.0) + support.get(memory_id, 0.0)) / ceiling, FUSION_FLOOR)),
-            **sig.features,
-            "learned_match": (matches or {}).get(memory_id, 0.0),
-            **dict.fromkeys(learned.RELATIVE, 0.0),
-        }
-        own_line = sig.own or (item.kind is MemoryKind.FACT and item.role is None)
-        rows.append(
-            _Row(
-                memory_id,
-                item,
-                d,
-                kw,
-                sig.matched,
-                sig.matched_names,
-                sig.relevance,
-                sig.act,
-                sig.outdated,
-                features,
-                own_line,
-            )
-        )
-    if about:
-        _newest_own(model, rows)
-    out = []
-    for memory_id, item, d, kw, matched, matched_names, relevance, act, outdated, features, _ in rows:
-        # Odds, not probability: ranking multiplies them like the boosts, and a ratio to the best hit
-        # (adaptive k) reads the same at any level.
-        contributions = model.contributions(features)
-        base = math.exp(min(model.bias + sum(contributions.values()), MAX_LOGIT))
-        boosts = {
-            "recency": ranking.recency_boost(item.created_at, now, mode),
-            "importance": ranking.importance_boost(item.importance),
-            "validity": validity_boost(outdated) ** VALIDITY_POWER,
-        }
-        score = base * boosts["recency"] * boosts["importance"] * boosts["validity"]
-        out.append(
-            ScoredMemory(
-                item,
-                score,
-                Explanation(
-                    dense_score=d[1] if d else None,
-                    dense_rank=d[0] + 1 if d else None,
-                    keyword_score=kw[1].score if kw else None,
-                    keyword_rank=kw[0] + 1 if kw else None,
-                    fused_score=fused.get(memory_id, 0.0),
-                    neighbour_score=support.get(memory_id, 0.0),
-                    relevance=relevance,
-                    base_score=base,
-                    boosts=boosts,
-                    matched_terms=matched,
-                    matched_names=matched_names,
-                    speech_act=act,
-                    contributions=contributions,
-                    features=features,
-                ),
-                current=outdated is None,
-                outdated_note=outdated.note() if outdated is not None else None,
-            )
-        )
-    _below_sources(out)
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
-
-
-OWN_GROUP = 3
-"""How many of the user's best-ranked own lines (disclosure turns and facts) a question about the user
-compares by time (:func:`_newest_own`)."""
-
-
-class _Signals(NamedTuple):
-    """What a candidate's ranking reads from the query and the memory alone: the same in both
-    passes of a search (the second hop changes only the fusion), so computed once."""
-
-    matched: list[str]
-    matched_names: list[str]
-    relevance: float
-    act: str | None
-    outdated: Any
-    own: bool  # a disclosure turn of the user
-    features: dict[str, float]
-
-
-def _signals(
-    query: RecallQuery,
-    item: MemoryItem,
-    d: tuple[int, float] | None,
-    kw: tuple[int, KeywordHit] | None,
-    validity: Validity | None,
-    calibration: Any,
-    background: calibrated.Background | None,
-) -> _Signals:
-    about = query.about_user
-    about_others = about and not query.of_others  # "where do I work?", not "where does my mom live?"
-    wants_name, wants_number = query.asks_for
-    matched = list(kw[1].matched_terms) if kw else []
-    person, matched_names = ranking.person_boost(query.names, item.name, item.content, _people(item))
-    outdated = validity.of_memory(item) if validity else None
-    coverage = calibrated.keyword_coverage(query.word_stems, matched)
-    on_subject = subjects.subject_relevance(query.subjects, item.content)
-    relevance = max(calibrated.relevance(calibration, background, d[1] if d else None, coverage), on_subject)
-    act = _act(item)
-    filler = act == "filler" or ranking.salience_boost(item.kind.value, item.content, item.event_start is not None) < 1
-    if filler:  # "Anotado!" sits close to everything: it answers no question itself
-        relevance = min(relevance, ranking.FILLER_RELEVANCE)
-    assistant = item.role is not None and item.role.value == "assistant"
-    has_name, has_number = speech_acts.holds(item.content)
-    own = act == "disclosure" and item.role is not None and item.role.value == "user"
-    closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
-    features = {
-        "closeness": min(max(closeness, -2.0), 6.0) / 4,
-        "coverage": coverage,
-        "speaker": float(person >= ranking.SPEAKER_BOOST),
-        "mention": float(1 < person < ranking.SPEAKER_BOOST),
-        "subject": float(on_subject > 0),
-        "temporal": float(query.asks_when and item.event_start is not None),
-        "fact": float(item.kind is MemoryKind.FACT),
-        "consolidated": float(item.kind is MemoryKind.CONSOLIDATED),
-        "summary": float(item.kind is MemoryKind.SUMMARY),
-        "request": float(act == "request"),
-        "filler": float(filler),
-        "disclosure": float(act == "disclosure"),
-        "assistant": float(assistant),
-        "about_user": float(about),
-        "about_own": float(about and own),
-        "about_request": float(about and act == "request"),
-        "about_filler": float(about and filler),
-        "about_assistant": float(about and assistant),
-        "about_fact": float(about and item.kind is MemoryKind.FACT),
-        "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
-        "about_self": float(about and own and speech_acts.self_subject(item.content)),
-        "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
-        "outdated": float(outdated is not None),
-        "name_answer": float(wants_name and has_name),
-        "number_answer": float(wants_number and has_number),
-        "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
-    }
-    return _Signals(matched, matched_names, relevance, act, outdated, own, features)
-
-
-class _Row(NamedTuple):
-    """One candidate between the two passes of :func:`_rerank`."""
-
-    memory_id: str
-    item: MemoryItem
-    dense: tuple[int, float] | None
-    keyword: tuple[int, KeywordHit] | None
-    matched: list[str]
-    matched_names: list[str]
-    relevance: float
-    act: str | None
-    outdated: Any
-    features: dict[str, float]
-    own: bool  # the user's own disclosure turn, or a fact
-
-
-def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:
-    """Mark, among the user's :data:`OWN_GROUP` best own lines on the subject the question asks
-    about (by the first-pass logit: the model without its relative features), the newest
-    (``own_newest``) and the others (``own_older``). People update what they said ("i quit
-    deloitte and joined Ramp", "mudei-me para o Porto"), often without words that let a rule link
-    the two, and both lines then match the question alike; the model weighs whether the later one
-    is more likely what is true now. Current lines only (an outdated one is already marked); a line
-    repeating the newest one's words is as new as it."""
-    own = [r for r in rows if r.own and r.outdated is None and r.features["about_subject"]]
-    best = sorted(own, key=lambda r: model.logit(r.features), reverse=True)[:OWN_GROUP]
-    if not best:
-        return
-    newest = max(r.item.created_at for r in best)
-    # The same words said again are one statement, not an older one (nor are copies of a text).
-    latest = {fold(r.item.content) for r in best if r.item.created_at >= newest}
-    for r in best:
-        r.features["own_newest" if fold(r.item.content) in latest else "own_older"] = 1.0
-
-
-VALIDITY_POWER = 3
-"""The outdated multiplier (``validity_boost``, 0.3) is cubed here (about 1/37): the learned
-ranker's odds spread wider than the old boosts did (a memory sharing a name and two words with
-the question stands 10x above one sharing none), and the statement a later fact replaced often
-shares the most with the question ("Where do I work?" and "I work at Acme"). Still not 0: it
-stays findable, marked, when it is the only evidence ("where did I work before?")."""
-
-FUSION_FLOOR = 0.01
-"""The least fused score whose log the ranker sees: a candidate found by neither list is not
-infinitely bad."""
-
-MAX_LOGIT = 30.0
-"""Keeps ``exp`` of a (fitted, bounded) logit finite whatever a custom model holds."""
-
-SOURCE_MARGIN = 0.99
-"""A derived memory's score at most this share of its source turn's (see :func:`_below_sources`)."""
-
-
-def _below_sources(hits: list[ScoredMemory]) -> None:
-    """A fact never outranks the turn it came from: it restates that turn, so it cannot answer
-    better, and a malformed one ("A usuária prefere manhã eu treino.") must not lead. When a
-    source turn is among the candidates, the fact's score is capped just below it; the cap shows
-    as its ``source`` boost."""
-    # A turn a later fact made outdated in part ("I take metformin" after "no more metformin")
-    # may still source a current fact ("has diabetes"): only current turns cap.
-    turns = {h.memory.id: h.score for h in hits if h.memory.kind is MemoryKind.TURN and h.current}
-    for h in hits:
-        if h.memory.kind is not MemoryKind.FACT or not h.memory.source_message_ids:
-            continue
-        sources = [turns[t] for t in map(turn_memory_id, h.memory.source_message_ids) if t in turns]
-        if sources and h.score > (cap := max(sources) * SOURCE_MARGIN):
-            h.explanation.boosts["source"] = cap / h.score
-            h.score = cap
-
-
-def _normalised(scores: dict[str, float]) -> dict[str, float]:
-    """Min-max over this query's list: 1 for its best, 0 for its worst (all 1 when they tie)."""
-    if not scores:
-        return {}
-    lo, hi = min(scores.values()), max(scores.values())
-    span = hi - lo
-    return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
-
-
-def _act(item: MemoryItem) -> str | None:
-    """A turn's speech act, read from its words (cached per text): never from its metadata, which is
-    the caller's and must not steer the ranking."""
-    if item.kind is not MemoryKind.TURN:
-        return None
-    return speech_acts.classify(item.content)
