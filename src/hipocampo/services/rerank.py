@@ -9,11 +9,8 @@ a candidate's score is made of is one question, and how candidates are gathered 
 from __future__ import annotations
 
 import math
-import re
-from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..domain.extraction import unsure
 from ..domain.model import MemoryItem, MemoryKind, turn_memory_id
 from ..domain.retrieval import learned, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
@@ -211,7 +208,6 @@ def _signals(
         "about_fact": float(about and item.kind is MemoryKind.FACT),
         "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
         "about_self": float(about and own and speech_acts.self_subject(item.content)),
-        "about_hedged": float(about and own and hedged(item.content)),
         "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
         "outdated": float(outdated is not None),
         "name_answer": float(wants_name and has_name),
@@ -306,16 +302,3 @@ def _act(item: MemoryItem) -> str | None:
     if item.kind is not MemoryKind.TURN:
         return None
     return speech_acts.classify(item.content)
-
-
-_SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
-
-
-@lru_cache(maxsize=50_000)
-def hedged(text: str) -> bool:
-    """Whether every sentence of a turn states nothing for sure, as the extraction rules read it
-    (:func:`~hipocampo.domain.extraction.unsure`: a condition, a doubt, a wish, a hedge, a
-    question): "if i ever move to Bristol id want a flat near the harbour" speaks of Bristol, and
-    answers no question about where the user lives."""
-    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
-    return bool(sentences) and all(unsure(s) for s in sentences)
