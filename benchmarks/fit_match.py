@@ -28,7 +28,9 @@ for ``fit_ranker.py`` to refit the ranker on (``--listwise --l2 0.01 --write``).
 
 The shipped model: ``--rank 32 --l2 1e-3 --standalone --steps 700 --chat-weight 2`` (fitted on
 its own, not on top of the ranker: it carried over better; early stopping on a fifth of the
-chats), on LoCoMo dev, realistic-dev, the tuned scenarios and ``data/relevance-train``.
+chats), on LoCoMo dev, realistic-dev, the tuned scenarios and ``data/relevance-train``; the ranker
+refitted over it on ``--dump-features``'s output plus a dump of ``data/scenarios/earlier-blind``
+(``fit_ranker.py /tmp/with-match.json /tmp/earlier-blind.json --listwise --l2 0.01 --write``).
 Measured leave-one-source-out (on the source left out, ranker refitted without the match ->
 with it; top-1 / evidence recall at 10): LoCoMo conversations 0.497 -> 0.528 / 0.829 -> 0.842
 (362 questions), chats 0.781 -> 0.789 / 0.988 -> 0.987 (388 probes: realistic-dev 0.782 ->
@@ -37,6 +39,31 @@ kept: fitted on top of the ranker (residual), rank 8 and 16 (LoCoMo top-1 +0 to 
 +0 to +0.3), stronger L2 (1e-2: the weights go to 0), questions centred (``--centre-queries``:
 LoCoMo top-1 -1.1 points, chats +0), chat weight 4 and 1000 steps (chats +1.5 points, but a
 question about another person then pulls the user's unrelated disclosures into the context).
+
+Refitting with ``data/relevance-train-2`` (64 more chats written blind; add it to the first
+command's ``--scenarios``), measured on dumps taken after the second hop changed, and not kept.
+Leave-one-source-out with ``--train-only`` empty and the shipped flags: LoCoMo conversations
+0.515 -> 0.521 / 0.851 -> 0.860 (365 questions), chats 0.658 -> 0.674 / 0.981 -> 0.984 (708
+probes: realistic-dev 0.776 -> 0.776, tuned 0.714 -> 0.679, relevance-train 0.805 -> 0.816,
+relevance-train-2 0.509 -> 0.544); with relevance-train-2 never fitted on
+(``--eval-only relevance-train-2``), realistic-dev 0.782 -> 0.796, relevance-train 0.795 ->
+0.816, LoCoMo 0.507 -> 0.507 / 0.849 -> 0.859. Blind chats are far harder than the dev ones: even
+fitted on them, the ranker puts the answer first for 0.575 of relevance-train-2's probes. More
+independently written chats do help on them: relevance-train-2 held out gets 0.512 with
+relevance-train left out of the fit too, 0.544 with it. No variant did better held out (LoCoMo
+top-1 / R@10, chats top-1; the shipped flags 0.521 / 0.860, 0.674): rank 8, 16 and 64 within
+0.003; 300 or 1500 steps the same (early stopping ends at 160-700); chat weight 0.5, 1, 3 and 4
+0.504-0.523 / 0.858-0.863, 0.662-0.672; L2 3e-4 0.455 / 0.839, 0.672; L2 3e-3 and 1e-2 0.507 /
+0.849-0.852, 0.658-0.660; the ranker's L2 0.003 or 0.03 0.499 / 0.845, 0.674 and 0.510 / 0.860,
+0.655; residual 0.521 / 0.849, 0.671. Fitted on everything, it moved realistic-dev's top hit 87%
+-> 86%, LoCoMo dev R@10 0.791 -> 0.788 and context recall 0.838 -> 0.825, and it failed
+``test_lean_context``'s "How is Ana doing?": "I started a new job as a data engineer" (a high
+learned match) ranks above the Ana lines' neighbours and enters the context. So does every refit
+tried on the new dumps: without relevance-train-2 (87%, 0.796, 0.836), the ranker alone over the
+shipped match, chat probes weighed less (``--chat-weight 1`` and ``fit_ranker --realistic-weight
+0.6``: 84%, 0.790, 0.838; the ranker's weight 0.8 alone: 87%, 0.785, 0.828); questions centred
+pass it but lose (85%, 0.774, 0.823). The shipped pair stays until that question is answered
+without it.
 """
 
 from __future__ import annotations
