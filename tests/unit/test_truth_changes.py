@@ -4,6 +4,7 @@ a question, a hypothetical, a relative's sentence, another trip) ends nothing.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
@@ -125,3 +126,40 @@ def test_a_single_valued_slot_is_named_by_its_own_word() -> None:
     said = "OK. Forget what I said about the budget, my aunt is giving me her laptop."
     assert [e.fact.key for e in ended_facts(said, [budget])] == ["budget"]
     assert ended_facts("My budget is tight, forget the trip.", [budget]) == []  # the cue's clause names no budget
+
+
+NATURA = fact("employer", "Natura", MemoryType.USER_PROFILE)
+DELOITTE = fact("employer", "Deloitte", MemoryType.USER_PROFILE)
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("mano saí da Natura, agora tô na Stone como tech lead", True),
+        ("despedi-me da Natura em março", True),
+        ("I left Deloitte last month, now at Ramp", True),
+        ("Finally left deloitte lol", True),
+        ("Saí da Natura às 19h, trânsito horrível", False),  # the office, for the day
+        ("saí da Natura cedo hoje", False),
+        ("left Deloitte at 7 today", False),
+        ("I left the keys at Deloitte", False),  # the employer is not what was left
+        ("a minha irmã saiu da Natura", False),  # someone else's
+        ("se eu sair da Natura vou pra Stone", False),  # a hypothetical
+        ("should I leave Deloitte?", False),  # a question
+        ("saí da academia", False),  # no employer named: nothing else ends either
+    ],
+)
+def test_leaving_the_named_employer_ends_it_and_leaving_for_the_day_does_not(text: str, ends: bool) -> None:
+    found = {e.fact.id for e in ended_facts(text, [NATURA, DELOITTE, GYM])}
+    assert found == ({NATURA.id} if "atura" in text else {DELOITTE.id}) if ends else not found
+    assert may_end(text) or not ends
+
+
+def test_the_role_said_with_an_employer_ends_with_it_and_a_role_said_apart_stays() -> None:
+    """ "I work at Deloitte as an auditor", then "I left Deloitte": the auditor was Deloitte's. A role
+    stated in another message ("I'm a nurse") is the person's, whatever their employer."""
+    employer = replace(DELOITTE, source_message_ids=["m1"])
+    role = replace(fact("occupation", "auditor", MemoryType.USER_PROFILE), source_message_ids=["m1"])
+    apart = replace(fact("occupation", "nurse", MemoryType.USER_PROFILE), id="fact_nurse", source_message_ids=["m2"])
+    found = {e.fact.id for e in ended_facts("I left Deloitte last month, now at Ramp", [employer, role, apart])}
+    assert found == {employer.id, role.id}

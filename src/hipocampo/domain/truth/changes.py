@@ -73,18 +73,23 @@ def _patterns(code: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, re
 
 
 @cache
+def _value_endings(code: str) -> dict[str, re.Pattern[str]]:
+    return {slot: re.compile(p) for slot, p in language(code).changes.VALUE_ENDINGS.items()}
+
+
+@cache
 def _slot_words(code: str) -> dict[str, re.Pattern[str]]:
     return {slot: re.compile(p) for slot, p in language(code).changes.SLOT_WORDS.items()}
 
 
 def may_end(text: str) -> bool:
-    """Whether ``text`` holds any ending or resuming cue, or a slot's ending, of any language: the
-    cheap test before the user's facts and turns are read."""
+    """Whether ``text`` holds any ending or resuming cue, or a slot's ending (with or without its
+    value), of any language: the cheap test before the user's facts and turns are read."""
     folded = fold(text)
     return any(
         retract.search(folded) or resume.search(folded) or any(p.search(folded) for p in slots.values())
         for retract, resume, slots in map(_patterns, LANGUAGES)
-    )
+    ) or any(p.search(folded) for code in LANGUAGES for p in _value_endings(code).values())
 
 
 @cache
@@ -192,6 +197,10 @@ def ended_facts(
                 if by_slot and not _about_other(_cue_clause(folded, by_slot.start(), by_slot.end())):
                     found[fact.id] = Ended(fact, sentence, by_slot.group(0))
                     continue
+                by_value = _value_ending(code, folded, sentence, fact)
+                if by_value is not None:
+                    found[fact.id] = Ended(fact, sentence, by_value)
+                    continue
                 named_slot = ending and fact.key in _slot_words(code) and _slot_words(code)[fact.key].search(clause)
                 if not named_slot and (not stems or not _names_fact(sentence, stems, fact)):
                     continue
@@ -204,7 +213,31 @@ def ended_facts(
         for fact in candidates:  # what was said of that person in that role ("my girlfriend Zoe is a vet")
             if fact.id not in found and (fact.key or "").startswith(f"{ended.fact.key}:"):
                 found[fact.id] = Ended(fact, ended.sentence, ended.cue)
+    for ended in [e for e in found.values() if e.fact.key == "employer"]:
+        sources = set(ended.fact.source_message_ids)
+        for fact in candidates:  # the role said with that employer ("I work at Deloitte as an auditor")
+            if fact.id not in found and fact.key == "occupation" and sources & set(fact.source_message_ids):
+                found[fact.id] = Ended(fact, ended.sentence, ended.cue)
     return list(found.values())
+
+
+def _value_ending(code: str, folded: str, sentence: str, fact: MemoryItem) -> str | None:
+    """The cue of a slot's value ending (``VALUE_ENDINGS`` of the language) that ends ``fact``:
+    the fact's value follows the cue ("saí da Natura", "I left Deloitte"; not "I left the keys at
+    Deloitte"), in a clause that speaks of no one else."""
+    endings = _value_endings(code)
+    slot = _slot_of(fact.key or "", endings)
+    if slot is None:
+        return None
+    value = str(fact.metadata.get(FACT_VALUE) or "")
+    for cue in endings[slot].finditer(folded):
+        if _about_other(_cue_clause(folded, cue.start(), cue.end())):
+            continue
+        after = " ".join(re.findall(r"[\w'-]+", folded[cue.end() :])[: len(value.split()) + 1])
+        shorts = {n for n in _short_names(sentence) if n in after.split()}
+        if after and _names_fact(after, _stems(after) | shorts, fact):
+            return cue.group(0).strip()
+    return None
 
 
 @dataclass(frozen=True)

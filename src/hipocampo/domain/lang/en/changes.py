@@ -23,6 +23,14 @@ SLOT_ENDINGS = {
 }
 """Cues that end one slot without naming its value ("I quit my job", "we broke up")."""
 
+VALUE_ENDINGS = {
+    "employer": r"\b(?:left|resigned\s+from|walked\s+out\s+of)\s+(?!\S+\s+(?:at|early|late|today|tonight|"
+    r"before|after|for\s+lunch|for\s+the\s+day)\b)",
+}
+"""Cues that end a fact of one slot when the sentence also names its value: "I left Deloitte" ends
+the employer Deloitte and nothing else ("I left the keys at home" names no employer). Leaving the
+office for the day ("left Deloitte at 7", "left Acme early today") is no ending."""
+
 SLOT_WORDS = {"budget": r"\bbudget\b", "diet": r"\bdiet\b", "employer": r"\bjob\b"}
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""

@@ -25,6 +25,15 @@ SLOT_ENDINGS = {
 }
 """Cues that end one slot without naming its value ("pedi demissão", "terminamos")."""
 
+VALUE_ENDINGS = {
+    "employer": r"\b(?:sai|saimos)\s+d[aoe]\s+(?!\S+\s+(?:as|cedo|tarde|hoje|agora\s+(?:ha|a)\s+pouco|mais|antes|"
+    r"depois|pra\s+almocar)\b)|\b(?:despedi-me|me\s+despedi|me\s+demiti|demiti-me)\s+d[aoe]\b",
+}
+"""Cues that end a fact of one slot when the sentence also names its value: "saí da Natura",
+"despedi-me da Sonae" end the employer Natura or Sonae, and nothing else ("saí do cinema" names no
+employer). Leaving the office for the day ("saí do Itaú às 19h", "saí da Natura cedo hoje") is no
+ending: a time right after the place keeps the job."""
+
 SLOT_WORDS = {"budget": r"\bor[cç]amento\b", "diet": r"\bdieta\b", "employer": r"\b(?:emprego|trabalho)\b"}
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
