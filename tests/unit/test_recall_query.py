@@ -111,3 +111,16 @@ def test_search_and_recall_answer_a_parsed_query_as_its_text() -> None:
             assert (await recall(deps, ALICE, q)).context == (await recall(deps, ALICE, text)).context
 
     asyncio.run(scenario())
+
+
+def test_an_expansion_is_stemmed_in_its_own_language_only() -> None:
+    """ "trabalho" brings "career" in; the Portuguese stemmer would cut it to "car", the stem of
+    "caro", and "tudo caro lol" would match a question about work."""
+    from hipocampo.domain.retrieval import lexicon
+    from hipocampo.domain.text import query_terms
+
+    q = RecallQuery.parse("onde eu trabalho?")
+    terms = query_terms(f"{q.text} {' '.join(map(lexicon.tagged, q.expansions))}")
+    assert "career" in terms and "work" in terms
+    assert "car" not in terms
+    assert "car" not in lexicon.expansion_stems("trabalho")

@@ -76,10 +76,28 @@ def analyze(text: str, language: str | None = None) -> list[str]:
     return [_stem(lang, w.replace("’", "'").split("'")[0]) for w in content_words(text)]
 
 
+LANGUAGE_TAG = "'"
+"""Between a language's code and a word (``en'career``: one token to :func:`words`): the word is
+that language's, and a query stems it in that language only (:func:`in_language`)."""
+
+
+def in_language(word: str, language: str) -> str:
+    """``word`` marked as ``language``'s, for :func:`query_terms`. A word added to a query from
+    a language's lexicon ("career", for "trabalho") is stemmed in that language only: the other
+    language's stemmer cuts it to another word's stem (Portuguese "career" -> "car", the stem of
+    "caro"; "home" -> "hom", of "homem")."""
+    return f"{language}{LANGUAGE_TAG}{word}"
+
+
 def query_terms(text: str) -> list[str]:
-    """Search terms of a query: stems in both languages, deduplicated, in order."""
+    """Search terms of a query: stems in both languages (a word marked by :func:`in_language`,
+    in its own only), deduplicated, in order."""
     seen: dict[str, None] = {}
     for w in content_words(text):
+        code, tag, word = w.partition(LANGUAGE_TAG)
+        if tag and code in LANGUAGES and word:
+            seen.setdefault(_stem(code, word), None)
+            continue
         base = w.replace("’", "'").split("'")[0]
         for lang in LANGUAGES:
             seen.setdefault(_stem(lang, base), None)

@@ -20,7 +20,7 @@ import numpy as np
 from ..domain.errors import DimensionMismatch, IndexUnavailable, InvalidInput
 from ..domain.limits import MAX_QUERY_CHARS as MAX_QUERY_CHARS  # the limit RecallQuery.parse enforces
 from ..domain.model import MemoryItem, MemoryKind, Scope
-from ..domain.retrieval import hops, match, ranking
+from ..domain.retrieval import hops, lexicon, match, ranking
 from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.recall import RecencyMode, ScoredMemory, SearchResult
@@ -70,7 +70,7 @@ async def search(
     dense_task = asyncio.create_task(_dense(deps, scope, q.text, pool, exclude, timings, opts.dense_text))
     closed_task = asyncio.create_task(_closed_facts(deps, scope))
     # Slang and the other languages' words for the query's everyday words (domain/retrieval/lexicon.py).
-    extra = " ".join(filter(None, [opts.keyword_extra, " ".join(q.expansions)]))
+    extra = " ".join(filter(None, [opts.keyword_extra, " ".join(map(lexicon.tagged, q.expansions))]))
     keyword_query = f"{q.text} {extra}" if extra else q.text
     try:
         keyword_hits = await deps.keywords.search(scope, keyword_query, pool, exclude_thread=exclude)

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..lang.en import slang as en
 from ..lang.pt import slang as pt
-from ..text import analyze, content_words, fold
+from ..text import analyze, content_words, fold, in_language
 
 _BUNDLES = (en, pt)
 MAX_EXPANSIONS = 16
@@ -37,6 +37,27 @@ def _build() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
 
 
 _SLANG, _CONCEPT_OF = _build()
+_LANGUAGE_OF: dict[str, frozenset[str]] = {}
+for _bundle in _BUNDLES:
+    _code = _bundle.__name__.split(".")[-2]  # domain/lang/<code>/slang.py
+    for _w in [*(_bundle.SLANG.values()), *(w for ws in _bundle.CONCEPTS.values() for w in ws)]:
+        for _part in fold(_w).split():
+            _LANGUAGE_OF[_part] = _LANGUAGE_OF.get(_part, frozenset()) | {_code}
+
+
+def language_of(word: str) -> str | None:
+    """The one language whose lexicon holds ``word`` (folded), or None (both, or neither)."""
+    codes = _LANGUAGE_OF.get(fold(word), frozenset())
+    return next(iter(codes)) if len(codes) == 1 else None
+
+
+def tagged(word: str) -> str:
+    """An expansion as the keyword search should read it: marked as its language's when the
+    lexicon says which (:func:`~hipocampo.domain.text.in_language`)."""
+    code = language_of(word)
+    return in_language(word, code) if code else word
+
+
 _WORDS_OF: dict[str, tuple[str, ...]] = {}
 for _bundle in _BUNDLES:
     for _concept, _words in _bundle.CONCEPTS.items():
@@ -77,5 +98,12 @@ def expansions_of(words: Sequence[str]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=8192)
 def expansion_stems(word: str) -> frozenset[str]:
-    """The index stems (both languages) of one query word's expansions."""
-    return frozenset(s for x in word_expansions(word) for lang in ("en", "pt") for s in analyze(x, lang) if s)
+    """The index stems of one query word's expansions: each in its own language when the lexicon
+    says which (see :func:`tagged`), else in both."""
+    return frozenset(
+        s
+        for x in word_expansions(word)
+        for lang in ((language_of(x),) if language_of(x) else ("en", "pt"))
+        for s in analyze(x, lang)
+        if s
+    )
