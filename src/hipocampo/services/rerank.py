@@ -52,8 +52,10 @@ def rerank(
     depend on the query and the memory only)."""
     dense = {h.memory_id: (rank, h.score) for rank, h in enumerate(dense_hits)}
     keyword = {h.memory_id: (rank, h) for rank, h in enumerate(keyword_hits)}
-    dense_norm = _normalised({h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)})
-    keyword_norm = _normalised({h.memory_id: h.score for h in keyword_hits})
+    dense_norm = ranking.min_max(
+        {h.memory_id: h.score for h in (dense_hits if ranking_dense is None else ranking_dense)}
+    )
+    keyword_norm = ranking.min_max({h.memory_id: h.score for h in keyword_hits})
     positions = {
         i: (m.thread_id or "", m.seq) for i, m in items.items() if m.kind is MemoryKind.TURN and m.seq is not None
     }
@@ -285,15 +287,6 @@ def _below_sources(hits: list[ScoredMemory]) -> None:
         if sources and h.score > (cap := max(sources) * SOURCE_MARGIN):
             h.explanation.boosts["source"] = cap / h.score
             h.score = cap
-
-
-def _normalised(scores: dict[str, float]) -> dict[str, float]:
-    """Min-max over this query's list: 1 for its best, 0 for its worst (all 1 when they tie)."""
-    if not scores:
-        return {}
-    lo, hi = min(scores.values()), max(scores.values())
-    span = hi - lo
-    return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
 
 
 def _act(item: MemoryItem) -> str | None:

@@ -32,6 +32,15 @@ def rrf(rankings: Iterable[Sequence[T]], weights: Sequence[float] | None = None)
     return scores
 
 
+def min_max(scores: dict[str, float]) -> dict[str, float]:
+    """Min-max over one query's list: 1 for its best, 0 for its worst (all 1 when they tie)."""
+    if not scores:
+        return {}
+    lo, hi = min(scores.values()), max(scores.values())
+    span = hi - lo
+    return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
+
+
 def score_fusion(dense: dict[str, float], keyword: dict[str, float], dense_weight: float = 0.5) -> dict[str, float]:
     """Convex combination of min-max normalised scores; an item absent from a list scores 0 there.
 
@@ -39,14 +48,7 @@ def score_fusion(dense: dict[str, float], keyword: dict[str, float], dense_weigh
     stays far above, which matters for names and rare words.
     """
 
-    def norm(scores: dict[str, float]) -> dict[str, float]:
-        if not scores:
-            return {}
-        lo, hi = min(scores.values()), max(scores.values())
-        span = hi - lo
-        return {k: (v - lo) / span if span > 0 else 1.0 for k, v in scores.items()}
-
-    d, k = norm(dense), norm(keyword)
+    d, k = min_max(dense), min_max(keyword)
     return {i: dense_weight * d.get(i, 0.0) + (1 - dense_weight) * k.get(i, 0.0) for i in d.keys() | k.keys()}
 
 
