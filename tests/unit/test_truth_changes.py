@@ -163,3 +163,38 @@ def test_the_role_said_with_an_employer_ends_with_it_and_a_role_said_apart_stays
     apart = replace(fact("occupation", "nurse", MemoryType.USER_PROFILE), id="fact_nurse", source_message_ids=["m2"])
     found = {e.fact.id for e in ended_facts("I left Deloitte last month, now at Ramp", [employer, role, apart])}
     assert found == {employer.id, role.id}
+
+
+@pytest.mark.parametrize(
+    ("text", "earlier", "words"),
+    [
+        ("welp japan is off, flights went crazy expensive", "planning japan for april!! tokyo + kyoto", "japan"),
+        ("we had to put miso down this morning", "good idea. miso is 17 tho so she usually wins", "miso"),
+        ("jess and i are done. she moved out today", "help me plan a cute anniv dinner for me and jess", "jess"),
+        ("dropped the mba, não aguentava mais", "started an online MBA, meu chefe pagou metade", "MBA"),
+        ("ngl im quitting the bootcamp. not for me", "started the Brightpath coding bootcamp today", "bootcamp"),
+        ("já era. eu e a marta acabámos", "a marta quer ir a paris no nosso aniversário", "marta"),
+        ("desisti do alemão, não dá mesmo", "comecei alemão no instituto, as declinações são o demónio", "alemão"),
+    ],
+)
+def test_one_rare_word_next_to_the_cue_names_a_lowercase_statement(text: str, earlier: str, words: str) -> None:
+    """Chat lines are lowercase and short: the word a cue ends ("japan is off") is the only name,
+    and one earlier turn of the user says it."""
+    (found,) = ended_statements(text, [("m2", "what should i cook tonight"), ("m1", earlier)])
+    assert (found.message_id, found.words) == ("m1", words)
+
+
+@pytest.mark.parametrize(
+    ("text", "earlier"),
+    [
+        ("vendi 20 na loja kkk", "trampo numa loja de sapato de dia"),  # the cue's object is a quantity
+        ("já não fumo e não volto", "trabalho em aveiro, toda a gente fuma na pausa lol"),  # everyone's habit
+        ("dropped my kid off at school", "my kid started school this week"),  # dropping off ends nothing
+        ("my phone is dead lol", "got a new phone yesterday"),  # a flat battery
+        ("if the trip is off i'll cry", "planning a trip to japan"),  # a hypothetical
+        ("the trip is off", "trip to japan in may? maybe. also a trip to rome. trip planning is my thing"),
+    ],
+)
+def test_one_word_names_nothing_when_it_is_not_what_the_cue_ends(text: str, earlier: str) -> None:
+    turns = [("m3", "another trip idea: porto"), ("m2", "trip vibes"), ("m1", earlier)]
+    assert [s for s in ended_statements(text, turns) if s.message_id == "m1"] == []

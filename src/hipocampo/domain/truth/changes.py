@@ -286,17 +286,82 @@ def ended_statements(
             if _about_other(clause):
                 continue
             named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} ")) | _short_names(sentence)
+            argument = _argument(clause, ending.group(0)) - _common_stems(earlier)
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
                     break
-                said = _naming(content, named)
+                said = _naming(content, named) or _naming_argument(content, argument)
                 if said is None:
                     continue
                 words, where = said
                 found[message_id] = EndedStatement(message_id, words, where, sentence, ending.group(0))
                 taken += 1
     return list(found.values())
+
+
+ARGUMENT_REACH = 3
+"""Words on either side of an ending cue that may be what it ends: "japan is off", "dropped the
+mba", "we had to put miso down", "jess and i are done"."""
+RARE_TURNS = 2
+"""Most earlier turns a cue's one word may appear in and still name a statement: "japan" said in
+one earlier turn names it; "work", said in twenty, names none."""
+
+
+def _argument(clause: str, cue: str) -> set[str]:
+    """The stems of the words next to the cue in its clause: what a cue with one word ends. Written
+    by hand because the cue's argument is all a lowercase chat line gives: "welp japan is off"
+    names the trip by one word, with no capital to say it is a name."""
+    at = clause.find(cue)
+    if at < 0:
+        return set()
+    before = re.findall(r"[\w'-]+", clause[:at])[-ARGUMENT_REACH:]
+    after = re.findall(r"[\w'-]+", clause[at + len(cue) :])[:ARGUMENT_REACH]
+    count = next((i for i, w in enumerate(after) if w.isdigit()), None)
+    after = after[:count]  # "vendi 20 na loja": a quantity is what was sold, not the shop
+    inside = _cue_gap(cue).split()
+    return {s for s in query_terms(" ".join(before + inside + after)) if len(s) >= _MIN_ARGUMENT and not s.isdigit()}
+
+
+_MIN_ARGUMENT = 3
+"""A cue's argument may be shorter than a named stem: "dropped the mba"."""
+
+
+@cache
+def _third_person(code: str) -> re.Pattern[str]:
+    return re.compile(rf"^\W*(?:{language(code).changes.OTHERS})\b")
+
+
+def _common_stems(earlier: Sequence[tuple[str, str]]) -> set[str]:
+    """Stems said in more than :data:`RARE_TURNS` of the user's earlier turns: too common in this
+    user's own words to name one statement, whatever their frequency elsewhere."""
+    counts: dict[str, int] = {}
+    for _, content in earlier:
+        for s in _stems(content):
+            counts[s] = counts.get(s, 0) + 1
+    return {s for s, n in counts.items() if n > RARE_TURNS}
+
+
+def _naming_argument(content: str, argument: set[str]) -> tuple[str, str] | None:
+    """The sentence of ``content`` that says the one rare word a cue ends (:func:`_argument`),
+    unless it asks, wonders or already takes something back. Someone else's sentence counts when
+    the word is their name there ("minha gf Aoife..." is ended by "me and aoife are done")."""
+    if not argument:
+        return None
+    for sentence in _sentences(content):
+        folded = fold(sentence)
+        if not _own(sentence) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
+            continue
+        words = [w for w in re.findall(r"[\w'-]+", sentence) if set(query_terms(w)) & argument]
+        if not words:
+            continue
+        if _about_other(folded) and not any(w[:1].isupper() for w in words):
+            continue
+        if any(_third_person(code).search(_cue_clause(folded, at, at)) for code in LANGUAGES
+               for at in [folded.find(fold(words[0]))]):  # fmt: skip
+            continue  # "toda a gente fuma na pausa": someone else's habit, not what "já não fumo" ends
+        return " ".join(dict.fromkeys(words)), sentence
+    return None
 
 
 def _cue_gap(cue: str) -> str:

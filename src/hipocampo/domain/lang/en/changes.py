@@ -10,7 +10,10 @@ RETRACT = (
     r"\b(?:is|are|'s|was)\s+(?:off|cancell?ed|called\s+off)\b|\bcancell?ed\b|\bcalled\s+off\b|"
     r"\bsold\b|\bbroke\s+up\b|\bsplit\s+up\b|\b(?:died|passed\s+away)\b|\bgave\s+up\s+(?:on\s+)?\b|"
     r"\bstopped\b|\bquit\b|\bnot\s+(?:doing|going\s+to\s+do|running|going)\b[^.!?]{0,30}\bthis\s+year\b|"
-    r"\bnever\s+mind\b|\bdropped\b|\bended\b|"
+    r"\bnever\s+mind\b|\bdropp(?:ed|ing)\b(?!\s+(?:off|by|in)\b)(?![^.!?,]{0,30}\boff\b)|\bended\b|\bquitting\b|"
+    r"(?<!phone\s)(?<!battery\s)(?<!laptop\s)\b(?:are|'re|is|'s|was)\s+(?:so\s+|totally\s+|officially\s+)?"
+    r"(?:done|over|dead|finished)\b|"
+    r"\b(?:had|have)\s+to\s+put\s+(?:\w+\s+){1,2}down\b|"
     r"(?<!i'm\s)(?<!im\s)(?<!am\s)(?<!get\s)(?<!got\s)(?<!be\s)\bused\s+to\b|"
     r"\bmoved\s+(?:out\s+of|away\s+from)\b|\bmy\s+ex\b|\bex-(?:boyfriend|girlfriend|husband|wife|partner)\b"
 )
@@ -87,7 +90,7 @@ ADDING = r"\b(?:also|too|another|second|as\s+well|in\s+addition|on\s+the\s+side|
 """Cues that a statement adds a value beside the earlier one ("I also work at a bar")."""
 ADDING_OPENERS = r"also|plus|oh\s+and|and\s+also"
 """Openers that only link sentences ("also moved to Brooklyn"): no addition to the subject."""
-OTHERS = r"he|she|they|his|her|their|him|them|it|its"
+OTHERS = r"he|she|they|his|her|their|him|them|it|its|everyone|everybody|people"
 """Third-person subjects: a clause about someone else's home or job ("she moved to Paris")."""
 NOT_VALUES = (
     r"now|today|here|there|home|remote|remotely|alone|together|again|currently|atm|rn|full|time|a|an|the|some|"

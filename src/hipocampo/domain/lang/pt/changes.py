@@ -10,7 +10,7 @@ RETRACT = (
     r"\bdeixei\s+(?:o|a|os|as)\b|"
     r"\besquece\b|\besqueca\b|\bdesconsidera\b|\besqueci\s+o\s+que\s+disse\b|"
     r"\bcancel(?:ei|ado|ada|amos|aram|ou)\b|\bdesisti\b|\bdesistimos\b|\bvendi\b|\bvendemos\b|"
-    r"\bterminamos\b|\bterminei\b|\bacabou\b|\bacabamos\b|\bmorreu\b|\bfaleceu\b|\blarguei\b|\bnao\s+vai\s+(?:dar|rolar)\b|"
+    r"\bterminamos\b|\bterminei\b|\bacab(?:ou|ado|ada)\b|\bja\s+era\b|\bacabamos\b|\bmorreu\b|\bfaleceu\b|\blarguei\b|\bnao\s+vai\s+(?:dar|rolar)\b|"
     r"\bfoi\s+por\s+agua\s+abaixo\b|\bsem\s+\w+\s+este\s+ano\b|"
     r"\b(?:eu\s+)?(?:antes\s+)?(?:trabalhava|morava|vivia|namorava)\b|\bmeu\s+ex\b|\bminha\s+ex\b|"
     r"\bex-(?:namorad[oa]|marido|mulher|esposa|noiv[oa])\b"
@@ -102,7 +102,10 @@ ADDING = r"\b(?:tambem|outr[oa]|segund[oa]|mais\s+um[a]?|alem\s+d[oa]|bico|freel
 """Cues that a statement adds a value beside the earlier one ("também trabalho num bar")."""
 ADDING_OPENERS = r"alias|e\s+mais"
 """Openers that only link sentences: no addition to the subject."""
-OTHERS = r"ele|ela|eles|elas|dele|dela|deles|delas|se\s+mudou|se\s+mudaram|mudou-se|mudaram-se"
+OTHERS = (
+    r"ele|ela|eles|elas|dele|dela|deles|delas|se\s+mudou|se\s+mudaram|mudou-se|mudaram-se|toda\s+a\s+gente|"
+    r"todo\s+(?:o\s+)?mundo|todos|a\s+galera|o\s+pessoal|a\s+malta"
+)
 """Third-person subjects: a clause about someone else's home or job ("ela mudou-se para o Porto")."""
 NOT_VALUES = (
     r"agora|hoje|aqui|ai|la|casa|remoto|remota|sozinh[oa]|junt[oa]s?|de|do|da|um|uma|uns|umas|o|a|os|as|"
