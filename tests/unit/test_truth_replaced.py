@@ -184,3 +184,22 @@ def test_a_value_restated_with_a_change_cue_replaces_the_earlier_one(
 )
 def test_a_restatement_that_changes_nothing_of_the_earlier_value_marks_nothing(earlier: str, later: str) -> None:
     assert restated(later, earlier) == []
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "old", "new"),
+    [
+        ("booked Ember & Oak, conf code EMB-4471", "had to move it, new code is EMB-5820", "emb-4471", "emb-5820"),
+        ("marquei paris, reserva K7PQ2L", "tive de mudar o voo, a reserva nova é K9XT4M", "k7pq2l", "k9xt4m"),
+        ("apólice do seguro é 55-7710-PT", "mudei de seguradora, apólice nova 61-2204-PT", "55-7710-pt", "61-2204-pt"),
+        ("comprei um liquidificador, pedido 88213-B", "mandaram outro, pedido novo 88570-C", "88213-b", "88570-c"),
+    ],
+)
+def test_a_new_code_of_the_same_kind_restates_the_earlier_one(earlier: str, later: str, old: str, new: str) -> None:
+    """A booking reference is letters and digits in one system's pattern, hyphens included: the new
+    one replaces the old though their letters differ ("K7PQ2L", "K9XT4M")."""
+    assert restated(later, earlier) == [(old, new)]
+
+
+def test_a_new_thing_with_its_own_code_restates_nothing_it_does_not_share() -> None:
+    assert restated("new laptop arrived, order AB-1234", "my flight is TP1357 on friday") == []

@@ -377,9 +377,12 @@ def _subject_changes(text: str, codes: Sequence[str] | None) -> list[tuple[str, 
 
 # --- A value restated with a change cue ---------------------------------------------------------
 
-_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
+_CODE = re.compile(
+    r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|"  # EMB-5820, 61-2204-PT
+    r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b"
+)
 _UNIT_TAIL = re.compile(r"\d(?:am|pm|h|hs|min|mg|mcg|ml|kg|km|g|k|x|st|nd|rd|th|o|a|s)$")
-_AMOUNT = re.compile(r"(?<![\w:])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?![\w:])(\s*(?:mil|k|thousand)\b)?")
+_AMOUNT = re.compile(r"(?<![\w:-])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?:(\s*(?:mil|k|thousand)\b)|(?![\w:-]))")
 _NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+(?:\s+(?:(?:de|da|do|dos|das|of)\s+)?[A-ZÀ-Ý][\w'’-]+)*")
 """A name, of one or more capitalised words ("Mercado Livre", "Hospital de Santa Maria")."""
 _NOT_NAMES = frozenset(
@@ -406,8 +409,15 @@ class _Values:
         return self.names | self.numbers | self.codes
 
     def shapes(self) -> frozenset[str]:
-        """A code's shape ("tp####" for TP1357): two flight numbers of one airline share it."""
-        return frozenset(re.sub(r"\d", "#", c) for c in self.codes if len(c) >= 4)
+        """A code's shape ("aa####" for TP1357): two flight numbers share it, and so do two booking
+        references a system issued ("K7PQ2L" and "K9XT4M", "88213-B" and "88570-C")."""
+        return frozenset(_shape(c) for c in self.codes if len(c) >= 4)
+
+
+def _shape(code: str) -> str:
+    """A folded code with its digits and letters replaced by their class: what two codes of one
+    kind share whatever their values."""
+    return re.sub(r"[a-z]", "a", re.sub(r"\d", "#", code))
 
 
 def _values(sentence: str) -> _Values:
@@ -463,7 +473,7 @@ def _pair(later: _Values, earlier: _Values, later_text: str, earlier_text: str) 
         news = [v for v in getattr(later, kind) if not _says(earlier_text, v)]
         olds = [v for v in getattr(earlier, kind) if not _says(later_text, v)]
         if kind == "codes":
-            olds = [v for v in olds if any(re.sub(r"\d", "#", v) == re.sub(r"\d", "#", n) for n in news)]
+            olds = [v for v in olds if any(_shape(v) == _shape(n) for n in news)]
         if len(news) == 1 and len(olds) == 1:
             return olds[0], news[0]
     return None

@@ -98,7 +98,7 @@ NOT_VALUES = (
 )
 """Words after a frame that are no value: "I work from home", "living here", "moved again"."""
 NOW = (
-    r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmoved\s+(?:it|us|me)\b|"
+    r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmove[ds]?\s+(?:it|us|me)\b|\bnew\b|"
     r"\brescheduled\b|\bupdated?\b|\bwent\s+up\b|\bwent\s+down\b|\braised\b|\bnew\s+one\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my

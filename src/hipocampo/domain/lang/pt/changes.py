@@ -114,8 +114,8 @@ NOT_VALUES = (
 """Words after a frame that are no value: "trabalho em casa", "moro aqui", "morando sozinha"."""
 NOW = (
     r"\bagora\b|\bem\s+vez\s+d[eoa]s?\b|\bao\s+inves\b|\bhoje\s+em\s+dia\b|\bpassou\s+a\b|\bpassei\s+a\b|"
-    r"\bmud(?:ou|aram|ei|amos)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos)\b|\bremarc\w*\b|"
-    r"\batualiz\w*\b|\bafinal\b|\bnov[oa]\s+(?:valor|numero|data)\b"
+    r"\bmud(?:ou|aram|ei|amos|ar)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos|ar)\b|\bremarc\w*\b|"
+    r"\batualiz\w*\b|\bafinal\b|\bnov[oa]s?\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
