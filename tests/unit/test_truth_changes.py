@@ -193,6 +193,10 @@ def test_one_rare_word_next_to_the_cue_names_a_lowercase_statement(text: str, ea
         ("my phone is dead lol", "got a new phone yesterday"),  # a flat battery
         ("if the trip is off i'll cry", "planning a trip to japan"),  # a hypothetical
         ("the trip is off", "trip to japan in may? maybe. also a trip to rome. trip planning is my thing"),
+        ("Thanks! I won't quit, no matter what.", "I won't give up, Gina!"),  # a denied cue
+        ("I'll never forget the day my youngest took her first steps", "The day was full of love."),
+        ("It was like time stopped and I felt a spark", "The views were stunning and I felt so relaxed."),
+        ("Yoga's a great choice, it's done wonders for me", "That sounds wonderful, Evan!"),
     ],
 )
 def test_one_word_names_nothing_when_it_is_not_what_the_cue_ends(text: str, earlier: str) -> None:

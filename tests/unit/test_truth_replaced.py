@@ -203,3 +203,9 @@ def test_a_new_code_of_the_same_kind_restates_the_earlier_one(earlier: str, late
 
 def test_a_new_thing_with_its_own_code_restates_nothing_it_does_not_share() -> None:
     assert restated("new laptop arrived, order AB-1234", "my flight is TP1357 on friday") == []
+
+
+def test_new_beside_no_code_or_amount_restates_no_name() -> None:
+    """ "new" is a change cue only for a code or an amount: a capitalised first word is no name."""
+    assert restated("Thanks Sam! Trying out new recipes is a great way to stay busy.", "That's great, Sam!") == []
+    assert restated("comi de novo 2 coxinhas", "pedido 88213-B") == []

@@ -12,7 +12,7 @@ from ..domain.lang import LANGUAGES, merged_map
 from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Message, Role, Scope, new_id
 from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
-from ..domain.truth.reconcile import FACT_VALUE, SPEAKER, same_speaker
+from ..domain.truth.reconcile import FACT_VALUE, RESTATED, SPEAKER, same_speaker
 from ..domain.truth.replaced import (
     SUBJECT_KEYS,
     Replaced,
@@ -137,7 +137,7 @@ async def noticed_replaced(deps: Deps, message: Message) -> list[Replaced]:
         r
         for r in found
         if (r.subject.split(":")[0], r.message_id) not in marked
-        and not (r.subject == "restated" and states_value(said_closed.get(r.message_id, ""), r.words))
+        and not (r.subject == RESTATED and states_value(said_closed.get(r.message_id, ""), r.words))
     ]
 
 
@@ -161,7 +161,7 @@ def _holds(fact: MemoryItem, replaced: Replaced) -> bool:
     """Whether a fact drawn from the replaced statement's turn held what it replaced: a key of the
     subject, or for a value restated, the old value in the fact's own."""
     key = fact.key or ""
-    if replaced.subject == "restated":
+    if replaced.subject == RESTATED:
         return states_value(str(fact.metadata.get(FACT_VALUE) or ""), replaced.words)
     return any(key == k or key.startswith(k + ":") for k in SUBJECT_KEYS[replaced.subject.split(":")[0]])
 
@@ -201,7 +201,7 @@ async def record_replaced(deps: Deps, message: Message, replaced: Replaced, acto
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     when = message.created_at
     later = {LATER_STATEMENT: replaced.sentence[:200]}
-    marks = replaced.subject in VALUE_MARKS or (replaced.subject == "restated" and len(replaced.words) >= 3)
+    marks = replaced.subject in VALUE_MARKS or (replaced.subject == RESTATED and len(replaced.words) >= 3)
     item = _statement_mark(
         message,
         replaced.message_id,

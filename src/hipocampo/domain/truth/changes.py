@@ -48,6 +48,8 @@ def _joined(name: str) -> str:
 _CONDITIONAL = re.compile(rf"^\W*(?:{_joined('UNSURE')})\b")
 _SPEECH = re.compile(rf"\b(?:{_joined('REPORTED')})\b")
 _OWN_WORDS = re.compile(rf"\b(?:{_joined('OWN_WORDS')})\b")
+_NEGATED = re.compile(rf"\b(?:{_joined('NEGATIONS')})\s+(?:\w+\s+)?$")
+_ARGUMENT_END = re.compile(_joined("ARGUMENT_ENDS"))
 _CLAUSE_END = re.compile(rf"[,;:()]|\s[-–—]\s|\s(?:{_joined('CLAUSE_BREAKS')})\s")
 _MIN_STEM = 4
 """Shorter stems ("rio", "sol") match too much text to name a fact."""
@@ -313,14 +315,19 @@ def _argument(clause: str, cue: str) -> set[str]:
     by hand because the cue's argument is all a lowercase chat line gives: "welp japan is off"
     names the trip by one word, with no capital to say it is a name."""
     at = clause.find(cue)
-    if at < 0:
-        return set()
+    if at < 0 or _NEGATED.search(clause[:at]):
+        return set()  # "I won't quit", "I'll never forget the day": the cue is denied
     before = re.findall(r"[\w'-]+", clause[:at])[-ARGUMENT_REACH:]
     after = re.findall(r"[\w'-]+", clause[at + len(cue) :])[:ARGUMENT_REACH]
-    count = next((i for i, w in enumerate(after) if w.isdigit()), None)
-    after = after[:count]  # "vendi 20 na loja": a quantity is what was sold, not the shop
+    end = next((i for i, w in enumerate(after) if w.isdigit() or _ARGUMENT_END.fullmatch(w)), None)
+    after = after[:end]  # "vendi 20 na loja": a quantity is what was sold; "time stopped and I felt": another clause
     inside = _cue_gap(cue).split()
-    return {s for s in query_terms(" ".join(before + inside + after)) if len(s) >= _MIN_ARGUMENT and not s.isdigit()}
+    return _terms(" ".join(before + inside + after))
+
+
+def _terms(text: str) -> set[str]:
+    """A cue argument's stems (every language), and what the user's turns are counted in."""
+    return {s for s in query_terms(text) if len(s) >= _MIN_ARGUMENT and not s.isdigit()}
 
 
 _MIN_ARGUMENT = 3
@@ -337,7 +344,7 @@ def _common_stems(earlier: Sequence[tuple[str, str]]) -> set[str]:
     user's own words to name one statement, whatever their frequency elsewhere."""
     counts: dict[str, int] = {}
     for _, content in earlier:
-        for s in _stems(content):
+        for s in _terms(content):
             counts[s] = counts.get(s, 0) + 1
     return {s for s, n in counts.items() if n > RARE_TURNS}
 
@@ -352,7 +359,7 @@ def _naming_argument(content: str, argument: set[str]) -> tuple[str, str] | None
         folded = fold(sentence)
         if not _own(sentence) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
             continue
-        words = [w for w in re.findall(r"[\w'-]+", sentence) if set(query_terms(w)) & argument]
+        words = [w for w in re.findall(r"[\w'-]+", sentence) if _terms(w) & argument]
         if not words:
             continue
         if _about_other(folded) and not any(w[:1].isupper() for w in words):

@@ -34,6 +34,11 @@ FACT_VALUE = "fact_value"
 """Metadata key holding a fact's normalised value (what UPDATE/NONE compare)."""
 
 
+RESTATED = "restated"
+"""The subject :func:`~hipocampo.domain.truth.replaced.restated_statements` gives what it finds: a
+value restated with a change cue, of no subject a reader knows by name."""
+
+
 class Action(str, Enum):
     ADD = "ADD"
     UPDATE = "UPDATE"

@@ -32,6 +32,7 @@ from functools import cache
 from ..lang import LANGUAGES, language
 from ..text import fold, query_terms
 from .changes import _CLAUSE_END, _about_other, _cue_clause, _own, _sentences
+from .reconcile import RESTATED
 
 __all__ = [
     "Replaced",
@@ -51,7 +52,7 @@ SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
     "diet": ("diet",),
     "rent": ("rent",),
     "dose": (),  # a new dose of the same drug: the user still takes it
-    "restated": (),  # the facts holding the earlier value: see ``Replaced.words``
+    RESTATED: (),  # the facts holding the earlier value: see ``Replaced.words``
 }
 """The fact keys (or key families, before a ``:``) each subject's value is written under: facts
 drawn from a replaced statement that hold its subject end with it."""
@@ -446,6 +447,18 @@ def _now_cues() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(language(code).changes.NOW) for code in LANGUAGES)
 
 
+@cache
+def _new_code_cues() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(language(code).changes.NEW_CODE) for code in LANGUAGES)
+
+
+def _change_cue(folded: str, values: _Values) -> bool:
+    """A change cue in a sentence: one of the language's, or "new" beside a code or an amount."""
+    if any(c.search(folded) for c in _now_cues()):
+        return True
+    return bool(values.codes or values.numbers) and any(c.search(folded) for c in _new_code_cues())
+
+
 _FUNCTION = frozenset("pro pra pros pras pa to ta tb tbm vc q eh btw im u ur tho lol kkk haha".split())
 """Chat's function words the stopword lists do not hold: they say nothing of a subject."""
 
@@ -454,7 +467,7 @@ def _context(text: str, values: _Values) -> dict[str, frozenset[str]]:
     """The words a text speaks of, each with its stems in every language; its values and change
     cues left out."""
     folded = fold(text)
-    for cue in _now_cues():
+    for cue in (*_now_cues(), *_new_code_cues()):
         folded = cue.sub(" ", folded)
     words = [w for w in _WORD.findall(folded) if w not in values.all and w not in _FUNCTION and not w[:1].isdigit()]
     return {w: frozenset(query_terms(w)) for w in words if query_terms(w)}
@@ -504,10 +517,10 @@ def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit:
     for whole in _sentences(text):
         sentence = _statement_part(whole)
         folded = fold(sentence)
-        if not sentence or not any(c.search(folded) for c in _now_cues()) or _about_other(folded):
+        if not sentence or _about_other(folded):
             continue
         later = _values(sentence)
-        if not later.all:
+        if not later.all or not _change_cue(folded, later):
             continue
         turn_values = _values(text)
         context = _context(text, turn_values)
@@ -521,7 +534,7 @@ def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit:
                 break
             if hit is not None:
                 old, said, new = hit
-                found[message_id] = Replaced(message_id, "restated", old, said, new, sentence)
+                found[message_id] = Replaced(message_id, RESTATED, old, said, new, sentence)
                 taken += 1
     return list(found.values())
 

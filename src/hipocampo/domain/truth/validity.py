@@ -29,7 +29,7 @@ from functools import cached_property
 
 from ..model import MemoryItem, MemoryKind
 from ..text import fold
-from .reconcile import FACT_VALUE, is_negative, speaker_of
+from .reconcile import FACT_VALUE, RESTATED, is_negative, speaker_of
 
 OUTDATED_MARK = "earlier; since"
 """How every outdated memory's note starts, in search results and in the context: the one text
@@ -148,7 +148,9 @@ def _subject_of(key: str | None) -> str:
     """The subject a later statement changed ("statement:work:agencia" -> "work"): a turn often
     says several things ("moro em bh e trampo numa agência"), and only this one is earlier."""
     parts = (key or "").split(":")
-    return parts[1] if len(parts) >= 3 and parts[0] == "statement" else ""
+    if len(parts) < 3 or parts[0] != "statement" or parts[1] == RESTATED:
+        return ""  # a restated value has no subject a reader knows by name: the later line says which
+    return parts[1]
 
 
 @dataclass(frozen=True)

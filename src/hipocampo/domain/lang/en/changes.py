@@ -11,8 +11,8 @@ RETRACT = (
     r"\bsold\b|\bbroke\s+up\b|\bsplit\s+up\b|\b(?:died|passed\s+away)\b|\bgave\s+up\s+(?:on\s+)?\b|"
     r"\bstopped\b|\bquit\b|\bnot\s+(?:doing|going\s+to\s+do|running|going)\b[^.!?]{0,30}\bthis\s+year\b|"
     r"\bnever\s+mind\b|\bdropp(?:ed|ing)\b(?!\s+(?:off|by|in)\b)(?![^.!?,]{0,30}\boff\b)|\bended\b|\bquitting\b|"
-    r"(?<!phone\s)(?<!battery\s)(?<!laptop\s)\b(?:are|'re|is|'s|was)\s+(?:so\s+|totally\s+|officially\s+)?"
-    r"(?:done|over|dead|finished)\b|"
+    r"(?<!phone\s)(?<!battery\s)(?<!laptop\s)\b(?:are|'re|is|was)\s+(?:so\s+|totally\s+|officially\s+)?"
+    r"(?:done|over|dead|finished)(?=\s*(?:$|[.,!;:)]|with\b|for\s+good\b|now\b|lol\b|tbh\b|ngl\b))|"
     r"\b(?:had|have)\s+to\s+put\s+(?:\w+\s+){1,2}down\b|"
     r"(?<!i'm\s)(?<!im\s)(?<!am\s)(?<!get\s)(?<!got\s)(?<!be\s)\bused\s+to\b|"
     r"\bmoved\s+(?:out\s+of|away\s+from)\b|\bmy\s+ex\b|\bex-(?:boyfriend|girlfriend|husband|wife|partner)\b"
@@ -38,6 +38,12 @@ SLOT_WORDS = {"budget": r"\bbudget\b", "diet": r"\bdiet\b", "employer": r"\bjob\
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
 
+NEGATIONS = r"won'?t|wont|never|don'?t|dont|didn'?t|can'?t|cannot|not|wouldn'?t|shouldn'?t"
+"""Words that deny the cue after them: "I won't quit", "I'll never forget the day" end nothing.
+Folded text."""
+ARGUMENT_ENDS = r"and|i|we|but|then|so"
+"""Words after an ending cue that start another clause ("time stopped and I felt like..." ends no
+feeling). Folded text."""
 UNSURE = r"if|unless|suppose|imagine|what\s+if|in\s+case|maybe|perhaps|should\s+i"
 """Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself."""
 REPORTED = r"said|says|told|asked"
@@ -98,11 +104,14 @@ NOT_VALUES = (
 )
 """Words after a frame that are no value: "I work from home", "living here", "moved again"."""
 NOW = (
-    r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmove[ds]?\s+(?:it|us|me)\b|\bnew\b|"
+    r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmove[ds]?\s+(?:it|us|me)\b|"
     r"\brescheduled\b|\bupdated?\b|\bwent\s+up\b|\bwent\s+down\b|\braised\b|\bnew\s+one\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
 favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and
 another name, number or code, the earlier statement is replaced (:mod:`hipocampo.domain.truth.replaced`)."""
+NEW_CODE = r"\bnew\b"
+"""A new code or amount in place of the old ("new code is EMB-5820"): a change cue only beside a
+code or a number, since "trying out new recipes" restates no name."""
 NOT_HOME = r"\b(?:job|role|team|company|position|firm|employer|promoted|department)\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""

@@ -38,6 +38,11 @@ SLOT_WORDS = {"budget": r"\bor[cç]amento\b", "diet": r"\bdieta\b", "employer": 
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
 
+NEGATIONS = r"nao|nunca|nem|jamais"
+"""Words that deny the cue after them: "nunca desisti do alemão", "não cancelei" end nothing. Folded text."""
+ARGUMENT_ENDS = r"e|eu|nos|mas|depois|entao"
+"""Words after an ending cue that start another clause ("parei e pensei" ends no thought). Folded
+text."""
 UNSURE = r"se|caso|talvez|imagina|e\s+se|sera\s+que|devo"
 """Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself (folded)."""
 REPORTED = r"disse|diz|falou|perguntou|contou"
@@ -115,11 +120,14 @@ NOT_VALUES = (
 NOW = (
     r"\bagora\b|\bem\s+vez\s+d[eoa]s?\b|\bao\s+inves\b|\bhoje\s+em\s+dia\b|\bpassou\s+a\b|\bpassei\s+a\b|"
     r"\bmud(?:ou|aram|ei|amos|ar)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos|ar)\b|\bremarc\w*\b|"
-    r"\batualiz\w*\b|\bafinal\b|\bnov[oa]s?\b"
+    r"\batualiz\w*\b|\bafinal\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
 and another name, number or code, the earlier statement is replaced (folded;
 :mod:`hipocampo.domain.truth.replaced`)."""
+NEW_CODE = r"(?<!de\s)\bnov[oa]s?\b"
+"""A new code or amount in place of the old ("a reserva nova é K9XT4M", not "de novo"): a change
+cue only beside a code or a number."""
 NOT_HOME = r"\b(?:emprego|empresa|cargo|equipa|equipe|firma|funcao|departamento|setor|promovid[oa])\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""
