@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from hipocampo.adapters.clock import FakeClock
-from hipocampo.domain.model import MemoryItem, MemoryKind, Scope
+from hipocampo.domain.model import MemoryItem, MemoryKind, Role, Scope
 from hipocampo.domain.retrieval.recall import Explanation, ScoredMemory
 from hipocampo.services import recall as recall_service
 from hipocampo.services.deps import Deps
@@ -87,6 +87,22 @@ class TestChosen:
         picked, _, _ = chosen(hits, query, 0.5)
         assert len(picked) == k_low(query) + SUBJECT_EXTRA
         assert ids(picked)[k_low(query) :] == ["m30", "m31", "m32"]
+
+    def test_a_small_user_sees_every_line_they_said_marked_ones_with_their_note(self) -> None:
+        """A turn a later line took back in part ("sou motorista tvde em braga", the job ended) still
+        says the city: a small user's question about themselves gets it, rendered with its note."""
+
+        def said(n: int, content: str, current: bool = True) -> ScoredMemory:
+            h = hit(n, 1.0 - n / 10, 0.05, content, terms=())
+            h.memory.role = Role.USER
+            h.explanation.speech_act = "disclosure"
+            h.current = current
+            return h
+
+        hits = [said(0, "comecei na transportes vilar, braga-lyon"), said(1, "sou motorista tvde em braga", False)]
+        hits += [said(i, f"gosto de pescar {i}") for i in range(2, 6)]
+        picked, _, _ = chosen(hits, "onde é que eu moro?", 0.5)
+        assert "m1" in ids(picked)
 
     def test_an_explicit_k_is_a_cap_not_a_quota(self) -> None:
         hits = [hit(i, 1.0, 0.1 if i % 2 else 0.9) for i in range(20)]

@@ -143,12 +143,15 @@ def _unrestated(hits: list[ScoredMemory]) -> list[ScoredMemory]:
 
 def _said(hit: ScoredMemory) -> bool:
     """Anything the user said that is not filler (a request may hold a fact: "suggest a trip from
-    Chicago"), or a memory derived from it; current only."""
+    Chicago"), or a memory derived from it. A turn marked earlier counts too: it is rendered with
+    its note ("earlier; since ..."), so it reads as history, not as current, and a turn often says
+    more than what a later line took back ("sou motorista tvde em braga": the job ended, not the
+    city). A derived memory counts when current only."""
     m = hit.memory
-    if not hit.current or m.kind is MemoryKind.SUMMARY:
+    if m.kind is MemoryKind.SUMMARY:
         return False
     if m.kind is not MemoryKind.TURN:
-        return True
+        return hit.current
     return m.role is not None and m.role.value == "user" and hit.explanation.speech_act != "filler"
 
 

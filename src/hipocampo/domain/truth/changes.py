@@ -31,7 +31,7 @@ from functools import cache
 
 from ..lang import LANGUAGES, language, merged_map
 from ..model import MemoryItem, MemoryType
-from ..text import fold, names_in, query_terms
+from ..text import content_words, fold, names_in, query_terms
 from .reconcile import FACT_VALUE, is_negative
 
 __all__ = ["Ended", "EndedStatement", "ended_facts", "ended_statements", "may_end"]
@@ -288,7 +288,7 @@ def ended_statements(
             if _about_other(clause):
                 continue
             named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} ")) | _short_names(sentence)
-            argument = _argument(clause, ending.group(0)) - _common_stems(earlier)
+            argument = _argument(clause, ending.group(0), _common_stems(earlier))
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
@@ -310,10 +310,12 @@ RARE_TURNS = 2
 one earlier turn names it; "work", said in twenty, names none."""
 
 
-def _argument(clause: str, cue: str) -> set[str]:
-    """The stems of the words next to the cue in its clause: what a cue with one word ends. Written
-    by hand because the cue's argument is all a lowercase chat line gives: "welp japan is off"
-    names the trip by one word, with no capital to say it is a name."""
+def _argument(clause: str, cue: str, common: set[str]) -> set[str]:
+    """The words next to the cue in its clause, folded: what a cue with one word ends. Written by
+    hand because the cue's argument is all a lowercase chat line gives: "welp japan is off" names
+    the trip by one word, with no capital to say it is a name. Left out: stopwords, laughter and
+    other filler ("acabou a mamata kkk"), numbers, and words whose stems the user says often
+    (``common``)."""
     at = clause.find(cue)
     if at < 0 or _NEGATED.search(clause[:at]):
         return set()  # "I won't quit", "I'll never forget the day": the cue is denied
@@ -321,17 +323,33 @@ def _argument(clause: str, cue: str) -> set[str]:
     after = re.findall(r"[\w'-]+", clause[at + len(cue) :])[:ARGUMENT_REACH]
     end = next((i for i, w in enumerate(after) if w.isdigit() or _ARGUMENT_END.fullmatch(w)), None)
     after = after[:end]  # "vendi 20 na loja": a quantity is what was sold; "time stopped and I felt": another clause
-    inside = _cue_gap(cue).split()
-    return _terms(" ".join(before + inside + after))
+    words = content_words(" ".join(before + _cue_gap(cue).split() + after))
+    return {
+        fold(w) for w in words
+        if len(w) >= _MIN_ARGUMENT and not w.isdigit() and fold(w) not in _filler() and not _terms(w) & common
+    }  # fmt: skip
 
 
 def _terms(text: str) -> set[str]:
-    """A cue argument's stems (every language), and what the user's turns are counted in."""
+    """Stems (every language) of at least :data:`_MIN_ARGUMENT` letters: what the user's turns are
+    counted in."""
     return {s for s in query_terms(text) if len(s) >= _MIN_ARGUMENT and not s.isdigit()}
 
 
 _MIN_ARGUMENT = 3
 """A cue's argument may be shorter than a named stem: "dropped the mba"."""
+
+
+@cache
+def _filler() -> frozenset[str]:
+    return frozenset().union(*(getattr(lang.speech_acts, "FILLER_WORDS", ()) for lang in LANGUAGES.values()))
+
+
+def _same_word(word: str, argument: set[str]) -> bool:
+    """The same word, not only the same stem: a thing is named alike ("keto" / "keto", "cats" /
+    "cat"), while an action is conjugated apart ("voltei" / "volto" share a stem and are two
+    statements)."""
+    return word in argument or word.rstrip("s") in {a.rstrip("s") for a in argument}
 
 
 @cache
@@ -359,7 +377,7 @@ def _naming_argument(content: str, argument: set[str]) -> tuple[str, str] | None
         folded = fold(sentence)
         if not _own(sentence) or any(p[0].search(folded) for p in map(_patterns, LANGUAGES)):
             continue
-        words = [w for w in re.findall(r"[\w'-]+", sentence) if _terms(w) & argument]
+        words = [w for w in re.findall(r"[\w'-]+", sentence) if _same_word(fold(w), argument)]
         if not words:
             continue
         if _about_other(folded) and not any(w[:1].isupper() for w in words):
