@@ -273,9 +273,11 @@ def ended_statements(
     """The earlier statements (``earlier``: the user's turns as (message id, text), newest first)
     that ``text`` takes back with an ending cue, when no fact carried them: "scratch what I said
     about the half marathon" after "I'm training for a half marathon in October". A statement is
-    named by at least :data:`MIN_SHARED` specific words of the ending sentence (not the cue's);
-    at most ``limit`` statements per sentence, the most recent."""
+    named by at least :data:`MIN_SHARED` specific words of the ending sentence (not the cue's), or
+    by the one rare word the cue ends ("welp japan is off": :func:`_argument`); at most ``limit``
+    statements per sentence, the most recent."""
     found: dict[str, EndedStatement] = {}
+    common: set[str] | None = None
     for sentence in _sentences(text):
         if not _own(sentence):
             continue
@@ -288,7 +290,9 @@ def ended_statements(
             if _about_other(clause):
                 continue
             named = _stems(clause.replace(ending.group(0), f" {_cue_gap(ending.group(0))} ")) | _short_names(sentence)
-            argument = _argument(clause, ending.group(0), _common_stems(earlier))
+            if common is None:
+                common = _common_stems(earlier)  # once per call, and only when a cue is found
+            argument = _argument(clause, ending.group(0), common)
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
@@ -308,6 +312,8 @@ mba", "we had to put miso down", "jess and i are done"."""
 RARE_TURNS = 2
 """Most earlier turns a cue's one word may appear in and still name a statement: "japan" said in
 one earlier turn names it; "work", said in twenty, names none."""
+_MIN_ARGUMENT = 3
+"""A cue's argument may be shorter than a named stem: "dropped the mba"."""
 
 
 def _argument(clause: str, cue: str, common: set[str]) -> set[str]:
@@ -334,10 +340,6 @@ def _terms(text: str) -> set[str]:
     """Stems (every language) of at least :data:`_MIN_ARGUMENT` letters: what the user's turns are
     counted in."""
     return {s for s in query_terms(text) if len(s) >= _MIN_ARGUMENT and not s.isdigit()}
-
-
-_MIN_ARGUMENT = 3
-"""A cue's argument may be shorter than a named stem: "dropped the mba"."""
 
 
 @cache
