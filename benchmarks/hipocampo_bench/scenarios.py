@@ -58,7 +58,7 @@ __all__ = [
 
 
 SCENARIOS: tuple[Scenario, ...] = load_scenarios()
-"""Every scenario, split by split: tuned, earlier-blind, then never-tuned when its files exist."""
+"""Every scenario, split by split (:data:`SPLITS`), each when its files exist."""
 USER = "scenario-user"
 OTHER_USER = "scenario-other-user"
 CHECKS = ("updates", "retractions", "mentions", "events")
