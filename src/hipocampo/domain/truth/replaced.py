@@ -63,11 +63,18 @@ DEFAULT_VALUE_WORDS = 3
 DESCRIBED = frozenset({"work"})
 """Subjects whose value may be a description ("numa fábrica de têxteis", "at a hospital"): a
 workplace is often named by its kind. A home is not ("in a flat" says nothing of the city)."""
-_INDEFINITE = frozenset({"a", "an", "um", "uma", "num", "numa"})
-_NAMING = frozenset({"called", "named", "chamado", "chamada", "chama"})
+
+
+def _merged(name: str) -> frozenset[str]:
+    """A word set of every language's ``changes`` bundle, united: a mixed turn meets both."""
+    return frozenset().union(*(getattr(language(code).changes, name) for code in LANGUAGES))
+
+
+_INDEFINITE = _merged("INDEFINITE")
+_NAMING = _merged("NAMING")
 _NUMBER = re.compile(r"\d[\d.,]*")
 _WORD = re.compile(r"[\w'-]+")
-_NEGATION = re.compile(r"\b(?:not|don'?t|didn'?t|never|no\s+longer|nao|nunca|nem|sem)\b")
+_NEGATION = re.compile(rf"\b(?:{'|'.join(language(code).changes.NEGATIONS for code in LANGUAGES)})\b")
 """A negation before a frame. Not a bare "no": in Portuguese it is "in the" ("no fim de semana
 mudei pra Curitiba"), and that sentence was skipped as a denial."""
 
@@ -386,13 +393,10 @@ _UNIT_TAIL = re.compile(r"\d(?:am|pm|h|hs|min|mg|mcg|ml|kg|km|g|k|x|st|nd|rd|th|
 _AMOUNT = re.compile(r"(?<![\w:-])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?:(\s*(?:mil|k|thousand)\b)|(?![\w:-]))")
 _NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+(?:\s+(?:(?:de|da|do|dos|das|of)\s+)?[A-ZÀ-Ý][\w'’-]+)*")
 """A name, of one or more capitalised words ("Mercado Livre", "Hospital de Santa Maria")."""
-_NOT_NAMES = frozenset(
-    "i im i'm ok okay yep yes no sim nao oi ola hi hey hello ugh lol haha kkk afinal entao so well oh ah eh "
-    "sad big new mas but and e".split()
-)
+_NOT_NAMES = _merged("NOT_NAMES")
 _SELF = re.compile(
-    r"\b(?:[Ii]'?m|I\s+am|[Mm]y\s+name\s+is|[Ss]ou\s+[oa]|[Cc]hamo-me|[Mm]e\s+chamo|[Mm]eu\s+nome\s+é)\s+"
-    r"([A-ZÀ-Ý][\w'-]+)|\b([A-ZÀ-Ý][\w'-]+)\s+(?:aqui|here)\b"
+    rf"\b(?:{'|'.join(language(code).changes.SELF_INTRO for code in LANGUAGES)})\s+"
+    rf"([A-ZÀ-Ý][\w'-]+)|\b([A-ZÀ-Ý][\w'-]+)\s+(?:{'|'.join(language(code).changes.HERE for code in LANGUAGES)})\b"
 )
 MIN_CONTEXT = 2
 """Words (stems), shared values and code shapes a restated value's turn and the earlier sentence
@@ -459,7 +463,7 @@ def _change_cue(folded: str, values: _Values) -> bool:
     return bool(values.codes or values.numbers) and any(c.search(folded) for c in _new_code_cues())
 
 
-_FUNCTION = frozenset("pro pra pros pras pa to ta tb tbm vc q eh btw im u ur tho lol kkk haha".split())
+_FUNCTION = _merged("CHAT_WORDS")
 """Chat's function words the stopword lists do not hold: they say nothing of a subject."""
 
 

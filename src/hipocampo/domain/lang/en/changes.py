@@ -38,7 +38,7 @@ SLOT_WORDS = {"budget": r"\bbudget\b", "diet": r"\bdiet\b", "employer": r"\bjob\
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
 
-NEGATIONS = r"won'?t|wont|never|don'?t|dont|didn'?t|can'?t|cannot|not|wouldn'?t|shouldn'?t"
+NEGATIONS = r"won'?t|wont|never|don'?t|dont|didn'?t|can'?t|cannot|not|wouldn'?t|shouldn'?t|no\s+longer"
 """Words that deny the cue after them: "I won't quit", "I'll never forget the day" end nothing.
 Folded text."""
 ARGUMENT_ENDS = r"and|i|we|but|then|so"
@@ -115,3 +115,17 @@ NEW_CODE = r"\bnew\b"
 code or a number, since "trying out new recipes" restates no name."""
 NOT_HOME = r"\b(?:job|role|team|company|position|firm|employer|promoted|department)\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""
+
+INDEFINITE = frozenset({"a", "an"})
+"""Indefinite articles: "I work at a hospital" names the kind of place, not which one."""
+NAMING = frozenset({"called", "named"})
+"""Words that give a name after a description ("a startup called Ramp")."""
+CHAT_WORDS = frozenset("btw im u ur tho lol haha".split())
+"""Chat's function words the stopword list does not hold: they say nothing of a subject."""
+NOT_NAMES = frozenset("i im i'm ok okay yep yes no hi hey hello ugh lol haha so well oh ah sad big new but and".split())
+"""Capitalised words at a sentence's start that name nothing ("Ok", "Hey", "Sad")."""
+SELF_INTRO = r"[Ii]'?m|I\s+am|[Mm]y\s+name\s+is"
+"""How the speaker gives their own name ("I'm Kim", "my name is Kim"): a name said so is no value
+of a subject. Case-sensitive: the name after it is capitalised."""
+HERE = r"here"
+"""The word after a name that introduces the speaker ("Kim here")."""

@@ -38,7 +38,7 @@ SLOT_WORDS = {"budget": r"\bor[cç]amento\b", "diet": r"\bdieta\b", "employer": 
 """A slot's own name, for a single-valued slot an ending names without its value: "forget what I said
 about the budget", "já não tenho emprego". Patterns over folded text."""
 
-NEGATIONS = r"nao|nunca|nem|jamais"
+NEGATIONS = r"nao|nunca|nem|jamais|sem"
 """Words that deny the cue after them: "nunca desisti do alemão", "não cancelei" end nothing. Folded text."""
 ARGUMENT_ENDS = r"e|eu|nos|mas|depois|entao"
 """Words after an ending cue that start another clause ("parei e pensei" ends no thought). Folded
@@ -131,3 +131,18 @@ NEW_CODE = r"(?<!de\s)\bnov[oa]s?\b"
 cue only beside a code or a number."""
 NOT_HOME = r"\b(?:emprego|empresa|cargo|equipa|equipe|firma|funcao|departamento|setor|promovid[oa])\b"
 """Words that make a move a change of workplace ("I moved to Globex, same role"): no home is read."""
+
+INDEFINITE = frozenset({"um", "uma", "num", "numa"})
+"""Indefinite articles: "trabalho numa fábrica" names the kind of place, not which one."""
+NAMING = frozenset({"chamado", "chamada", "chama"})
+"""Words that give a name after a description ("uma startup chamada Ramp")."""
+CHAT_WORDS = frozenset("pro pra pros pras pa to ta tb tbm vc q eh kkk".split())
+"""Chat's function words the stopword list does not hold ("pra", "tô", "vc"): they say nothing of
+a subject."""
+NOT_NAMES = frozenset("sim nao oi ola kkk afinal entao eh mas e".split())
+"""Capitalised words at a sentence's start that name nothing ("Oi", "Afinal", "Sim")."""
+SELF_INTRO = r"[Ss]ou\s+[oa]|[Cc]hamo-me|[Mm]e\s+chamo|[Mm]eu\s+nome\s+é"
+"""How the speaker gives their own name ("sou a Ana", "chamo-me Rui"): a name said so is no value
+of a subject. Case-sensitive: the name after it is capitalised."""
+HERE = r"aqui"
+"""The word after a name that introduces the speaker ("Ana aqui")."""
