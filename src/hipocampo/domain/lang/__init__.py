@@ -19,6 +19,8 @@ reading the pipeline:
 - ``dates``: month, weekday and number words for date resolution;
 - ``phrases``: words of summaries and consolidation;
 - ``speech_acts`` and ``slang`` (optional): question/request cues and abbreviations for ranking.
+- ``subjects`` (optional): the stems of a question about a life subject (work, home, health...)
+  and of a memory about it, for the subject thesaurus that filters hits.
 
 The shared pipeline asks a :class:`Language` for these (``language("pt").lexicon.FOODS``,
 ``LANGUAGES["en"].grammar``) and never branches on a language code. Adding a language is a new
@@ -38,7 +40,7 @@ from typing import Any
 __all__ = ["LANGUAGES", "Language", "language", "merged_map", "merged_set", "words_map", "words_set"]
 
 _CODES = ("en", "pt")  # the registry: one entry per folder
-_OPTIONAL = frozenset({"speech_acts", "slang"})  # modules another concern may or may not have written yet
+_OPTIONAL = frozenset({"speech_acts", "slang", "subjects"})  # modules another concern may or may not have written yet
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,10 @@ class Language:
     @property
     def slang(self) -> ModuleType | None:
         return self.module("slang")
+
+    @property
+    def subjects(self) -> ModuleType | None:
+        return self.module("subjects")
 
     @property
     def reader(self) -> Any:
