@@ -3,7 +3,7 @@ changes, who it is about, and filler. Pure rules, Portuguese and English.
 
 :mod:`.summarize` scores sentences by these signals; the benchmark
 (``benchmarks/summaries_keep.py``) uses :data:`DECISION` to find the decisions a summary must keep.
-The word lists are module constants, so they can move into the language bundles as they are.
+The word lists live in the language bundles (``domain/lang/<code>/phrases.py``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..lang import LANGUAGES
 from ..text import content_words, fold, names_in
 from .salience import FILLER, phrases
+
+
+def _cues(name: str) -> list[str]:
+    """Every language's fragments of ``phrases.<name>``, in registry order, duplicates dropped."""
+    return list(dict.fromkeys(f for lang in LANGUAGES.values() for f in getattr(lang.phrases, name)))
+
 
 NAME_BONUS = 0.15  # per name, up to two
 NUMBER_BONUS = 0.25  # numbers, money, dates
@@ -23,214 +30,17 @@ SELF_BONUS = 0.1  # a speaker saying something about themselves: the memory is a
 FILLER_PENALTY = 0.15  # filler words around some content
 ADDRESS_PENALTY = 0.3  # "You'll be an awesome mom!": about the listener, usually praise
 
-DECISION = phrases(
-    r"decid\w*",
-    "decision",
-    "will",
-    "won't",
-    r"(?:i|we|she|he|they)'ll",
-    r"agreed? (?:to|on)",
-    "we agreed",
-    r"plan(?:s|ned|ning)?",
-    "going to",
-    "gonna",
-    r"promis\w*",
-    "let's",
-    r"schedul\w*",
-    "booked",
-    "signed up",
-    r"commit\w*",
-    "vamos",
-    "vou",
-    "vai",
-    "combinamos",
-    r"combinad[oa]",
-    "combinei",
-    "plano",
-    r"planej\w*",
-    "pretendo",
-    r"prometo",
-    "prometi",
-    "marcamos",
-    "marquei",
-    "agendei",
-    "agendamos",
-)
-SETTLED = phrases(
-    r"decid\w*",
-    "decision",
-    r"agreed? (?:to|on)",
-    "we agreed",
-    r"plan(?:s|ned|ning)?",
-    r"promis\w*",
-    "let's",
-    r"schedul\w*",
-    "booked",
-    "signed up",
-    r"commit\w*",
-    "we'll",
-    "vamos",
-    "combinamos",
-    r"combinad[oa]",
-    "combinei",
-    "plano",
-    r"planej\w*",
-    "pretendo",
-    "prometo",
-    "prometi",
-    "marcamos",
-    "marquei",
-    "agendei",
-    "agendamos",
-    r"decidi\w*",
-    "fechamos",
-    "fechado",
-)
+DECISION = phrases(*_cues("DECISION_CUES"))
+SETTLED = phrases(*_cues("SETTLED_CUES"))
 """The strong part of :data:`DECISION`: what was settled, not a bare future ("vai", "will",
 "vou"), which also says "a primavera vai ser um horror". A summary keeps these sentences whole."""
-PREFERENCE = phrases(
-    r"allerg\w*",
-    r"prefer\w*",
-    "can't",
-    "cannot",
-    "can not",
-    "don't like",
-    "doesn't like",
-    "do not like",
-    "hate",
-    r"loves?",
-    r"favou?rites?",
-    r"vegetarian\w*",
-    r"vegan\w*",
-    "intolerant",
-    "must not",
-    "never",
-    "avoid",
-    r"alergi\w*",
-    "prefiro",
-    "prefere",
-    "preferimos",
-    r"preferenc\w*",
-    "nao posso",
-    "nao pode",
-    "nao gosto",
-    "nao como",
-    "nao bebo",
-    "nao consigo",
-    "odeio",
-    "adoro",
-    r"favorit\w*",
-    "intolerante",
-    "evito",
-    "nunca",
-)
+PREFERENCE = phrases(*_cues("PREFERENCE_CUES"))
 NUMBER = re.compile(r"\d|[$€£¥]")
 _DIGITS = re.compile(r"\d+")  # part of a sentence's identity: "meet at 3" is not "meet at 4"
-DATE_WORDS = phrases(
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "janeiro",
-    "fevereiro",
-    "marco",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "segunda-feira",
-    "terca-feira",
-    "quarta-feira",
-    "quinta-feira",
-    "sexta-feira",
-    "sabado",
-    "domingo",
-    "today",
-    "tonight",
-    "tomorrow",
-    "yesterday",
-    "weekend",
-    r"(?:next|last) (?:week|month|year)",
-    "hoje",
-    "amanha",
-    "ontem",
-    "fim de semana",
-    r"(?:semana|mes|ano) que vem",
-    r"(?:proxima|semana) passada",
-    "proxima semana",
-    "dollars?",
-    "bucks",
-    "euros?",
-    "reais",
-)
-CHANGE = phrases(
-    r"moved (?:from|to|out|back|in)",
-    r"(?:changed|switched) (?:jobs?|from|to|careers?)",
-    "no longer",
-    "anymore",
-    "used to",
-    "new job",
-    r"started (?:working|at|a new)",
-    r"quit\w*",
-    "left my job",
-    r"(?:me )?mude[ia]",
-    "mudou",
-    "mudamos",
-    r"troque[ia]",
-    "trocou",
-    r"nao \w+(?: \w+)? mais",
-    r"agora (?:moro|trabalho|sou|estou)",
-    "deixei",
-    "larguei",
-    r"comecei (?:a trabalhar|na|no|em)",
-    "not anymore",
-)
-FIRST_PERSON = phrases(
-    "i",
-    "i'm",
-    "i've",
-    "i'd",
-    "i'll",
-    "my",
-    "me",
-    "mine",
-    "we",
-    "we're",
-    "we've",
-    "our",
-    "us",
-    "eu",
-    "meu",
-    "minha",
-    "meus",
-    "minhas",
-    "nos",
-    "nosso",
-    "nossa",
-    "comigo",
-)
-SECOND_PERSON = phrases(
-    "you", "you're", "you've", "you'll", "you'd", "your", "yours", "voce", "voces", "te", "contigo", "teu", "tua"
-)
+DATE_WORDS = phrases(*_cues("DATE_CUES"))
+CHANGE = phrases(*_cues("CHANGE_CUES"))
+FIRST_PERSON = phrases(*_cues("FIRST_PERSON"))
+SECOND_PERSON = phrases(*_cues("SECOND_PERSON"))
 SENTENCE_BOUNDARY = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)]))\s+(?=[\"'“‘(¿¡]?[A-ZÀ-Ý0-9])")
 """Where a sentence ends: after ``. ! ? …`` (and a closing quote), before a capital or digit."""
 

@@ -43,3 +43,135 @@ TOPICS = {
 """Word beginnings (folded) of everyday topics."""
 DETAILS_OMITTED = "(+{n} details omitted)"
 """The last line of a thread summary that could not keep every number, date, name and decision."""
+
+# --- what makes a sentence worth a summary line (read by domain/summaries/signals.py) ---------
+
+DECISION_CUES: tuple[str, ...] = (
+    "decid\\w*",
+    "decision",
+    "will",
+    "won't",
+    "(?:i|we|she|he|they)'ll",
+    "agreed? (?:to|on)",
+    "we agreed",
+    "plan(?:s|ned|ning)?",
+    "going to",
+    "gonna",
+    "promis\\w*",
+    "let's",
+    "schedul\\w*",
+    "booked",
+    "signed up",
+    "commit\\w*",
+)
+"""Words of a decision, a plan or a commitment, settled or only said (folded): a summary line's signal."""
+
+SETTLED_CUES: tuple[str, ...] = (
+    "decid\\w*",
+    "decision",
+    "agreed? (?:to|on)",
+    "we agreed",
+    "plan(?:s|ned|ning)?",
+    "promis\\w*",
+    "let's",
+    "schedul\\w*",
+    "booked",
+    "signed up",
+    "commit\\w*",
+    "we'll",
+)
+"""The strong part of ``DECISION_CUES``: what was settled, not a bare future. A summary keeps these sentences whole."""
+
+PREFERENCE_CUES: tuple[str, ...] = (
+    "allerg\\w*",
+    "prefer\\w*",
+    "can't",
+    "cannot",
+    "can not",
+    "don't like",
+    "doesn't like",
+    "do not like",
+    "hate",
+    "loves?",
+    "favou?rites?",
+    "vegetarian\\w*",
+    "vegan\\w*",
+    "intolerant",
+    "must not",
+    "never",
+    "avoid",
+)
+"""Words of a preference or a constraint (an allergy must never be dropped from a summary)."""
+
+DATE_CUES: tuple[str, ...] = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "today",
+    "tonight",
+    "tomorrow",
+    "yesterday",
+    "weekend",
+    "(?:next|last) (?:week|month|year)",
+    "dollars?",
+    "bucks",
+    "euros?",
+)
+"""Month, weekday and relative-day words, and currency words: a summary line's number or date signal."""
+
+CHANGE_CUES: tuple[str, ...] = (
+    "moved (?:from|to|out|back|in)",
+    "(?:changed|switched) (?:jobs?|from|to|careers?)",
+    "no longer",
+    "anymore",
+    "used to",
+    "new job",
+    "started (?:working|at|a new)",
+    "quit\\w*",
+    "left my job",
+    "not anymore",
+)
+"""Words of a change (a move, a new job, something stopped): what makes older lines wrong."""
+
+FIRST_PERSON: tuple[str, ...] = (
+    "i",
+    "i'm",
+    "i've",
+    "i'd",
+    "i'll",
+    "my",
+    "me",
+    "mine",
+    "we",
+    "we're",
+    "we've",
+    "our",
+    "us",
+)
+"""Pronouns of the speaker: a sentence about the speaker themselves."""
+
+SECOND_PERSON: tuple[str, ...] = (
+    "you",
+    "you're",
+    "you've",
+    "you'll",
+    "you'd",
+    "your",
+    "yours",
+)
+"""Pronouns of the listener: a sentence about the listener, usually praise."""

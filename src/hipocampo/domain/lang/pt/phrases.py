@@ -38,3 +38,134 @@ TOPICS = {
 """Word beginnings (folded) of everyday topics."""
 DETAILS_OMITTED = "(+{n} detalhes omitidos)"
 """The last line of a thread summary that could not keep every number, date, name and decision."""
+
+# --- what makes a sentence worth a summary line (read by domain/summaries/signals.py) ---------
+
+DECISION_CUES: tuple[str, ...] = (
+    "vamos",
+    "vou",
+    "vai",
+    "combinamos",
+    "combinad[oa]",
+    "combinei",
+    "plano",
+    "planej\\w*",
+    "pretendo",
+    "prometo",
+    "prometi",
+    "marcamos",
+    "marquei",
+    "agendei",
+    "agendamos",
+)
+"""Words of a decision, a plan or a commitment, settled or only said (folded): a summary line's signal."""
+
+SETTLED_CUES: tuple[str, ...] = (
+    "vamos",
+    "combinamos",
+    "combinad[oa]",
+    "combinei",
+    "plano",
+    "planej\\w*",
+    "pretendo",
+    "prometo",
+    "prometi",
+    "marcamos",
+    "marquei",
+    "agendei",
+    "agendamos",
+    "decidi\\w*",
+    "fechamos",
+    "fechado",
+)
+"""The strong part of ``DECISION_CUES``: what was settled, not a bare future. A summary keeps these sentences whole."""
+
+PREFERENCE_CUES: tuple[str, ...] = (
+    "alergi\\w*",
+    "prefiro",
+    "prefere",
+    "preferimos",
+    "preferenc\\w*",
+    "nao posso",
+    "nao pode",
+    "nao gosto",
+    "nao como",
+    "nao bebo",
+    "nao consigo",
+    "odeio",
+    "adoro",
+    "favorit\\w*",
+    "intolerante",
+    "evito",
+    "nunca",
+)
+"""Words of a preference or a constraint (an allergy must never be dropped from a summary)."""
+
+DATE_CUES: tuple[str, ...] = (
+    "janeiro",
+    "fevereiro",
+    "marco",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+    "segunda-feira",
+    "terca-feira",
+    "quarta-feira",
+    "quinta-feira",
+    "sexta-feira",
+    "sabado",
+    "domingo",
+    "hoje",
+    "amanha",
+    "ontem",
+    "fim de semana",
+    "(?:semana|mes|ano) que vem",
+    "(?:proxima|semana) passada",
+    "proxima semana",
+    "euros?",
+    "reais",
+)
+"""Month, weekday and relative-day words, and currency words: a summary line's number or date signal."""
+
+CHANGE_CUES: tuple[str, ...] = (
+    "(?:me )?mude[ia]",
+    "mudou",
+    "mudamos",
+    "troque[ia]",
+    "trocou",
+    "nao \\w+(?: \\w+)? mais",
+    "agora (?:moro|trabalho|sou|estou)",
+    "deixei",
+    "larguei",
+    "comecei (?:a trabalhar|na|no|em)",
+)
+"""Words of a change (a move, a new job, something stopped): what makes older lines wrong."""
+
+FIRST_PERSON: tuple[str, ...] = (
+    "eu",
+    "meu",
+    "minha",
+    "meus",
+    "minhas",
+    "nos",
+    "nosso",
+    "nossa",
+    "comigo",
+)
+"""Pronouns of the speaker: a sentence about the speaker themselves."""
+
+SECOND_PERSON: tuple[str, ...] = (
+    "voce",
+    "voces",
+    "te",
+    "contigo",
+    "teu",
+    "tua",
+)
+"""Pronouns of the listener: a sentence about the listener, usually praise."""
