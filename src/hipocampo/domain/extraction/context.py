@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..lang import language
+from ..lang import LANGUAGES, language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
@@ -134,31 +134,20 @@ def _pet(d: Draft, known: Known) -> Draft | None:
 
 # --- new home or new job ------------------------------------------------------------------------
 
-_WORK = re.compile(
-    r"\b(?:jobs?|work(?:ing)?|company|companies|employer|firm|startup|office|role|position|promotion|offer|hired|"
-    r"salary|pay|colleagues?|coworkers?|boss|manager|team|career|contract|interview|recruiter|"
-    r"emprego|trabalho|trabalhar|empresa|firma|cargo|vaga|função|funcao|promoção|promocao|proposta|contratad[oa]|"
-    r"salário|salario|colegas?|chefe|equipa|equipe|carreira|contrato|entrevista|patrão|patrao)\b",
-    re.IGNORECASE,
+
+def _joined(name: str) -> str:
+    """Every language's ``roles.<name>`` fragment, as one alternation: a mixed turn meets both."""
+    return "|".join(f"(?:{getattr(lang.roles, name)})" for lang in LANGUAGES.values())
+
+
+_WORK = re.compile(rf"\b(?:{_joined('WORK_WORDS')})\b", re.IGNORECASE)
+_RELOCATING_FOR_WORK = re.compile(_joined("RELOCATING_FOR_WORK"), re.IGNORECASE)  # why a move happened
+_HOME = re.compile(rf"\b(?:{_joined('HOME_WORDS')})\b", re.IGNORECASE)
+_JOB_AFTER = re.compile(
+    rf"^\s*,?\s*(?:{_joined('JOB_AS')})\s+(?:(?:{_joined('INDEFINITE_ARTICLES')})\s+)?[a-zà-ÿ]", re.IGNORECASE
 )
-_RELOCATING_FOR_WORK = re.compile(  # why a city move happened, not where the job is
-    r"\b(?:for|because\s+of|closer\s+to|near(?:er)?(?:\s+to)?|next\s+to)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+|our\s+)?"
-    r"(?:new\s+)?(?:job|work|office|position|role|contract|career)\b|\b(?:por\s+causa\s+d[oa]|pelo|pela|para|a)\s+(?:(?:meu|minha|novo|nova|um|uma)\s+)*"
-    r"(?:trabalho|emprego|trabalhar|contrato|carreira)\b",
-    re.IGNORECASE,
-)
-_HOME = re.compile(
-    r"\b(?:apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|moving\s+boxes|landlord|"
-    r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio)\b",
-    re.IGNORECASE,
-)
-_JOB_AFTER = re.compile(r"^\s*,?\s*(?:as|como)\s+(?:an?\s+|um\s+|uma\s+)?[a-zà-ÿ]", re.IGNORECASE)
-_COMPANY = re.compile(
-    r"\b(?:inc|corp|corporation|ltd|llc|plc|gmbh|s\.?a|lda|ltda|group|grupo|bank|banco|labs|technologies|tech|"
-    r"software|systems|consulting|partners|holdings|industries|solutions|studios|ventures)\.?$",
-    re.IGNORECASE,
-)
-_WORK_NOUNS = frozenset("job work company employer firm emprego empresa trabalho firma".split())
+_COMPANY = re.compile(rf"\b(?:{_joined('COMPANY_SUFFIXES')})\.?$", re.IGNORECASE)
+_WORK_NOUNS = frozenset().union(*(lang.roles.WORK_NOUNS for lang in LANGUAGES.values()))
 
 
 def _values(known: Known, *keys: str) -> set[str]:

@@ -79,3 +79,30 @@ def job_title(text: str) -> str | None:
     head = fold(m.group(0).split()[-1])
     known = head in lexicon.OCCUPATIONS or head in lexicon.STATUSES or head.endswith(lexicon.OCCUPATION_SUFFIXES)
     return m.group(0) if known and head not in lexicon.NOT_OCCUPATIONS else None
+
+
+# --- a move to a name: a new job or a new home (read by domain/extraction/context.py) ----------
+
+WORK_WORDS = (
+    r"jobs?|work(?:ing)?|company|companies|employer|firm|startup|office|role|position|promotion|offer|hired|"
+    r"salary|pay|colleagues?|coworkers?|boss|manager|team|career|contract|interview|recruiter"
+)
+"""Words of a turn about work: with them, "I moved to Globex" is a new job."""
+RELOCATING_FOR_WORK = (
+    r"\b(?:for|because\s+of|closer\s+to|near(?:er)?(?:\s+to)?|next\s+to)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+|our\s+)?"
+    r"(?:new\s+)?(?:job|work|office|position|role|contract|career)\b"
+)
+"""Why a city move happened ("moved to Halden for a new job"), not where the job is: no work word."""
+HOME_WORDS = r"apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|moving\s+boxes|landlord"
+"""Words of a turn about a home: with them, "I moved to Oakridge" is a new home."""
+JOB_AS = r"as"
+"""The word before a job title after the name ("moved to Kestrel Labs as a data engineer")."""
+INDEFINITE_ARTICLES = r"an?"
+"""Articles a job title may take after :data:`JOB_AS`."""
+COMPANY_SUFFIXES = (
+    r"inc|corp|corporation|ltd|llc|plc|gmbh|group|bank|labs|technologies|tech|software|systems|consulting|partners|"
+    r"holdings|industries|solutions|studios|ventures"
+)
+"""The last word of a company's name ("Kestrel Labs", "Acme Inc.")."""
+WORK_NOUNS = frozenset("job work company employer firm".split())
+"""What a move leaves when it leaves a job, not a named place ("I left my job for Globex")."""

@@ -105,3 +105,27 @@ def job_title(text: str) -> str | None:
             comp = _COMPLEMENT.match(text[len(cand) :])
             return cand + (comp.group(0) if comp else "")
     return None
+
+
+# --- a move to a name: a new job or a new home (read by domain/extraction/context.py) ----------
+
+WORK_WORDS = (
+    r"emprego|trabalho|trabalhar|empresa|firma|cargo|vaga|função|funcao|promoção|promocao|proposta|contratad[oa]|"
+    r"salário|salario|colegas?|chefe|equipa|equipe|carreira|contrato|entrevista|patrão|patrao"
+)
+"""Words of a turn about work: with them, "mudei para a Globex" is a new job."""
+RELOCATING_FOR_WORK = (
+    r"\b(?:por\s+causa\s+d[oa]|pelo|pela|para|a)\s+(?:(?:meu|minha|novo|nova|um|uma)\s+)*"
+    r"(?:trabalho|emprego|trabalhar|contrato|carreira)\b"
+)
+"""Why a city move happened ("mudei pra Curitiba por causa do trabalho"), not where the job is."""
+HOME_WORDS = r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio"
+"""Words of a turn about a home: with them, "mudei para Sorocaba" is a new home."""
+JOB_AS = r"como"
+"""The word before a job title after the name ("mudei para a Sonae como analista")."""
+INDEFINITE_ARTICLES = r"um|uma"
+"""Articles a job title may take after :data:`JOB_AS`."""
+COMPANY_SUFFIXES = r"s\.?a|lda|ltda|grupo|banco"
+"""The last word of a company's name ("Banco Inter", "Sonae S.A.", "Ferragens Lda")."""
+WORK_NOUNS = frozenset("emprego empresa trabalho firma".split())
+"""What a move leaves when it leaves a job, not a named place ("saí da empresa para a Globex")."""
