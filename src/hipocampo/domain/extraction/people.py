@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import fold
 from . import lexicon as lex
@@ -55,10 +56,5 @@ def _looks_like_a_person(text: str, start: int, end: int, name: str) -> bool:
 
 
 _NAME_TOKEN = re.compile(r"[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+(?:(?:de|da|do|dos|das)\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+)*")
-_PLACE_PREPOSITIONS = frozenset(
-    "in at from to for into near em no na nos nas de do da dos das para pra pro perto".split()
-)
-_PERSON_VERBS = frozenset(
-    """lives works is was has had said says told called loves likes wants and will can mora trabalha e
-    foi tem tinha disse falou ligou vai adora gosta quer pode""".split()
-)
+_PLACE_PREPOSITIONS = frozenset().union(*(lang.roles.PLACE_PREPOSITIONS for lang in LANGUAGES.values()))
+_PERSON_VERBS = frozenset().union(*(lang.roles.PERSON_VERBS for lang in LANGUAGES.values()))

@@ -106,3 +106,11 @@ COMPANY_SUFFIXES = (
 """The last word of a company's name ("Kestrel Labs", "Acme Inc.")."""
 WORK_NOUNS = frozenset("job work company employer firm".split())
 """What a move leaves when it leaves a job, not a named place ("I left my job for Globex")."""
+
+
+# --- a person named in a turn (read by domain/extraction/people.py) ---------------------------
+
+PLACE_PREPOSITIONS = frozenset("in at from to for into near".split())
+"""Words before a capitalised word that make it a place ("in Porto"), not a person."""
+PERSON_VERBS = frozenset("lives works is was has had said says told called loves likes wants and will can".split())
+"""Verbs after a capitalised word that opens a sentence and make it a person ("Ana lives in Porto")."""

@@ -129,3 +129,11 @@ COMPANY_SUFFIXES = r"s\.?a|lda|ltda|grupo|banco"
 """The last word of a company's name ("Banco Inter", "Sonae S.A.", "Ferragens Lda")."""
 WORK_NOUNS = frozenset("emprego empresa trabalho firma".split())
 """What a move leaves when it leaves a job, not a named place ("saí da empresa para a Globex")."""
+
+
+# --- a person named in a turn (read by domain/extraction/people.py) ---------------------------
+
+PLACE_PREPOSITIONS = frozenset("em no na nos nas de do da dos das para pra pro perto".split())
+"""Words before a capitalised word that make it a place ("em Porto", "pra Floripa"), not a person."""
+PERSON_VERBS = frozenset("mora trabalha e foi tem tinha disse falou ligou vai adora gosta quer pode".split())
+"""Verbs after a capitalised word that opens a sentence and make it a person ("Ana mora no Porto")."""
