@@ -22,21 +22,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..lang import LANGUAGES
 from ..text import content_words, fold, names_in
 from .salience import is_filler, phrases, strip_leading_filler
 from .signals import SETTLED
 
-DATE_WORDS = phrases(
-    *("january", "february", "march", "april", "june", "july", "august", "september", "october"),
-    *("november", "december", "janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho"),
-    *("agosto", "setembro", "outubro", "novembro", "dezembro"),
-    *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
-    *(r"segunda(?:-feira)?", r"terca(?:-feira)?", r"quarta(?:-feira)?", r"quinta(?:-feira)?"),
-    *(r"sexta(?:-feira)?", "sabado", "domingo"),
-    *("today", "tonight", "tomorrow", "yesterday", "weekend", r"(?:next|last|this) (?:week|month|year)"),
-    *("hoje", "amanha", "ontem", "fim de semana", "fds", r"(?:semana|mes|ano) (?:que vem|passad[oa])"),
-    *(r"(?:proxim[oa]|n[oa]) (?:semana|mes|ano)",),
-)
+DATE_WORDS = phrases(*(f for lang in LANGUAGES.values() for f in lang.phrases.DATE_DETAILS))
 """Month and weekday names and day words, folded (English "May" is matched only capitalised,
 below: lowercase "may" is a verb)."""
 DECISION_WORDS = 3

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..lang import LANGUAGES
 from ..text import content_words, fold, names_in
 
 
@@ -17,114 +18,12 @@ def phrases(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b")
 
 
-FILLER = phrases(
-    r"(?:ha){2,}h?",
-    r"(?:he){2,}",
-    r"(?:hu){2,}",
-    "lol",
-    "lmao",
-    r"k{3,}",
-    r"(?:rs){1,}",
-    "ok",
-    "okay",
-    "okey",
-    "thanks",
-    "thank you",
-    "thx",
-    "valeu",
-    "vlw",
-    r"obrigad[oa]s?",
-    "hi",
-    "hello",
-    "hey",
-    "oi",
-    "ola",
-    "bom dia",
-    "boa tarde",
-    "boa noite",
-    "good morning",
-    "good night",
-    "bye",
-    "tchau",
-    "cool",
-    "nice",
-    "awesome",
-    "great",
-    "legal",
-    "beleza",
-    "blz",
-    "tudo bem",
-    "tudo certo",
-    "me too",
-    "yeah",
-    "yep",
-    "yup",
-    "sure",
-    "claro",
-    "de nada",
-    "you're welcome",
-    "wow",
-    "uau",
-    "hmm+",
-    "ah",
-    "oh",
-    "aw+",
-    "entendi",
-    "entendo",
-    "certo",
-    "perfeito",
-    "show",
-    "que bom",
-    "que legal",
-    "boa sorte",
-    "parabens",
-    "good luck",
-    "congrats",
-    "congratulations",
-    "got it",
-    "i see",
-    "sounds good",
-    "sounds great",
-    "understood",
-    "no problem",
-    "sem problemas",
-    "imagina",
-    "por nada",
-    "totally",
-    "agree",
-    "agreed",
-    "absolutely",
-    "amazing",
-    "lovely",
-    "noted",
-    "anotado",
-    "otimo",
-    "massa",
-    "incrivel",
-    "puxa",
-    "poxa",
-    "nossa",
-    "opa",
-    "good to see you",
-    "good to hear",
-    "glad to hear",
-    "so happy",
-    "that's great",
-    "that's awesome",
-    "that's amazing",
-    "sounds fun",
-    "fantastic",
-    "wonderful",
-    "super",
-)
+FILLER = phrases(*dict.fromkeys(f for lang in LANGUAGES.values() for f in lang.phrases.FILLER))
 """Greetings, thanks, laughter, acknowledgements and praise: what a chat repeats most and a
 memory needs least."""
 
 _LEADING = re.compile(
-    r"^(?:(?:oh|ah|aw+|wow|hey|hi|hello|yeah|yes|yep|yup|well|so|ok|okay|haha\w*|lol|thanks|thank you|totally"
-    r"|sure|cool|nice|great|awesome|absolutely|oi|ol[aá]|opa|nossa|sim|bem|ent[aã]o|entendi|entendo|certo|claro"
-    r"|beleza|legal|que bom|que legal|valeu|obrigad[oa]|perfeito|show|k{2,}|rs+|hm+|uau|puxa|poxa)\b[\s,!.…:;-]*)+",
-    re.IGNORECASE,
+    rf"^(?:(?:{'|'.join(lang.phrases.LEADING_FILLER for lang in LANGUAGES.values())})\b[\s,!.…:;-]*)+", re.IGNORECASE
 )
 _VOCATIVE = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ]*[,!]\s*")
 

@@ -169,3 +169,65 @@ SECOND_PERSON: tuple[str, ...] = (
     "tua",
 )
 """Pronouns of the listener: a sentence about the listener, usually praise."""
+
+# --- filler and dates in summaries (read by domain/summaries/salience.py and details.py) -------
+
+FILLER: tuple[str, ...] = (
+    "(?:ha){2,}h?",
+    "(?:he){2,}",
+    "(?:hu){2,}",
+    "k{3,}",
+    "(?:rs){1,}",
+    "ok",
+    "valeu",
+    "vlw",
+    "obrigad[oa]s?",
+    "oi",
+    "ola",
+    "bom dia",
+    "boa tarde",
+    "boa noite",
+    "tchau",
+    "legal",
+    "beleza",
+    "blz",
+    "tudo bem",
+    "tudo certo",
+    "super",
+)
+"""Greetings, thanks, laughter, acknowledgements and praise (folded): what a chat repeats most
+and a memory needs least."""
+LEADING_FILLER = (
+    r"oi|ol[aá]|opa|nossa|sim|bem|ent[aã]o|entendi|entendo|certo|claro|beleza|legal|"
+    r"que bom|que legal|valeu|obrigad[oa]|perfeito|show|k{2,}|rs+|uau|puxa|poxa|ah|ok"
+)
+"""Interjections that open a line ("Opa, ...", "kkk valeu"), matched case-insensitively."""
+DATE_DETAILS: tuple[str, ...] = (
+    "janeiro",
+    "fevereiro",
+    "marco",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+    "segunda(?:-feira)?",
+    "terca(?:-feira)?",
+    "quarta(?:-feira)?",
+    "quinta(?:-feira)?",
+    "sexta(?:-feira)?",
+    "sabado",
+    "domingo",
+    "hoje",
+    "amanha",
+    "ontem",
+    "fim de semana",
+    "fds",
+    "(?:semana|mes|ano) (?:que vem|passad[oa])",
+    "(?:proxim[oa]|n[oa]) (?:semana|mes|ano)",
+)
+"""Month and weekday names and day words (folded) a summary must keep."""
