@@ -21,8 +21,7 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-from ..lang.en import speech_acts as en
-from ..lang.pt import speech_acts as pt
+from ..lang import LANGUAGES
 from ..text import fold
 
 SpeechAct = Literal["disclosure", "request", "filler"]
@@ -30,9 +29,9 @@ SPEECH_ACTS: tuple[SpeechAct, ...] = ("disclosure", "request", "filler")
 
 ASIDE_WORDS = 3
 """Beside a request, a statement of at most this many words is an aside, not a disclosure."""
-_BUNDLES = (en, pt)
+_BUNDLES = tuple(b for lang in LANGUAGES.values() if (b := lang.speech_acts) is not None)
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_CLAUSES = re.compile(r"(?<=[.!?;:\n])\s+|\s+(?:btw|by the way|alias|ah e|e tambem|also)\s+")
+_CLAUSES = re.compile(r"(?<=[.!?;:\n])\s+|\s+(?:" + "|".join(a for b in _BUNDLES for a in b.ASIDES) + r")\s+")
 _OPENER = re.compile(r"^\W*(?:" + "|".join(o for b in _BUNDLES for o in b.REQUEST_OPENERS) + ")", re.IGNORECASE)
 _SELF_QUESTION = re.compile("|".join(p for b in _BUNDLES for p in b.SELF_QUESTION))
 _HOW_TO = re.compile("|".join(p for b in _BUNDLES for p in b.HOW_TO))
@@ -43,10 +42,11 @@ _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-
 _NUMBER = re.compile(r"\d")
 _FILLER = frozenset(w for b in _BUNDLES for w in b.FILLER_WORDS)
 _SKIP = frozenset(w for b in _BUNDLES for w in b.OPENER_WORDS)
-_FIRST = frozenset(w for b in _BUNDLES for w in b.FIRST_PERSON) | frozenset(pt.FIRST_PERSON_VERBS)
+_VERBS = frozenset(v for b in _BUNDLES for v in getattr(b, "FIRST_PERSON_VERBS", ()))
+_FIRST = frozenset(w for b in _BUNDLES for w in b.FIRST_PERSON) | _VERBS
 _SELF = frozenset(w for b in _BUNDLES for w in b.SELF_SUBJECT) | frozenset(
     v
-    for v in pt.FIRST_PERSON_VERBS
+    for v in _VERBS
     if len(v) > 2  # "to" (tô), "vi", "li" are English or ambiguous
 )
 

@@ -101,3 +101,7 @@ ASKS_NUMBER: tuple[str, ...] = (
     r"\bwhat (?:time|year|date|day)\b",
 )
 """A question answered by a number or a code: "how old...", "what's my flight number?"."""
+
+ASIDES: tuple[str, ...] = ("btw", "by the way", "also")
+"""Words that start another clause inside a line ("lol nice. btw im allergic to shellfish"):
+each clause is read for its own act (folded)."""

@@ -114,3 +114,7 @@ ASKS_NUMBER: tuple[str, ...] = (
     r"\b(?:que|qual) (?:horas|hora|ano|data|dia)\b",
 )
 """A question answered by a number or a code: "quantos anos...", "qual o número do voo?"."""
+
+ASIDES: tuple[str, ...] = ("alias", "ah e", "e tambem")
+"""Words that start another clause inside a line ("valeu! ah e sou alérgica a camarão"):
+each clause is read for its own act (folded)."""
