@@ -46,6 +46,22 @@ DETAILS_OMITTED = "(+{n} details omitted)"
 
 # --- what makes a sentence worth a summary line (read by domain/summaries/signals.py) ---------
 
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+"""Month names, folded (English "may" left out: it is a verb far more often)."""
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
 DECISION_CUES: tuple[str, ...] = (
     "decid\\w*",
     "decision",
@@ -104,24 +120,8 @@ PREFERENCE_CUES: tuple[str, ...] = (
 """Words of a preference or a constraint (an allergy must never be dropped from a summary)."""
 
 DATE_CUES: tuple[str, ...] = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
+    *_MONTHS,
+    *_WEEKDAYS,
     "today",
     "tonight",
     "tomorrow",
@@ -270,24 +270,8 @@ LEADING_FILLER = (
 )
 """Interjections that open a line ("Wow, ...", "haha ok so"), matched case-insensitively."""
 DATE_DETAILS: tuple[str, ...] = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
+    *_MONTHS,
+    *_WEEKDAYS,
     "today",
     "tonight",
     "tomorrow",

@@ -41,6 +41,22 @@ DETAILS_OMITTED = "(+{n} detalhes omitidos)"
 
 # --- what makes a sentence worth a summary line (read by domain/summaries/signals.py) ---------
 
+_MONTHS = (
+    "janeiro",
+    "fevereiro",
+    "marco",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
+"""Month names, folded."""
+
 DECISION_CUES: tuple[str, ...] = (
     "vamos",
     "vou",
@@ -102,18 +118,7 @@ PREFERENCE_CUES: tuple[str, ...] = (
 """Words of a preference or a constraint (an allergy must never be dropped from a summary)."""
 
 DATE_CUES: tuple[str, ...] = (
-    "janeiro",
-    "fevereiro",
-    "marco",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
+    *_MONTHS,
     "segunda-feira",
     "terca-feira",
     "quarta-feira",
@@ -203,18 +208,7 @@ LEADING_FILLER = (
 )
 """Interjections that open a line ("Opa, ...", "kkk valeu"), matched case-insensitively."""
 DATE_DETAILS: tuple[str, ...] = (
-    "janeiro",
-    "fevereiro",
-    "marco",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
+    *_MONTHS,
     "segunda(?:-feira)?",
     "terca(?:-feira)?",
     "quarta(?:-feira)?",
