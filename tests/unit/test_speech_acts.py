@@ -53,6 +53,9 @@ def test_social_turns_are_filler(turn: str) -> None:
         ("em que cidade eu moro?", True),
         ("where do i work?", True),
         ("que carro tenho?", True),
+        ("em que cidade vivo", True),  # Portuguese drops the pronoun: the verb's person tells
+        ("com quem ando", True),
+        ("me explica o que é um mutex", False),
         ("how do I boil an egg?", False),
         ("como faço um bolo de chocolate?", False),
         ("what is the speed of light?", False),

@@ -44,6 +44,10 @@ _FILLER = frozenset(w for b in _BUNDLES for w in b.FILLER_WORDS)
 _SKIP = frozenset(w for b in _BUNDLES for w in b.OPENER_WORDS)
 _VERBS = frozenset(v for b in _BUNDLES for v in getattr(b, "FIRST_PERSON_VERBS", ()))
 _FIRST = frozenset(w for b in _BUNDLES for w in b.FIRST_PERSON) | _VERBS
+_SELF_VERBS = frozenset(v for v in _VERBS if len(v) > 2 and " " not in v)
+"""First-person verbs that make a question one about the user when no pronoun does ("onde vivo?",
+"com quem ando?", "que casa procuro?": Portuguese drops the pronoun): "to", "vi", "li" are
+English words or ambiguous."""
 _SELF = frozenset(w for b in _BUNDLES for w in b.SELF_SUBJECT) | frozenset(
     v
     for v in _VERBS
@@ -96,7 +100,7 @@ def about_user(query: str) -> bool:
     folded = fold(query.replace("’", "'"))
     if _HOW_TO.search(folded):
         return False
-    return bool(_SELF_QUESTION.search(folded))
+    return bool(_SELF_QUESTION.search(folded)) or any(w in _SELF_VERBS for w in _words(folded))
 
 
 def asks_for(query: str) -> tuple[bool, bool]:
