@@ -21,6 +21,9 @@ SPLITS = ("tuned", "earlier-blind", "never-tuned", "fresh-blind")
   missing facts were read once, on 2026-11-28: it is no longer quite blind);
 - ``fresh-blind``: written blind on 2026-11-28, after the rest were read; measured, never read.
 """
+MEASURED = frozenset({"never-tuned", "fresh-blind"})
+"""The splits only measured: the suite holds them to no floor and to no shape beyond the format,
+since their blind writers chose what each scenario tests."""
 REALISTIC = "realistic"
 """The split of the realistic chats (recall on colloquial chat, :mod:`.realistic`)."""
 

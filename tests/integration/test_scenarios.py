@@ -14,6 +14,7 @@ import pytest
 from hipocampo.domain.model import HistoryEvent, MemoryItem
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
 from hipocampo_bench.scenario_files import SCENARIOS_DIR
+from hipocampo_bench.scenario_model import MEASURED
 from hipocampo_bench.scenarios import LANGUAGES, MODES, SCENARIOS, SPLITS, USER, open_memory, play, run_scenarios
 
 ADD, UPDATE, DELETE, MENTION = HistoryEvent.ADD, HistoryEvent.UPDATE, HistoryEvent.DELETE, HistoryEvent.MENTION
@@ -32,8 +33,8 @@ def at(text: str) -> datetime:
 
 @pytest.fixture(scope="module")
 def result() -> dict[str, Any]:
-    # The fresh never-tuned split is measured by benchmarks/scenarios.py, not held to anything here.
-    return run_scenarios(scenarios=[s for s in SCENARIOS if s.split != "never-tuned"])
+    # The blind splits are measured by benchmarks/scenarios.py, not held to anything here.
+    return run_scenarios(scenarios=[s for s in SCENARIOS if s.split not in MEASURED])
 
 
 def test_scenarios_are_well_formed() -> None:
@@ -41,7 +42,7 @@ def test_scenarios_are_well_formed() -> None:
     assert len({s.name for s in SCENARIOS}) == len(SCENARIOS)
     assert {s.language for s in SCENARIOS} == set(LANGUAGES)
     assert {"tuned", "earlier-blind"} <= {s.split for s in SCENARIOS} <= set(SPLITS)
-    earlier = [s for s in SCENARIOS if s.split != "never-tuned"]
+    earlier = [s for s in SCENARIOS if s.split not in MEASURED]
     assert 2 * sum(s.split == "earlier-blind" for s in earlier) >= len(earlier) - 1  # about half blind
     for split in SPLITS:  # each file in the folder of its split, named after its scenario
         for path in sorted((SCENARIOS_DIR / split).glob("*.json")):
@@ -56,7 +57,7 @@ def test_scenarios_are_well_formed() -> None:
         assert all((b - a).days >= 1 for a, b in pairwise(starts)), s.name
         roles = {t.role for x in s.sessions for t in x.turns}
         assert roles == {"user", "assistant"}, s.name
-        if s.split != "never-tuned":  # the fresh split's writers chose what each scenario tests
+        if s.split not in MEASURED:  # the blind splits' writers chose what each scenario tests
             assert s.facts and (s.superseded or s.retracted), s.name
 
 
