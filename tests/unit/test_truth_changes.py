@@ -175,6 +175,7 @@ def test_the_role_said_with_an_employer_ends_with_it_and_a_role_said_apart_stays
         ("ngl im quitting the bootcamp. not for me", "started the Brightpath coding bootcamp today", "bootcamp"),
         ("já era. eu e a marta acabámos", "a marta quer ir a paris no nosso aniversário", "marta"),
         ("desisti do alemão, não dá mesmo", "comecei alemão no instituto, as declinações são o demónio", "alemão"),
+        ("ok keto is over. eu sonhava com arroz", "tô fazendo keto há 2 semanas.", "keto"),
     ],
 )
 def test_one_rare_word_next_to_the_cue_names_a_lowercase_statement(text: str, earlier: str, words: str) -> None:
@@ -197,6 +198,9 @@ def test_one_rare_word_next_to_the_cue_names_a_lowercase_statement(text: str, ea
         ("I'll never forget the day my youngest took her first steps", "The day was full of love."),
         ("It was like time stopped and I felt a spark", "The views were stunning and I felt so relaxed."),
         ("Yoga's a great choice, it's done wonders for me", "That sounds wonderful, Evan!"),
+        ("class is over, heading home", "started a pottery class on thursdays"),  # one session of it
+        ("aula acabou, indo pra casa", "comecei aula de cerâmica às quintas"),
+        ("gym is done lol", "i go to the gym 3x a week"),
     ],
 )
 def test_one_word_names_nothing_when_it_is_not_what_the_cue_ends(text: str, earlier: str) -> None:

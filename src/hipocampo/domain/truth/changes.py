@@ -50,6 +50,8 @@ _SPEECH = re.compile(rf"\b(?:{_joined('REPORTED')})\b")
 _OWN_WORDS = re.compile(rf"\b(?:{_joined('OWN_WORDS')})\b")
 _NEGATED = re.compile(rf"\b(?:{_joined('NEGATIONS')})\s+(?:\w+\s+)?$")
 _ARGUMENT_END = re.compile(_joined("ARGUMENT_ENDS"))
+_COMPLETION = re.compile(_joined("COMPLETION"))
+_RECURRING = re.compile(_joined("RECURRING"))
 _CLAUSE_END = re.compile(rf"[,;:()]|\s[-–—]\s|\s(?:{_joined('CLAUSE_BREAKS')})\s")
 _MIN_STEM = 4
 """Shorter stems ("rio", "sol") match too much text to name a fact."""
@@ -293,11 +295,12 @@ def ended_statements(
             if common is None:
                 common = _common_stems(earlier)  # once per call, and only when a cue is found
             argument = _argument(clause, ending.group(0), common)
+            completion = bool(_COMPLETION.search(ending.group(0)))
             taken = 0
             for message_id, content in earlier:
                 if taken >= limit or message_id in found:
                     break
-                said = _naming(content, named) or _naming_argument(content, argument)
+                said = _naming(content, named) or _naming_argument(content, argument, completion)
                 if said is None:
                     continue
                 words, where = said
@@ -369,7 +372,7 @@ def _common_stems(earlier: Sequence[tuple[str, str]]) -> set[str]:
     return {s for s, n in counts.items() if n > RARE_TURNS}
 
 
-def _naming_argument(content: str, argument: set[str]) -> tuple[str, str] | None:
+def _naming_argument(content: str, argument: set[str], completion: bool = False) -> tuple[str, str] | None:
     """The sentence of ``content`` that says the one rare word a cue ends (:func:`_argument`),
     unless it asks, wonders or already takes something back. Someone else's sentence counts when
     the word is their name there ("minha gf Aoife..." is ended by "me and aoife are done")."""
@@ -384,6 +387,8 @@ def _naming_argument(content: str, argument: set[str]) -> tuple[str, str] | None
             continue
         if _about_other(folded) and not any(w[:1].isupper() for w in words):
             continue
+        if completion and _RECURRING.search(folded):
+            continue  # "class is over" after "pottery class on thursdays": one session ended, not the class
         if any(_third_person(code).search(_cue_clause(folded, at, at)) for code in LANGUAGES
                for at in [folded.find(fold(words[0]))]):  # fmt: skip
             continue  # "toda a gente fuma na pausa": someone else's habit, not what "já não fumo" ends

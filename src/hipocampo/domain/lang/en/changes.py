@@ -44,6 +44,15 @@ Folded text."""
 ARGUMENT_ENDS = r"and|i|we|but|then|so"
 """Words after an ending cue that start another clause ("time stopped and I felt like..." ends no
 feeling). Folded text."""
+COMPLETION = r"\b(?:done|over|finished)\b"
+"""An ending cue that may say one occurrence is over ("class is over", "gym is done"): it ends no
+recurring activity (:data:`RECURRING`). Folded text."""
+RECURRING = (
+    r"\bevery\b|\beach\s+(?:week|day|morning|night)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bweekly\b|"
+    r"\bdaily\b|\b\d+\s*x\s+(?:a|per)\s+week\b|\b(?:once|twice)\s+a\s+week\b|\bweekends\b"
+)
+"""Words of a recurring activity ("pottery class on thursdays", "gym 3x a week"): one session
+being over does not end it. Folded text."""
 UNSURE = r"if|unless|suppose|imagine|what\s+if|in\s+case|maybe|perhaps|should\s+i"
 """Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself."""
 REPORTED = r"said|says|told|asked"

@@ -43,6 +43,16 @@ NEGATIONS = r"nao|nunca|nem|jamais|sem"
 ARGUMENT_ENDS = r"e|eu|nos|mas|depois|entao"
 """Words after an ending cue that start another clause ("parei e pensei" ends no thought). Folded
 text."""
+COMPLETION = r"\b(?:acab(?:ou|ado|ada)|terminou)\b"
+"""An ending cue that may say one occurrence is over ("a aula acabou"): it ends no recurring
+activity (:data:`RECURRING`). Folded text."""
+RECURRING = (
+    r"\btod[ao]s?\s+(?:[oa]s?\s+)?(?:dia|dias|semana|semanas|manha|manhas|noite|noites|segunda|terca|quarta|quinta|sexta|sabado|domingo)s?\b|"
+    r"\b(?:segundas|tercas|quartas|quintas|sextas|sabados|domingos)\b|\b\d+\s*x\s+(?:por|na)\s+semana\b|\bsemanal\b|"
+    r"\bdiariamente\b|\bfins?\s+de\s+semana\b"
+)
+"""Words of a recurring activity ("cerâmica às quintas", "academia 3x por semana"): one session
+being over does not end it. Folded text."""
 UNSURE = r"se|caso|talvez|imagina|e\s+se|sera\s+que|devo"
 """Openers of a sentence that ends nothing: a hypothetical, a doubt, a question to oneself (folded)."""
 REPORTED = r"disse|diz|falou|perguntou|contou"
