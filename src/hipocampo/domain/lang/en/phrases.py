@@ -62,17 +62,12 @@ _MONTHS = (
 """Month names, folded (English "may" left out: it is a verb far more often)."""
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-DECISION_CUES: tuple[str, ...] = (
+_PLANNED = (
     "decid\\w*",
     "decision",
-    "will",
-    "won't",
-    "(?:i|we|she|he|they)'ll",
     "agreed? (?:to|on)",
     "we agreed",
     "plan(?:s|ned|ning)?",
-    "going to",
-    "gonna",
     "promis\\w*",
     "let's",
     "schedul\\w*",
@@ -80,20 +75,19 @@ DECISION_CUES: tuple[str, ...] = (
     "signed up",
     "commit\\w*",
 )
+"""Words of a plan or a commitment that was settled: in both lists below."""
+DECISION_CUES: tuple[str, ...] = (
+    *_PLANNED,
+    "will",
+    "won't",
+    "(?:i|we|she|he|they)'ll",
+    "going to",
+    "gonna",
+)
 """Words of a decision, a plan or a commitment, settled or only said (folded): a summary line's signal."""
 
 SETTLED_CUES: tuple[str, ...] = (
-    "decid\\w*",
-    "decision",
-    "agreed? (?:to|on)",
-    "we agreed",
-    "plan(?:s|ned|ning)?",
-    "promis\\w*",
-    "let's",
-    "schedul\\w*",
-    "booked",
-    "signed up",
-    "commit\\w*",
+    *_PLANNED,
     "we'll",
 )
 """The strong part of ``DECISION_CUES``: what was settled, not a bare future. A summary keeps these sentences whole."""

@@ -57,10 +57,8 @@ _MONTHS = (
 )
 """Month names, folded."""
 
-DECISION_CUES: tuple[str, ...] = (
+_PLANNED = (
     "vamos",
-    "vou",
-    "vai",
     "combinamos",
     "combinad[oa]",
     "combinei",
@@ -74,22 +72,16 @@ DECISION_CUES: tuple[str, ...] = (
     "agendei",
     "agendamos",
 )
+"""Words of a plan or a commitment that was settled: in both lists below."""
+DECISION_CUES: tuple[str, ...] = (
+    *_PLANNED,
+    "vou",
+    "vai",
+)
 """Words of a decision, a plan or a commitment, settled or only said (folded): a summary line's signal."""
 
 SETTLED_CUES: tuple[str, ...] = (
-    "vamos",
-    "combinamos",
-    "combinad[oa]",
-    "combinei",
-    "plano",
-    "planej\\w*",
-    "pretendo",
-    "prometo",
-    "prometi",
-    "marcamos",
-    "marquei",
-    "agendei",
-    "agendamos",
+    *_PLANNED,
     "decidi\\w*",
     "fechamos",
     "fechado",
