@@ -21,6 +21,7 @@ What is measured, per scenario, per language and overall:
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from hipocampo import Memory
 from hipocampo.adapters.embedders.fake import FakeEmbedder
 from hipocampo.bootstrap import build_embedder
 from hipocampo.domain.model import HistoryEvent, MemoryItem
+from hipocampo.domain.text import fold
 from hipocampo.domain.truth.reconcile import FACT_VALUE, normalise_value
 from hipocampo.ports import Embedder
 from hipocampo.settings import Settings
@@ -258,13 +260,19 @@ def _event(mem: Memory, user_id: str, current: list[MemoryItem], e: Event) -> st
         what = "no current fact"
     else:
         turns: list[MemoryItem] = mem.list(user_id, kind="turn", limit=1000)
-        needle = (e.text or "").casefold()
-        found = [t for t in turns if needle in t.content.casefold()]
+        needle = _plain(e.text or "")
+        found = [t for t in turns if needle in _plain(t.content)]
         what = "no turn says it"
     if not found:
         return f"{e.label} @ {e.day}: {what}"
     days = sorted({f.event_start.date().isoformat() if f.event_start else "none" for f in found})
     return None if e.day in days else f"{e.label} @ {e.day}: event start {', '.join(days)}"
+
+
+def _plain(text: str) -> str:
+    """Text as an event's words are looked up in a turn: case, accents, punctuation and spacing
+    aside (a scenario may quote "i'm" where the turn says "i’m", or drop a comma)."""
+    return " ".join(re.findall(r"\w+", fold(text)))
 
 
 def _rate(part: int, whole: int) -> float | None:

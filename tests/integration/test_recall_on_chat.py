@@ -61,3 +61,31 @@ def test_requests_stay_searchable_and_say_what_they_are(mem: Memory) -> None:
 def test_a_question_about_the_world_gets_almost_no_memories(mem: Memory, query: str) -> None:
     result = mem.recall("lia", "new-thread", query)
     assert len(result.memories) <= 1
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    path = tmp_path_factory.mktemp("family") / "memory.db"
+    with Memory.open(str(path)) as memory:
+        memory.add("pri", "t1", [
+            {"role": "user", "content": "can u give me a pasta bake recipe"},
+            {"role": "assistant", "content": "Sure: pasta, tomato, mozzarella, 25 minutes at 200C."},
+            {"role": "user", "content": "the pasta bake sounds good. oh and no cashews pls im allergic"},
+        ], at="2025-03-03T12:00:00Z")  # fmt: skip
+        memory.add("pri", "t2", [
+            {"role": "user", "content": "my sister is allergic to shellfish too, we're a fun family lol"},
+            {"role": "user", "content": "my brother Tom just moved to Denver for a job at Stripe"},
+        ], at="2025-03-20T12:00:00Z")  # fmt: skip
+        memory.flush()
+        yield memory
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["am i allergic to anything?", "what am i allergic to"])
+def test_a_later_line_about_someone_else_is_not_the_users_newest_word(family: Memory, query: str) -> None:
+    """The sister's allergy, said later, does not take the place of the user's own newest line on
+    the subject: it updates nothing the user said of themselves."""
+    hits = family.search("pri", query).hits
+    newest = [h for h in hits if h.explanation.features.get("own_newest")]
+    assert [h.memory.content for h in newest] == ["the pasta bake sounds good. oh and no cashews pls im allergic"]
+    assert all(not h.explanation.features.get("own_newest") for h in hits if "sister" in h.memory.content)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hipocampo.domain.retrieval.lexicon import expansions
-from hipocampo.domain.retrieval.speech_acts import about_user, classify
+from hipocampo.domain.retrieval.speech_acts import about_user, classify, speaks_of_others
 
 
 @pytest.mark.parametrize(
@@ -18,6 +18,10 @@ from hipocampo.domain.retrieval.speech_acts import about_user, classify
         "can u write a haiku about mondays",
         "explica-me o que é a taxa Euribor",
         "ok so how do i make cold brew",
+        # A question without its question mark: a wh-word, a noun or two, then the verb asks.
+        "what shots does a 7 month old pup need",
+        "what temp should a nursery be",
+        "how do student loan repayments work in the uk",
     ],
 )
 def test_asking_the_assistant_is_a_request(turn: str) -> None:
@@ -33,6 +37,9 @@ def test_asking_the_assistant_is_a_request(turn: str) -> None:
         "mudei-me para um T2 em Braga com a minha irmã",
         "tô trampando como designer",
         "my brother Sam is visiting next week",
+        # A subject after "what" states: "what I do" is the speaker's work, not a question.
+        "what i do is design, mostly logos",
+        "what my boss does is micromanage lol",
     ],
 )
 def test_saying_something_about_ones_life_is_a_disclosure(turn: str) -> None:
@@ -71,3 +78,18 @@ def test_slang_and_the_other_language_join_the_keyword_search() -> None:
     assert {"live", "home"} <= set(expansions("onde eu moro?"))
     assert "girlfriend" in expansions("who is my gf")
     assert expansions("what is the speed of light?") == ()
+
+
+@pytest.mark.parametrize(
+    ("turn", "others"),
+    [
+        ("my sister is allergic to shellfish too, we're a fun family lol", True),
+        ("a minha irmã vai viver para Londres", True),
+        ("my brother Tom got a job at Stripe", True),
+        ("lol im not quitting. my sister just left her bank job tho", False),
+        ("im allergic to cashews, my sister too", False),
+        ("moro em Braga com a minha irmã", False),
+    ],
+)
+def test_a_line_about_someone_else_is_told_from_the_speakers_own(turn: str, others: bool) -> None:
+    assert speaks_of_others(turn) is others

@@ -85,7 +85,7 @@ def rerank(
             "learned_match": (matches or {}).get(memory_id, 0.0),
             **dict.fromkeys(learned.RELATIVE, 0.0),
         }
-        own_line = sig.own or (item.kind is MemoryKind.FACT and item.role is None)
+        own_line = (sig.own or (item.kind is MemoryKind.FACT and item.role is None)) and not sig.of_others
         rows.append(
             _Row(
                 memory_id,
@@ -159,6 +159,7 @@ class Signals(NamedTuple):
     act: str | None
     outdated: Any
     own: bool  # a disclosure turn of the user
+    of_others: bool  # it speaks of another person only, or is a fact about one
     features: dict[str, float]
 
 
@@ -216,7 +217,10 @@ def _signals(
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
     }
-    return Signals(matched, matched_names, relevance, act, outdated, own, features)
+    of_others = (item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)) or (
+        item.kind is MemoryKind.FACT and (item.key or "").startswith("person:")
+    )
+    return Signals(matched, matched_names, relevance, act, outdated, own, of_others, features)
 
 
 class _Row(NamedTuple):
@@ -232,7 +236,7 @@ class _Row(NamedTuple):
     act: str | None
     outdated: Any
     features: dict[str, float]
-    own: bool  # the user's own disclosure turn, or a fact
+    own: bool  # the user's own disclosure turn, or a fact, not about someone else
 
 
 def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:
@@ -242,7 +246,9 @@ def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:
     deloitte and joined Ramp", "mudei-me para o Porto"), often without words that let a rule link
     the two, and both lines then match the question alike; the model weighs whether the later one
     is more likely what is true now. Current lines only (an outdated one is already marked); a line
-    repeating the newest one's words is as new as it."""
+    repeating the newest one's words is as new as it. A line about someone else ("my sister is
+    allergic to shellfish", the fact drawn from it) is not the user's own: it updates nothing the
+    user said of themselves, and taking the newest place it would outrank the user's own line."""
     own = [r for r in rows if r.own and r.outdated is None and r.features["about_subject"]]
     best = sorted(own, key=lambda r: model.logit(r.features), reverse=True)[:OWN_GROUP]
     if not best:

@@ -126,6 +126,23 @@ def self_subject(text: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def speaks_of_others(text: str) -> bool:
+    """Whether the text is about another person rather than the speaker: it opens with them ("my
+    sister is allergic to shellfish too, we're a fun family", "a minha irmã vai viver para
+    Londres"), or names one and never the speaker as a subject ("my brother Tom got a job at
+    Stripe"). Such a line updates nothing the speaker said of themselves."""
+    folded = fold(text.replace("’", "'"))
+    clauses = [c for c in _CLAUSES.split(folded) if _words(c)]
+    if not clauses:
+        return False
+    ws = _words(clauses[0])
+    start = 0
+    while start < len(ws) - 1 and ws[start] in _SKIP:
+        start += 1
+    return bool(_OTHERS.match(" ".join(ws[start:]))) or (of_others(text) and not self_subject(text))
+
+
+@lru_cache(maxsize=50_000)
 def of_others(text: str) -> bool:
     """Whether the text speaks of another person of the speaker's life ("my brother is a data
     engineer", "a minha irmã vai viver para o Porto", "she's 2"): beside the user's own job or

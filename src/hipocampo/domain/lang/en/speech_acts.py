@@ -15,6 +15,10 @@ REQUEST_OPENERS: tuple[str, ...] = (
     r"|suggest|recommend|help|remind|check|fix|convert|compare|describe|plan|create|generate|rewrite|correct"
     r"|proofread|calculate|book|brainstorm|outline|define)\b",
     r"how (?:do|can|should|would) (?:i|we|you|u|one)\b",
+    r"how (?:do|does|can|could|should|would|will)\b",  # "how do student loans work"
+    # "what shots does a pup need", not "what i do is design" (a subject after "what" states):
+    r"(?:what|which)(?! (?:i|we|you|u|he|she|they|my|our|his|her|their)\b)(?: [\w'-]+){1,2}"
+    r" (?:do|does|did|should|can|could|would|will|is|are)\b",
     r"how (?:to|much|many|long|far|often)\b",
     r"what(?:'?s| is| are| was| were| does| do| should| would| can| if)\b",
     r"whats\b",
