@@ -89,3 +89,17 @@ def test_a_later_line_about_someone_else_is_not_the_users_newest_word(family: Me
     newest = [h for h in hits if h.explanation.features.get("own_newest")]
     assert [h.memory.content for h in newest] == ["the pasta bake sounds good. oh and no cashews pls im allergic"]
     assert all(not h.explanation.features.get("own_newest") for h in hits if "sister" in h.memory.content)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        ("am i allergic to anything?", "cashews"),
+        ("what is my sister allergic to?", "shellfish"),
+    ],
+)
+def test_a_line_about_someone_else_answers_only_a_question_about_them(family: Memory, query: str, answer: str) -> None:
+    """On a question about the user, the user's own line leads a later one about their sister;
+    asked about the sister, her line does."""
+    assert answer in family.search("pri", query).hits[0].memory.content

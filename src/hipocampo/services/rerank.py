@@ -187,7 +187,15 @@ def _signals(
         relevance = min(relevance, ranking.FILLER_RELEVANCE)
     assistant = item.role is not None and item.role.value == "assistant"
     has_name, has_number = speech_acts.holds(item.content)
-    own = act == "disclosure" and item.role is not None and item.role.value == "user"
+    # A line about someone else ("my cousin spent 40k on her wedding") is not the user's own word
+    # on a question about the user; on one about that person ("what does my bf do?") it is.
+    others_line = item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)
+    own = (
+        act == "disclosure"
+        and item.role is not None
+        and item.role.value == "user"
+        and not (about_others and others_line)
+    )
     closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
     features = {
         "closeness": min(max(closeness, -2.0), 6.0) / 4,
@@ -217,7 +225,7 @@ def _signals(
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
     }
-    of_others = (item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)) or (
+    of_others = others_line or (
         item.kind is MemoryKind.FACT and (item.key or "").startswith("person:")
     )
     return Signals(matched, matched_names, relevance, act, outdated, own, of_others, features)
