@@ -225,9 +225,7 @@ def _signals(
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
     }
-    of_others = others_line or (
-        item.kind is MemoryKind.FACT and (item.key or "").startswith("person:")
-    )
+    of_others = others_line or (item.kind is MemoryKind.FACT and (item.key or "").startswith("person:"))
     return Signals(matched, matched_names, relevance, act, outdated, own, of_others, features)
 
 
