@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hipocampo.domain.retrieval.lexicon import expansions
-from hipocampo.domain.retrieval.speech_acts import about_user, classify, speaks_of_others
+from hipocampo.domain.retrieval.speech_acts import about_user, classify, hypothetical, speaks_of_others
 
 
 @pytest.mark.parametrize(
@@ -93,3 +93,18 @@ def test_slang_and_the_other_language_join_the_keyword_search() -> None:
 )
 def test_a_line_about_someone_else_is_told_from_the_speakers_own(turn: str, others: bool) -> None:
     assert speaks_of_others(turn) is others
+
+
+@pytest.mark.parametrize(
+    ("turn", "what_if"),
+    [
+        ("if i ever moved id go to canada tbh, electricians get paid loads there", True),
+        ("se eu fosse para londres ganhava o triplo lol mas não vou", True),
+        ("caso eu consiga a vaga na Ambev, eu me mudo pra São Paulo", True),
+        ("i live in leeds. if i ever moved id go to canada", False),
+        ("moro em Braga desde 2019", False),
+        ("also i live in Leeds if that matters for finding a garage", False),
+    ],
+)
+def test_a_turn_that_only_says_what_would_be_is_told_from_one_that_says_what_is(turn: str, what_if: bool) -> None:
+    assert hypothetical(turn) is what_if

@@ -125,6 +125,20 @@ def self_subject(text: str) -> bool:
     return any(w in _SELF for w in _words(fold(text.replace("’", "'"))))
 
 
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_IF_OPENS = re.compile(r"^\W*(?:" + "|".join(b.clauses.CONDITIONALS for b in LANGUAGES.values()) + r")\b", re.I)
+
+
+@lru_cache(maxsize=50_000)
+def hypothetical(text: str) -> bool:
+    """Whether every sentence of the text is a hypothetical ("if i ever moved id go to canada", "se
+    eu fosse para Londres ganhava o triplo"): it opens with a condition (each bundle's
+    ``clauses.CONDITIONALS``). It says what would be, nothing of what is. A condition further in
+    is not enough: "i live in Leeds if that matters", "she asked if i want her hamster"."""
+    sentences = [s for s in _SENTENCE.split(text.replace("’", "'")) if _words(s)]
+    return bool(sentences) and all(_IF_OPENS.search(s) for s in sentences)
+
+
 @lru_cache(maxsize=50_000)
 def speaks_of_others(text: str) -> bool:
     """Whether the text is about another person rather than the speaker: it opens with them ("my
