@@ -22,6 +22,8 @@ from hipocampo.domain.retrieval.speech_acts import about_user, classify, hypothe
         "what shots does a 7 month old pup need",
         "what temp should a nursery be",
         "how do student loan repayments work in the uk",
+        "quantas vezes por dia recém nascido mama",
+        "qual é a melhor zona do porto para ter cão",
     ],
 )
 def test_asking_the_assistant_is_a_request(turn: str) -> None:

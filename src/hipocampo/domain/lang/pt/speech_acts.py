@@ -25,6 +25,7 @@ REQUEST_OPENERS: tuple[str, ...] = (
     r"o que (?:e|sao|significa|quer dizer|acha|voce acha|vc acha|achas|fazer|eu faco|devo|posso)\b",
     r"(?:qual|quais) (?:e |sao )?(?:a |o |os |as )?(?:diferenca|melhor|melhores|receita|dica|dicas)\b",
     r"quanto (?:tempo|custa|e|da)\b",
+    r"(?:qual|quais|quantos|quantas)\b",  # "quantos ml de leite pro bebê", "qual app uso pra isso"
     r"(?:onde|quando|porque|por que|pq|quem) (?:fica|e|foi|inventou|escreveu|posso|devo)\b",
     r"tem (?:como|alguma|algum)\b",
     r"(?:quero|queria|gostaria) (?:que (?:voce|vc|tu)|de (?:uma|um|ajuda|dicas|ideias|sugest))\b",
