@@ -28,7 +28,7 @@ from ..lang import LANGUAGES, language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
-from .base import Draft, Grammar, draft
+from .base import MEDIUM, Draft, Grammar, draft, place_at
 
 Found = tuple[Draft, Grammar, tuple[int, int]]
 Known = Sequence[tuple[str, str]]  # the user's current facts, as (key, value)
@@ -83,6 +83,9 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
             d = _destination(first, near, known) if first.person is None else None
         elif first.template == "pet" and first.key.rpartition(":")[2] == PET_BY_NAME:
             d = _pet(first, known) if first.person is None else None
+        elif first.args.get(HERE):  # a home said in passing fills no slot the memory holds otherwise
+            homes = _values(known, *_HOMES)
+            d = first if not homes or fold(first.value) in homes else None
         elif first.args.get(SAME_SLOT):
             d = _same_slot(first, known)
         elif first.args.get(FROM_MEMORY) and not first.value:
@@ -148,6 +151,49 @@ _JOB_AFTER = re.compile(
 )
 _COMPANY = re.compile(rf"\b(?:{_joined('COMPANY_SUFFIXES')})\.?$", re.IGNORECASE)
 _WORK_NOUNS = frozenset().union(*(lang.roles.WORK_NOUNS for lang in LANGUAGES.values()))
+
+
+HERE = "here"
+"""A draft's argument: a home read from where the speaker said they are ("here in Glasgow"), which
+fills an empty slot but never replaces a home the memory holds (see :func:`located_here`)."""
+_HERE = re.compile(rf"\b(?:{_joined('HERE')})\s+", re.IGNORECASE)
+_AWAY = re.compile(rf"\b(?:{_joined('AWAY')})\b", re.IGNORECASE)
+_HOMES = ("home_city", "home_country")
+
+
+def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """Homes said in passing: "my night shifts here in glasgow", "sou vet here in recife", "aqui em
+    campinas o aluguel subiu". The speaker's "here" is where they are, and in chat that is mostly
+    where they live: a known place after it (the bundled lexicon, never any capitalised word: "here
+    in the office") is a home, read at medium confidence. Not when the turn says it already (a rule
+    read a home or a move), not in a sentence of a while away ("here in Rome for the weekend") or
+    an unsure one ("if I lived here in Porto"), and :func:`resolve` keeps it only while the memory
+    knows no other home: a trip said this way must never replace the home the user gave."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    if any(d.key in _HOMES or d.template == DESTINATION for d, _, _ in found):
+        return []
+    for start, end in spans:
+        sentence = text[start:end]
+        if _AWAY.search(fold(sentence)) or unsure(sentence.rstrip(" ?")):
+            continue
+        for cue in _HERE.finditer(sentence):
+            place = place_at(sentence[cue.end() :])
+            if place and fold(place) in lex.PLACES:
+                home = _as_home(draft(T.USER_PROFILE, "home_city", place, "home"), place, None)
+                home.confidence = MEDIUM
+                home.args[HERE] = "1"
+                at = start + cue.end()
+                return [(home, _reader_of(cue.group(0)), (at, at + len(place)))]
+    return []
+
+
+def _reader_of(cue: str) -> Grammar:
+    """The grammar of the bundle whose cue this is."""
+    for lang in LANGUAGES.values():
+        if re.fullmatch(rf"(?:{lang.roles.HERE})\s*", cue, re.IGNORECASE):
+            return lang.reader
+    return next(iter(LANGUAGES.values())).reader
 
 
 def _values(known: Known, *keys: str) -> set[str]:

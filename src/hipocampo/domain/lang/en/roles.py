@@ -95,6 +95,14 @@ RELOCATING_FOR_WORK = (
 """Why a city move happened ("moved to Halden for a new job"), not where the job is: no work word."""
 HOME_WORDS = r"apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|moving\s+boxes|landlord"
 """Words of a turn about a home: with them, "I moved to Oakridge" is a new home."""
+HERE = r"(?:here|over\s+here|out\s+here|up\s+here|down\s+here)\s+in"
+"""Where the speaker is, said in passing ("my night shifts here in glasgow"): the place after it
+is their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
+AWAY = (
+    r"visit(?:ing)?|trip|vacation|holiday|conference|business\s+trip|for\s+the\s+(?:week(?:end)?|day|summer)|"
+    r"travell?ing"
+)
+"""Words of being somewhere for a while: "here in Rome for the weekend" names no home."""
 JOB_AS = r"as"
 """The word before a job title after the name ("moved to Kestrel Labs as a data engineer")."""
 INDEFINITE_ARTICLES = r"an?"

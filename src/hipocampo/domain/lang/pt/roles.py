@@ -121,6 +121,14 @@ RELOCATING_FOR_WORK = (
 """Why a city move happened ("mudei pra Curitiba por causa do trabalho"), not where the job is."""
 HOME_WORDS = r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio"
 """Words of a turn about a home: with them, "mudei para Sorocaba" is a new home."""
+HERE = r"(?:aqui|ca|cá)\s+(?:em|no|na|nos|nas)"
+"""Where the speaker is, said in passing ("aqui em campinas", "cá no porto"): the place after it is
+their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
+AWAY = (
+    r"viagem|viajando|viajar|f[eé]rias|visita|visitar|a\s+passeio|de\s+passagem|congresso|confer[eê]ncia|"
+    r"(?:este|esse|neste|nesse|no)\s+fim\s+de\s+semana"
+)
+"""Words of being somewhere for a while: "aqui em Roma de férias" names no home."""
 JOB_AS = r"como"
 """The word before a job title after the name ("mudei para a Sonae como analista")."""
 INDEFINITE_ARTICLES = r"um|uma"

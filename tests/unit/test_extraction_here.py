@@ -1,0 +1,49 @@
+"""A home said in passing: "here in Glasgow", "aqui em Campinas". The speaker's "here" is where they
+are, and in chat that is mostly where they live; it fills an empty home and never replaces one."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.extraction import extract_facts
+
+
+def _homes(text: str, known: list[tuple[str, str]] | None = None) -> list[str]:
+    return [f.value for f in extract_facts(text, known=known or []) if f.key == "home_city"]
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("yes pls, and it has to work with my night shifts here in glasgow", "Glasgow"),
+        ("i'm a product designer at stripe here in dublin", "Dublin"),
+        ("oi! sou vet here in recife, need a quick handout on tick prevention", "Recife"),
+        ("dá-me ideias de jantares rápidos, aqui em guimarães os supermercados fecham cedo", "Guimarães"),
+        ("entretanto inscrevi-me num curso de cerâmica aqui no porto às quintas", "Porto"),
+    ],
+)
+def test_the_place_a_speaker_calls_here_is_their_home(text: str, home: str) -> None:
+    assert _homes(text) == [home]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it's so hot here in Rome, we're on vacation lol",  # a while away
+        "tô aqui em Salvador de férias, calor demais",
+        "if i lived here in porto id be happy",  # a hypothetical
+        "here in the office it's freezing",  # no place
+    ],
+)
+def test_a_stay_a_hypothetical_or_no_place_is_no_home(text: str) -> None:
+    assert _homes(text) == []
+
+
+def test_it_never_replaces_the_home_the_memory_holds() -> None:
+    assert _homes("my night shifts here in glasgow", known=[("home_city", "Leeds")]) == []
+    assert _homes("my night shifts here in glasgow", known=[("home_city", "Glasgow")]) == ["Glasgow"]
+
+
+def test_a_home_the_turn_states_is_read_by_its_rule_alone() -> None:
+    facts = extract_facts("I live in Leeds, here in Leeds the rent is fine")
+    assert [f.value for f in facts if f.key == "home_city"] == ["Leeds"]
