@@ -1,5 +1,6 @@
-"""A home said in passing: "here in Glasgow", "aqui em Campinas". The speaker's "here" is where they
-are, and in chat that is mostly where they live; it fills an empty home and never replaces one."""
+"""Facts said in passing in lowercase chat. A home: "here in Glasgow", "aqui em Campinas" (the
+speaker's "here" is where they are, and in chat mostly where they live; it fills an empty home and
+never replaces one). A pet named in an aside: "biscuit (my beagle)", "a mimi (a minha gata)"."""
 
 from __future__ import annotations
 
@@ -47,3 +48,21 @@ def test_it_never_replaces_the_home_the_memory_holds() -> None:
 def test_a_home_the_turn_states_is_read_by_its_rule_alone() -> None:
     facts = extract_facts("I live in Leeds, here in Leeds the rent is fine")
     assert [f.value for f in facts if f.key == "home_city"] == ["Leeds"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "name"),
+    [
+        ("ooh yes. also biscuit (my beagle) steals everything off the counter lol", "pet:dog", "Biscuit"),
+        ("and luna (my cat) is judging us both", "pet:cat", "Luna"),
+        ("je vais, tu vas... nacho (meu gato) is sitting on my notebook again", "pet:cat", "Nacho"),
+        ("mousse! a mimi (a minha gata) já está a tentar meter o focinho nas natas", "pet:cat", "Mimi"),
+    ],
+)
+def test_a_pet_named_in_an_aside_is_read_lowercase_or_not(text: str, key: str, name: str) -> None:
+    assert [(f.key, f.value) for f in extract_facts(text)] == [(key, name)]
+
+
+@pytest.mark.parametrize("text", ["the (my dog) thing", "ela (minha gata) dorme no sofá"])
+def test_an_aside_after_no_name_names_no_pet(text: str) -> None:
+    assert extract_facts(text) == []

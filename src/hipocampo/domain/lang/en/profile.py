@@ -345,3 +345,11 @@ def _changed_mind(m: re.Match[str]) -> list[Draft] | None:
 def _pet_name(m: re.Match[str]) -> list[Draft] | None:
     name = name_at(m["name"])
     return pet("a", m["sp"], f" named {name}", "en") if name else None
+
+
+@on(PHRASES, rf"\b(?P<name>[\w'-]+)\s*\(\s*my\s+(?:own\s+|little\s+|old\s+)?(?P<sp>{_PET})\s*\)")
+def _pet_aside(m: re.Match[str]) -> list[Draft] | None:
+    """A pet named by an aside, lowercase or not: "biscuit (my beagle) steals everything", "luna
+    (my cat) is judging us". The brackets leave no doubt the word before them is the name."""
+    name = name_at(m["name"], lower_ok=True)
+    return pet("a", m["sp"], f" named {name}", "en") if name else None

@@ -381,3 +381,13 @@ def _pet_name(m: re.Match[str]) -> list[Draft] | None:
     name = name_at(m["name"])
     art = "uma" if fold(m["sp"]) in own.FEMININE_PETS else "um"
     return pet(art, m["sp"].lower(), f" chamado {name}", "pt") if name else None
+
+
+@on(PHRASES, rf"\b(?P<name>[\w'-]+)\s*\(\s*(?:(?:o|a)\s+)?(?:meu|minha|nosso|nossa)\s+(?P<sp>{_PET})\s*\)")
+def _pet_aside(m: re.Match[str]) -> list[Draft] | None:
+    """A pet named by an aside, lowercase or not: "nacho (meu gato) is sitting on my notebook", "a
+    mimi (a minha gata) já está nas natas". The brackets leave no doubt the word before them is the
+    name."""
+    name = name_at(m["name"], lower_ok=True)
+    art = "uma" if fold(m["sp"]) in own.FEMININE_PETS else "um"
+    return pet(art, m["sp"].lower(), f" chamado {name}", "pt") if name else None
