@@ -1,6 +1,7 @@
 """Facts said in passing in lowercase chat. A home: "here in Glasgow", "aqui em Campinas" (the
 speaker's "here" is where they are, and in chat mostly where they live; it fills an empty home and
-never replaces one). A pet named in an aside: "biscuit (my beagle)", "a mimi (a minha gata)"."""
+never replaces one). A pet named in an aside: "biscuit (my beagle)", "a mimi (a minha gata)". An
+allergy inside a chatty sentence: "bc i'm allergic to penicillin"."""
 
 from __future__ import annotations
 
@@ -66,3 +67,16 @@ def test_a_pet_named_in_an_aside_is_read_lowercase_or_not(text: str, key: str, n
 @pytest.mark.parametrize("text", ["the (my dog) thing", "ela (minha gata) dorme no sofá"])
 def test_an_aside_after_no_name_names_no_pet(text: str) -> None:
     assert extract_facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("on antibiotics rn, not the penicillin kind bc i'm allergic to penicillin lol", "penicillin"),
+        ("vou a um jantar de equipa e sou alérgica a frutos secos, como peço isso sem ser chata?", "frutos secos"),
+    ],
+)
+def test_an_allergy_inside_a_chatty_sentence_is_read(text: str, value: str) -> None:
+    """ "bc" opens a clause like "because"; a question after the statement ("como peço isso?") is
+    its own clause, and leaves the allergy before it a statement."""
+    assert [f.value for f in extract_facts(text) if f.key.startswith("allergy")] == [value]

@@ -21,8 +21,9 @@ QUESTIONS = (
 """Openers of a question or request to the assistant, which a clause of its own then holds."""
 COMMA_LINKS = r"and|but|so|also|plus"
 """Words that may follow the comma before a new clause ("..., and I live...")."""
-CONJUNCTIONS = r"and|but|so|because|since|while|although|though"
-"""Conjunctions that open a new clause when a clause opener follows them."""
+CONJUNCTIONS = r"and|but|so|because|bc|b/c|cuz|coz|cos|'cause|since|while|although|though"
+"""Conjunctions that open a new clause when a clause opener follows them ("bc i'm allergic to
+penicillin": chat spells "because" many ways)."""
 AND = r"and"
 """The plain "and", which before :data:`THIRD_PERSON` continues a sentence about someone else."""
 THIRD_PERSON = r"lives|works|loves|likes|has"

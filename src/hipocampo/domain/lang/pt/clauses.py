@@ -19,14 +19,15 @@ STARTERS = (
 """Words that open a new clause about someone (after a comma or a conjunction)."""
 QUESTIONS = (
     r"você|voce|vc|pode(?:ria)?\s+(?:me\s+)?(?:ajudar|indicar|sugerir|recomendar|dizer)|qual|quais|onde|"
-    r"como\s+(?:posso|faço)|quando|alguma\s+(?:dica|sugestão|ideia)|"
+    r"como\s+(?:posso|faço|\w{2,}o\b)|quando|alguma\s+(?:dica|sugestão|ideia)|"
     r"me\s+(?:ajuda|ajude|ajudas|diz|diga|indica|indique|recomenda|recomende|sugere|sugira)"
 )
 """Openers of a question or request to the assistant, which a clause of its own then holds."""
 COMMA_LINKS = r"e|mas|também|porém|então|aliás"
 """Words that may follow the comma before a new clause ("..., e moro...")."""
-CONJUNCTIONS = r"e|mas|porque|pois|enquanto|embora|porém"
-"""Conjunctions that open a new clause when a clause opener follows them."""
+CONJUNCTIONS = r"e|mas|porque|pq|porq|pois|enquanto|embora|porém"
+"""Conjunctions that open a new clause when a clause opener follows them ("pq sou alérgico": chat
+writes "porque" as "pq")."""
 AND = r"e"
 """The plain "and", which before :data:`THIRD_PERSON` continues a sentence about someone else."""
 THIRD_PERSON = r"mora|trabalha|tem|gosta|adora|ama|estuda"
