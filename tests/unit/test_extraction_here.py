@@ -1,7 +1,8 @@
 """Facts said in passing in lowercase chat. A home: "here in Glasgow", "aqui em Campinas" (the
 speaker's "here" is where they are, and in chat mostly where they live; it fills an empty home and
 never replaces one). A pet named in an aside: "biscuit (my beagle)", "a mimi (a minha gata)". An
-allergy inside a chatty sentence: "bc i'm allergic to penicillin"."""
+allergy inside a chatty sentence: "bc i'm allergic to penicillin". A stressed way of working: "i
+work fully remote", "agora é 100% remoto"."""
 
 from __future__ import annotations
 
@@ -80,3 +81,20 @@ def test_an_allergy_inside_a_chatty_sentence_is_read(text: str, value: str) -> N
     """ "bc" opens a clause like "because"; a question after the statement ("como peço isso?") is
     its own clause, and leaves the allergy before it a statement."""
     assert [f.value for f in extract_facts(text) if f.key.startswith("allergy")] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("i work fully remote btw, clients are all in germany", "remote"),
+        ("I'm 100% remote now", "remote"),
+        ("tô full remote agora", "remoto"),
+        ("notícia boa: agora é 100% remoto! acabou o busão", "remoto"),
+    ],
+)
+def test_a_stressed_way_of_working_is_read(text: str, mode: str) -> None:
+    assert [(f.key, f.value) for f in extract_facts(text)] == [("work_mode", mode)]
+
+
+def test_something_else_being_remote_is_not_the_users_way_of_working() -> None:
+    assert extract_facts("o curso é remoto") == []

@@ -49,6 +49,8 @@ NUM = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten"
 REL = "|".join(sorted(own.RELATIONS, key=len, reverse=True))
 REL_ADJ = r"(?:(?:older|younger|little|big|elder|baby|oldest|youngest|late|dear)\s+)?"
 LAST: list[Rule] = []  # rules that only apply when nothing else did
+_FULLY = r"(?:(?:fully|full[-\s]?time|full|completely|100\s?%)\s+)?"
+"""How chat stresses a way of working ("i work fully remote", "I'm 100% remote now")."""
 
 
 def _home(value: str, previous: str | None = None) -> list[Draft]:
@@ -160,6 +162,7 @@ def _marital(m: re.Match[str]) -> list[Draft]:
     return out
 
 
+on(RULES, rf"{IM}{_FULLY}remote(?:ly)?\b")(lambda m: [draft(T.USER_PROFILE, "work_mode", "remote")])
 on(RULES, rf"{IM}(?P<v>retired|unemployed|self-employed)\b")(
     lambda m: [draft(T.USER_PROFILE, "occupation", m["v"].lower(), "status", a="")]
 )
@@ -175,7 +178,7 @@ def _work(rest: str) -> list[Draft]:
     out: list[Draft] = []
     rest = rest.strip()
     for _ in range(4):
-        if m := re.match(r"(?:from\s+home|remotely|remote)\b", rest, re.I):
+        if m := re.match(rf"{_FULLY}(?:from\s+home|remotely|remote)\b", rest, re.I):
             out.append(draft(T.USER_PROFILE, "work_mode", "remote"))
         elif m := re.match(rf"(?:as|like)\s+(?:an?\s+)?(?P<v>.+?){_ORG_END}", rest, re.I):
             job = clean(m["v"])

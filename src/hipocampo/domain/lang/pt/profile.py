@@ -44,6 +44,8 @@ ADV = (
 )
 SOU = rf"{EU}{ADV}sou\s+{ADV}"
 ESTOU = rf"{EU}{ADV}(?:estou|tô|to|t[ôo])\s+{ADV}"
+_FULLY = r"(?:(?:100\s?%|full|totalmente|s[óo])\s+)?"
+"""How chat stresses a way of working ("trabalho 100% remoto", "tô full remote")."""
 TENHO = rf"{EU}{ADV}tenho\s+{ADV}"
 NUM = r"\d+|uma?|dois|duas|três|tres|quatro|cinco|seis|sete|oito|nove|dez"
 REL = "|".join(sorted({*own.RELATIONS, "irmã", "irmão", "mãe", "avó", "avô"}, key=len, reverse=True))
@@ -186,6 +188,11 @@ on(RULES, rf"(?:{SOU}|{ESTOU})(?P<v>casad[oa]|solteir[oa]|divorciad[oa]|viúv[oa
 )
 
 
+on(RULES, rf"(?:{SOU}|{ESTOU}|(?:agora\s+)?(?:é|e)\s+){_FULLY}(?:remot[oa]|remote|em\s+home\s+office)\b")(
+    lambda m: [draft(T.USER_PROFILE, "work_mode", "remoto")]
+)
+
+
 @on(RULES, rf"(?:{SOU}|{ESTOU})(?P<v>aposentad[oa]|reformad[oa]|desempregad[oa]|autônom[oa]|autonom[oa])\b")
 def _status(m: re.Match[str]) -> list[Draft] | None:
     found = adjective("occupation", m["v"], lex.STATUSES, T.USER_PROFILE, "status")
@@ -205,7 +212,7 @@ def _work(rest: str) -> list[Draft]:
     rest = rest.strip()
     for _ in range(4):
         if m := re.match(
-            r"(?:de\s+casa|remotamente|remoto|em\s+home\s+office|de\s+home\s+office|home\s+office|em\s+casa)\b",
+            rf"{_FULLY}(?:de\s+casa|remotamente|remoto|em\s+home\s+office|de\s+home\s+office|home\s+office|em\s+casa)\b",
             rest,
             re.I,
         ):
