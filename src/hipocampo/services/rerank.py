@@ -190,13 +190,14 @@ def _signals(
     # A line about someone else ("my cousin spent 40k on her wedding") is not the user's own word
     # on a question about the user; on one about that person ("what does my bf do?") it is. Nor is
     # a hypothetical ("if i ever moved id go to canada"): it says what would be, not what is.
-    others_line = item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)
+    # Both are read only for a question about the user, the one that reads ``own``.
+    others_line = about and item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)
     own = (
         act == "disclosure"
         and item.role is not None
         and item.role.value == "user"
         and not (about_others and others_line)
-        and not speech_acts.hypothetical(item.content)
+        and not (about and speech_acts.hypothetical(item.content))
     )
     closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
     features = {
