@@ -159,7 +159,7 @@ class Signals(NamedTuple):
     act: str | None
     outdated: Any
     own: bool  # a disclosure turn of the user
-    of_others: bool  # it speaks of another person only, or is a fact about one
+    of_others: bool  # on a question about the user alone: it speaks of someone else, or is a fact about them
     features: dict[str, float]
 
 
@@ -191,12 +191,12 @@ def _signals(
     # on a question about the user; on one about that person ("what does my bf do?") it is. Nor is
     # a hypothetical ("if i ever moved id go to canada"): it says what would be, not what is.
     # Both are read only for a question about the user, the one that reads ``own``.
-    others_line = about and item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)
+    others_line = about_others and item.kind is MemoryKind.TURN and speech_acts.speaks_of_others(item.content)
     own = (
         act == "disclosure"
         and item.role is not None
         and item.role.value == "user"
-        and not (about_others and others_line)
+        and not others_line
         and not (about and speech_acts.hypothetical(item.content))
     )
     closeness = background.closeness(d[1]) if d is not None and background is not None else -1.0
@@ -228,7 +228,9 @@ def _signals(
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
     }
-    of_others = others_line or (item.kind is MemoryKind.FACT and (item.key or "").startswith("person:"))
+    of_others = others_line or (
+        about_others and item.kind is MemoryKind.FACT and (item.key or "").startswith("person:")
+    )
     return Signals(matched, matched_names, relevance, act, outdated, own, of_others, features)
 
 

@@ -23,7 +23,6 @@ REQUEST_OPENERS: tuple[str, ...] = (
     r"(?:explica|diz|conta|mostra|indica|sugere|recomenda|resume|ensina|arranja|passa|manda|da)-me\b",
     r"como (?:faco|faz|se faz|tiro|posso|devo|e que|fazer|funciona|eu faco|se diz|e|sao)\b",
     r"o que (?:e|sao|significa|quer dizer|acha|voce acha|vc acha|achas|fazer|eu faco|devo|posso)\b",
-    r"(?:qual|quais) (?:e |sao )?(?:a |o |os |as )?(?:diferenca|melhor|melhores|receita|dica|dicas)\b",
     r"quanto (?:tempo|custa|e|da)\b",
     r"(?:qual|quais|quantos|quantas)\b",  # "quantos ml de leite pro bebê", "qual app uso pra isso"
     r"(?:onde|quando|porque|por que|pq|quem) (?:fica|e|foi|inventou|escreveu|posso|devo)\b",
