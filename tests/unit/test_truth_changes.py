@@ -206,3 +206,20 @@ def test_one_rare_word_next_to_the_cue_names_a_lowercase_statement(text: str, ea
 def test_one_word_names_nothing_when_it_is_not_what_the_cue_ends(text: str, earlier: str) -> None:
     turns = [("m3", "another trip idea: porto"), ("m2", "trip vibes"), ("m1", earlier)]
     assert [s for s in ended_statements(text, turns) if s.message_id == "m1"] == []
+
+
+@pytest.mark.parametrize(
+    ("diet", "text", "ends"),
+    [
+        ("vegetariana", "então... voltei a comer peixe. minha nutri recomendou", True),
+        ("vegetarian", "ok vegan was hard lol, im eating fish again", True),
+        ("vegana", "voltei a comer queijo, não aguentei", True),
+        ("pescatarian", "eating fish again lol", False),  # a pescatarian eats fish
+        ("vegetariano", "voltei a correr de novo", False),  # no food the diet leaves out
+        ("vegetariano", "minha irmã voltou a comer carne de novo", False),  # someone else
+    ],
+)
+def test_taking_up_a_food_the_diet_leaves_out_ends_the_diet(diet: str, text: str, ends: bool) -> None:
+    """ "voltei a comer peixe" never names the diet; the food it takes up again does."""
+    held = fact("diet", diet, MemoryType.CONSTRAINT)
+    assert bool(ended_facts(text, [held])) is ends

@@ -77,6 +77,23 @@ def _patterns(code: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, re
 
 
 @cache
+def _diet_excludes(code: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    return tuple(
+        (re.compile(rf"\b(?:{diet})\b"), re.compile(rf"\b(?:{foods})\b"))
+        for diet, foods in language(code).changes.DIET_EXCLUDES.items()
+    )
+
+
+def _resumes_excluded(code: str, fact: MemoryItem, clause: str) -> bool:
+    """Whether a clause that takes something up again ("voltei a comer peixe") names a food the
+    user's diet fact leaves out: the diet ends, though the sentence never names it."""
+    if fact.key != "diet" or is_negative(fact):
+        return False
+    diet = fold(str(fact.metadata.get(FACT_VALUE) or ""))
+    return any(d.search(diet) and foods.search(clause) for d, foods in _diet_excludes(code))
+
+
+@cache
 def _value_endings(code: str) -> dict[str, re.Pattern[str]]:
     return {slot: re.compile(p) for slot, p in language(code).changes.VALUE_ENDINGS.items()}
 
@@ -204,6 +221,9 @@ def ended_facts(
                 by_value = _value_ending(code, folded, sentence, fact)
                 if by_value is not None:
                     found[fact.id] = Ended(fact, sentence, by_value)
+                    continue
+                if again and _resumes_excluded(code, fact, _cue_clause(folded, again.start(), again.end())):
+                    found[fact.id] = Ended(fact, sentence, again.group(0))
                     continue
                 named_slot = ending and fact.key in _slot_words(code) and _slot_words(code)[fact.key].search(clause)
                 if not named_slot and (not stems or not _names_fact(sentence, stems, fact)):

@@ -20,6 +20,15 @@ RETRACT = (
 """Ending cues: with an earlier fact named in the same sentence, that fact no longer holds."""
 RESUME = r"\b(?:back\s+to|again|started\s+(?:eating|drinking)\s+\w+\s+again)\b"
 """Taking something up again: ends an earlier "avoids" or "dislikes" of the thing named."""
+DIET_EXCLUDES = {
+    r"vegan": r"meat|chicken|beef|pork|bacon|steak|burgers?|fish|seafood|shrimp|prawns|cheese|dairy|milk|eggs?|butter|"
+    r"honey",
+    r"vegetarian|veggie": r"meat|chicken|beef|pork|bacon|steak|burgers?|fish|seafood|shrimp|prawns|sushi",
+    r"pesc[ae]tarian": r"meat|chicken|beef|pork|bacon|steak|burgers?",
+}
+"""What each diet leaves out (patterns over the folded diet value, then over the folded clause):
+taking one of these up again ("im eating fish again") ends the diet, though the sentence never
+names it."""
 SLOT_ENDINGS = {
     "employer": r"\b(?:quit|left)\s+(?:my|the)\s+job\b|\b(?:got\s+)?(?:fired|laid\s+off)\b|\bresigned\b",
     "person:partner": r"\b(?:broke|split)\s+up\b|\bex-?(?:boyfriend|girlfriend|partner)\b",

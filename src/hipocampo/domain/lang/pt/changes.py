@@ -18,6 +18,15 @@ RETRACT = (
 """Ending cues: with an earlier fact named in the same sentence, that fact no longer holds."""
 RESUME = r"\bvoltei\s+a\b|\bde\s+novo\b|\boutra\s+vez\b"
 """Taking something up again: ends an earlier "avoids" or "dislikes" of the thing named."""
+DIET_EXCLUDES = {
+    r"vegan[oa]?": r"carnes?|frango|bife|porco|bacon|peixes?|marisco|camarao|queijo|laticinios|leite|ovos?|"
+    r"manteiga|mel",
+    r"vegetarian[oa]": r"carnes?|frango|bife|porco|bacon|peixes?|marisco|camarao|sushi|hamburguer",
+    r"pesc[ae]tarian[oa]": r"carnes?|frango|bife|porco|bacon|hamburguer",
+}
+"""What each diet leaves out (patterns over the folded diet value, then over the folded clause):
+taking one of these up again ("voltei a comer peixe") ends the diet, though the sentence never
+names it."""
 SLOT_ENDINGS = {
     "employer": r"\b(?:sai|pedi\s+demissao|fui\s+demitid[oa]|fui\s+despedid[oa]|larguei)\b[^.!?]{0,30}"
     r"\b(?:emprego|empresa|trabalho)\b|\bpedi\s+demissao\b|\bfui\s+(?:demitid|despedid)[oa]\b",
