@@ -1,8 +1,8 @@
 """Facts said in passing in lowercase chat. A home: "here in Glasgow", "aqui em Campinas" (the
 speaker's "here" is where they are, and in chat mostly where they live; it fills an empty home and
 never replaces one). A pet named in an aside: "biscuit (my beagle)", "a mimi (a minha gata)". An
-allergy inside a chatty sentence: "bc i'm allergic to penicillin". A stressed way of working: "i
-work fully remote", "agora é 100% remoto"."""
+allergy inside a chatty sentence, without the emoji after it: "bc i'm allergic to penicillin". A
+stressed way of working: "i work fully remote", "agora é 100% remoto"."""
 
 from __future__ import annotations
 
@@ -98,3 +98,15 @@ def test_a_stressed_way_of_working_is_read(text: str, mode: str) -> None:
 
 def test_something_else_being_remote_is_not_the_users_way_of_working() -> None:
     assert extract_facts("o curso é remoto") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("i'm allergic to peanuts 😭", "peanuts"),
+        ("sou intolerante a lactose 😩", "lactose"),
+        ("moro em Braga 🙂", "Braga"),
+    ],
+)
+def test_an_emoji_after_a_value_is_no_part_of_it(text: str, value: str) -> None:
+    assert [f.value for f in extract_facts(text)] == [value]

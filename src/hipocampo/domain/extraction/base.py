@@ -9,6 +9,7 @@ The engine (``extraction``) splits turns into clauses, runs the rules and render
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -130,9 +131,22 @@ _LIST = re.compile(r"\s*,\s*(?:(?:and|or|e|ou)\s+)?|\s+(?:and|or|e|ou|nor|nem|as
 _KEEP_TOGETHER = {"rock and roll", "rhythm and blues", "fish and chips", "arroz e feijao", "salt and pepper"}
 
 
+def _unadorned(value: str) -> str:
+    """A value without the emoji chat puts after it ("allergic to peanuts 😭"): symbols (emoji,
+    skin tones, ☕) and the joiners that build them are no part of a food, a place or a name.
+    Written by hand: Python's ``re`` has no Unicode symbol class, and one character-category test
+    covers every emoji, present and future."""
+    if value.isascii():
+        return value
+    return "".join(ch for ch in value if ch not in _JOINERS and unicodedata.category(ch) not in ("So", "Sk"))
+
+
+_JOINERS = frozenset("\u200d\ufe0f\ufe0e")
+
+
 def clean(value: str) -> str:
-    """Cut a captured value at the end of its clause and drop fillers around it."""
-    value = _TAIL.sub("", value).strip(_EDGE)
+    """Cut a captured value at the end of its clause and drop fillers and emoji around it."""
+    value = _TAIL.sub("", _unadorned(value)).strip(_EDGE)
     previous = None
     while previous != value:
         previous = value
