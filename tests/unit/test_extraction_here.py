@@ -110,3 +110,15 @@ def test_something_else_being_remote_is_not_the_users_way_of_working() -> None:
 )
 def test_an_emoji_after_a_value_is_no_part_of_it(text: str, value: str) -> None:
     assert [f.value for f in extract_facts(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("trampo de casa, o verão aqui é insano", [("work_mode", "remoto")]),
+        ("trampo na Stone como dev", [("employer", "Stone"), ("occupation", "dev")]),
+        ("o trampo tá puxado essa semana", []),  # the noun, not the verb
+    ],
+)
+def test_trampo_is_work_in_brazilian_slang(text: str, facts: list[tuple[str, str]]) -> None:
+    assert [(f.key, f.value) for f in extract_facts(text)] == facts

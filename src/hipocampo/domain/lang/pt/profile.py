@@ -247,7 +247,7 @@ def _work(rest: str) -> list[Draft]:
     return out
 
 
-on(RULES, rf"{EU}{ADV}(?:trabalho|estou\s+trabalhando|tô\s+trabalhando|to\s+trabalhando|atuo)\s+(?P<v>.+)")(
+on(RULES, rf"{EU}{ADV}(?:trabalho|trampo|(?:estou|tô|to)\s+(?:trabalhando|trampando)|atuo)\s+(?P<v>.+)")(
     lambda m: _work(m["v"]) or None
 )
 
