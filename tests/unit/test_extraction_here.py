@@ -122,3 +122,16 @@ def test_an_emoji_after_a_value_is_no_part_of_it(text: str, value: str) -> None:
 )
 def test_trampo_is_work_in_brazilian_slang(text: str, facts: list[tuple[str, str]]) -> None:
     assert [(f.key, f.value) for f in extract_facts(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("oii sou vegetariana faz 5 anos kkk", [("diet", "vegetariano")]),
+        ("hiii i live in Leeds", [("home_city", "Leeds")]),
+        ("heyyy i'm vegan now", [("diet", "vegan")]),
+    ],
+)
+def test_a_stretched_greeting_is_still_a_greeting(text: str, facts: list[tuple[str, str]]) -> None:
+    """Chat stretches its greetings ("oii", "hiii", "heyyy"); what follows is read as after "oi"."""
+    assert [(f.key, f.value) for f in extract_facts(text)] == facts

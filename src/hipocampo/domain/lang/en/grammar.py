@@ -198,9 +198,9 @@ TEMPLATES = {
 }  # fmt: skip
 
 FILLERS = re.compile(
-    r"^(?:oh|ah|well|so|and|but|also|actually|btw|by\s+the\s+way|fyi|for\s+the\s+record|just\s+so\s+you\s+know|"
+    r"^(?:oh+|ah+|well|so|and|but|also|actually|btw|by\s+the\s+way|fyi|for\s+the\s+record|just\s+so\s+you\s+know|"
     r"i\s+(?:just\s+|also\s+|recently\s+)?(?:found\s+out|learned|learnt|discovered|realized|realised)(?:\s+that)?|"
-    r"anyway|anyways|honestly|ok|okay|yes|yeah|yep|no|nope|hi|hello|hey|now|currently|these\s+days|nowadays|"
+    r"anyway|anyways|honestly|ok+|okay+|yes|yeah|yep|no|nope|hi+|hello+|hey+|now|currently|these\s+days|nowadays|"
     r"today|recently|lately|right\s+now|as\s+of\s+now|as\s+you\s+know|you\s+know|remember|note|please\s+note|"
     r"keep\s+in\s+mind|in\s+fact|to\s+be\s+honest|tbh|um|uh|hmm|lol|haha|plus|besides|that\s+said|though|"
     r"good\s+(?:morning|afternoon|evening)|that|oh\s+and|sorry|wait|correction|update)\b[\s,!:.-]*",
