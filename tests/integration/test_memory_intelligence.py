@@ -51,13 +51,23 @@ def test_state_correct_retract_across_threads(db_path: str) -> None:
             ],
             at=T0 + timedelta(days=7),
         )
+        mem.add(  # the allergy said again in words no rule reads, once more in a question
+            "ana",
+            "week3",
+            [
+                {"role": "user", "name": "Ana", "content": "peanuts still a no for me btw, going to a thai place"},
+                {"role": "user", "name": "Ana", "content": "do they use peanuts in pad thai?"},
+            ],
+            at=T0 + timedelta(days=9),
+        )
         mem.flush()
 
         facts = current_facts(mem, "ana")
         assert facts["home_city"] == "Lisboa"
         assert "diet" not in facts  # retracted
         allergy = next(m for m in mem.list("ana", kind="fact") if m.key == "allergy:peanuts" and m.valid_to is None)
-        assert allergy.mention_count == 2  # said in English, then in Portuguese: one fact
+        assert allergy.mention_count == 3  # said in English, then in Portuguese, then in passing: one fact
+        assert [e.event for e in mem.history("ana", allergy.id)].count(HistoryEvent.MENTION) == 2
 
         # the superseded city stays, with its history pointing at its successor
         old_city = next(m for m in mem.list("ana", kind="fact") if m.key == "home_city" and m.valid_to)

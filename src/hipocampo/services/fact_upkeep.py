@@ -11,6 +11,7 @@ from ..domain.extraction.base import slug
 from ..domain.lang import LANGUAGES, merged_map
 from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Message, Role, Scope, new_id
 from ..domain.text import content_words, fold, query_terms
+from ..domain.truth.again import said_again
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, RESTATED, SPEAKER, same_speaker
 from ..domain.truth.replaced import (
@@ -67,6 +68,20 @@ async def noticed_endings(deps: Deps, message: Message, touched: set[str]) -> li
         if m.created_at < message.created_at and message.id not in m.source_message_ids
     ]
     return ended_facts(message.content, earlier, touched=touched)
+
+
+async def noticed_again(deps: Deps, message: Message, touched: set[str]) -> list[MemoryItem]:
+    """The user's current facts this turn states again in words no rule reads ("still vegetarian
+    btw", "continuo na Zup"): :func:`~hipocampo.domain.truth.again.said_again`. The keys the turn's
+    rules wrote (``touched``) are theirs: a rule that read the same fact again counted it already."""
+    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
+    listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
+    earlier = [
+        m
+        for m in same_speaker([m for m in listed if m.valid_to is None], message.name)
+        if m.created_at < message.created_at and message.id not in m.source_message_ids
+    ]
+    return said_again(message.content, earlier, touched=touched)
 
 
 EARLIER_TURNS = 300

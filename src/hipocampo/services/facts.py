@@ -59,6 +59,7 @@ from .fact_upkeep import (
     SAVED_AS,
     SPEAKER_FEMININE,
     closed_by_statement,
+    noticed_again,
     noticed_endings,
     noticed_replaced,
     noticed_statements,
@@ -166,6 +167,8 @@ async def mine_messages(
                 closed = await record_replaced(deps, message, replaced, ACTOR)
                 applied += [Applied(Action.DELETE, m, [m]) for m in closed]
             applied += [Applied(Action.DELETE, m, [m]) for m in await closed_by_statement(deps, message, ACTOR)]
+            for fact in await noticed_again(deps, message, {f.key for f in found}):  # said again, in other words
+                applied.append(Applied(Action.NONE, await _mention(deps, _scope(message), fact, message, ACTOR), []))
     revisions = llm_facts.revisions if isinstance(llm_facts, LlmFindings) else []
     if revisions and messages:
         for revision in revisions:
