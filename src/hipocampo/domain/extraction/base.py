@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import EN_STOPWORDS, PT_STOPWORDS, fold
-from .lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES
+from .lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES, common_word
 
 HIGH = 0.9  # an explicit first-person statement
 MEDIUM = 0.8  # a looser shape ("I'm Ana", a bare age) or a fact about someone else
@@ -306,6 +306,29 @@ def org_at(text: str) -> str | None:
     if not m or _not_a_name(m.group(0)):
         return None
     return m.group(0).strip(_EDGE)
+
+
+_LOWER_ORG = re.compile(r"([a-zà-ÿ][a-zà-ÿ0-9&-]{2,})(?=\s*$|\s*[,.;:!?()]|\s+(\S+))")
+_LAUGH = re.compile(r"(?:k{2,}|(?:h[aeiu]){2,}h?|(?:rs){2,}|l+o+l+|x+d+)")
+
+
+def lower_org_at(text: str) -> str | None:
+    """An employer's name written in lowercase, where a slot expects one ("i work at spotify",
+    "trabalho na edp na área de redes"): one word that is no common word of any language we read
+    (:func:`~.lexicon.common_word`: "home", "casa", "padaria", "trampo"), no place, no nationality,
+    no laugh, and that ends the clause or is followed by a stopword ("spotify as a designer",
+    "edp na área"). Chat is mostly lowercase, and a capital was the only sign of a name the rules
+    had; a longer lowercase name ("mercado livre") is made of common words and stays unread."""
+    m = _LOWER_ORG.match(text.strip())
+    if not m:
+        return None
+    word, following = m.group(1).strip("-"), m.group(2)
+    f = fold(word)
+    if following is not None and not is_stopword(following.strip(_EDGE)):
+        return None
+    if len(f) < 3 or f in PLACES or f in NATIONALITIES or _LAUGH.fullmatch(f) or common_word(f):
+        return None
+    return word
 
 
 # --- money --------------------------------------------------------------------------------------

@@ -10,7 +10,12 @@ accents); look them up with ``fold``.
 
 from __future__ import annotations
 
-from ..lang import merged_map, merged_set, words_set
+import gzip
+import json
+from functools import cache
+
+from ..lang import LANGUAGES, language, merged_map, merged_set, words_set
+from ..text import fold
 
 _set = words_set
 
@@ -109,3 +114,47 @@ REQUEST_VERBS = merged_set("REQUEST_VERBS")  # openings of "I want to ..." that 
 DEICTIC = merged_set("DEICTIC")  # objects that point at the conversation: "I love it", "adoro isso"
 STATUSES = merged_map("STATUSES")
 MARITAL = merged_map("MARITAL")
+
+
+COMMON_MIN = 2000
+"""How often (in pyspellchecker's subtitle counts) a word must occur in one of our languages to be
+a common word: "warehouse" (15,433), "bakery" (3,832) and "empresa" are; names written in lowercase
+are not, or barely, since subtitles say them too ("klarna" 0, "intercom" 1,383, "oracle" 1,646).
+Set where the two lists part on the employers and workplaces users write; a name below it that is
+also a rare word ("startup", 676) is read as a name only in an employer's slot."""
+
+
+@cache
+def _common_words() -> frozenset[str]:
+    """Every language's common words, folded. pyspellchecker ships the lists (a gzipped JSON of word
+    counts per language, ~0.4 s to read both); read once, on the first lowercase name to judge."""
+    from importlib.resources import files
+
+    counts: dict[str, int] = {}
+    for code in LANGUAGES:
+        name = getattr(language(code).lexicon, "DICTIONARY", None)
+        if not name:
+            continue
+        with gzip.open(str(files("spellchecker") / "resources" / f"{name}.json.gz"), "rt", encoding="utf-8") as f:
+            for word, n in json.load(f).items():
+                key = fold(word)
+                counts[key] = counts.get(key, 0) + n
+    return frozenset(w for w, n in counts.items() if n >= COMMON_MIN)
+
+
+@cache
+def _chat_words() -> frozenset[str]:
+    """Stopwords and chat slang of every language ("kkk", "tbh", "trampo"): common, never a name."""
+    slang = (getattr(language(code).slang, "SLANG", {}) for code in LANGUAGES if language(code).slang is not None)
+    return merged_set("STOP_WORDS") | frozenset().union(*(frozenset(map(fold, s)) for s in slang))
+
+
+_NOUN_ENDINGS = tuple(e for code in LANGUAGES for e in getattr(language(code).lexicon, "NOUN_ENDINGS", ()))
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` is a common word of a language we read, not a name: frequent in its
+    language's word list, a stopword, a chat abbreviation or slang, or shaped like a common noun of
+    a language ("lanchonete", "lojinha": each bundle's ``NOUN_ENDINGS``)."""
+    w = fold(word)
+    return w in _common_words() or w in _chat_words() or (len(w) > 4 and w.endswith(_NOUN_ENDINGS))

@@ -21,7 +21,7 @@ from functools import cache
 
 from ..lang import LANGUAGES, language
 from ..text import fold
-from .base import Draft
+from .base import Draft, lower_org_at
 
 _LAUGH = re.compile(r"^(?:(?:ha|he|hi|ah|ja|rs|kk|k)+h?|lo+l|l+m+a+o+|x+d+|:\)|:d)$")
 _NOUN_SLOTS = frozenset(
@@ -131,7 +131,9 @@ def _well_shaped(d: Draft, base: str, ws: list[str], codes: list[str], get: Call
     if _AFTER_COMMA.search(d.value) or any(w in get("CHAT_TOKENS") or w in get("DEICTIC") for w in ws):
         return False
     if base in _NAMES and not d.negated and not (d.value[:1].isupper() or d.value[:1].isdigit()):
-        return False
+        # An employer in lowercase passes when it is one uncommon word ("spotify", "edp"): see lower_org_at.
+        if not (base == "employer" and lower_org_at(d.value) == d.value):
+            return False
     if base in _THINGS and any(w in get("AUXILIARIES") for w in ws[1:]):
         return False  # "gosto de cá estar", "likes to be there": a verb phrase, no thing
     if base in _SUBSTANCES:

@@ -19,6 +19,10 @@ STOP_WORDS = frozenset(
 """Words too common to index or to tell a topic by; also how a text is told English."""
 LETTERS = ""
 """Letters only this language writes: each counts half a stopword when telling languages apart."""
+DICTIONARY = "en"
+"""The word-frequency list of this language in pyspellchecker (``spellchecker/resources/<name>``):
+what tells a common word from a name written in lowercase ("i work at spotify", "trabalho na
+edp"; :func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
 
 NOT_NAMES = words_set(
     """everyone, everybody, someone, somebody, nobody, anyone, people, everything, nothing, something,
@@ -53,7 +57,7 @@ CONDITION_ADJECTIVES = {
 DRUG_SUFFIXES = ("pril", "olol", "statin", "sartan", "formin", "prazole", "cillin", "xetine", "azepam", "zolam",
                  "tidine", "dipine")  # fmt: skip
 OCCUPATIONS = words_set(
-    """engineer, developer, programmer, designer, teacher, professor, doctor, physician, surgeon, nurse,
+    """engineer, developer, dev, programmer, designer, teacher, professor, doctor, physician, surgeon, nurse,
     lawyer, attorney, accountant, architect, dentist, pharmacist, chef, cook, waiter, waitress, driver,
     pilot, firefighter, officer, cop, soldier, scientist, researcher, analyst, manager, consultant,
     writer, author, journalist, editor, photographer, artist, musician, singer, actor, actress, dancer,

@@ -20,6 +20,7 @@ from ...extraction.base import (
     draft,
     instead,
     is_deictic,
+    lower_org_at,
     name_alone,
     name_at,
     on,
@@ -185,7 +186,11 @@ def _work(rest: str) -> list[Draft]:
             if job and word_count(job) <= 5:
                 out.append(draft(T.USER_PROFILE, "occupation", job, "occupation"))
         elif m := re.match(r"(?:at|for|in)\s+(?P<v>.+)", rest, re.I):
-            org = place_at(m["v"]) if rest[:2].lower() == "in" else org_at(m["v"]) or _described_org(m["v"])
+            org = (
+                place_at(m["v"])
+                if rest[:2].lower() == "in"
+                else org_at(m["v"]) or _described_org(m["v"]) or lower_org_at(m["v"])
+            )
             if org:
                 key = "work_city" if fold(org) in lex.PLACES else "employer"
                 out.append(draft(T.USER_PROFILE, key, org))
@@ -241,7 +246,7 @@ _NOT_A_JOB = re.compile(  # "I joined Tom for lunch", "I joined Ana and her frie
 @on(RULES, rf"{I_}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+(?P<v>.+)")
 @on(RULES, rf"(?:{I_}(?:start|am\s+starting|'m\s+starting)|my\s+first\s+day)\s+(?:is\s+|was\s+)?at\s+(?P<v>[A-Z].+)")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
-    org = org_at(m["v"])
+    org = org_at(m["v"]) or lower_org_at(m["v"])
     if not org or fold(org) in lex.PLACES or _NOT_A_JOB.search(after(m["v"], org)):
         return None
     return [draft(T.USER_PROFILE, "employer", org)]

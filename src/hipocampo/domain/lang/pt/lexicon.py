@@ -19,6 +19,19 @@ STOP_WORDS = frozenset(
 """Words too common to index or to tell a topic by; also how a text is told Portuguese."""
 LETTERS = "ãõçáéíóúâêô"
 """Letters only this language writes: each counts half a stopword when telling languages apart."""
+DICTIONARY = "pt"
+"""The word-frequency list of this language in pyspellchecker (``spellchecker/resources/<name>``):
+what tells a common word from a name written in lowercase ("i work at spotify", "trabalho na
+edp"; :func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
+NOUN_ENDINGS = (
+    "aria", "eria", "oria", "ete", "eta", "ista", "eiro", "eira", "ario", "orio", "ura", "agem", "cao", "coes",
+    "dade", "ncia", "cia", "mento", "inho", "inha", "zinho", "zinha", "ico", "ica", "ugue",
+)  # fmt: skip
+"""Endings of Portuguese common nouns, folded ("padaria", "lanchonete", "prefeitura", "lojinha"): a
+word so ending is a word of the language, never a name written in lowercase, whatever the word list
+holds of it (its subtitles miss much Brazilian everyday speech: "lanchonete" is not in it;
+:func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
+
 
 NOT_NAMES = words_set(
     """todos, todas, alguem, ninguem, gente, tudo, nada, algo, segunda, terca, quarta, quinta, sexta,

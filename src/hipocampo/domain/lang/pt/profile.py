@@ -19,6 +19,7 @@ from ...extraction.base import (
     draft,
     instead,
     is_deictic,
+    lower_org_at,
     name_alone,
     name_at,
     on,
@@ -222,7 +223,8 @@ def _work(rest: str) -> list[Draft]:
             if job and word_count(job) <= 5:
                 out.append(draft(T.USER_PROFILE, "occupation", job, "occupation"))
         elif m := re.match(r"(?P<prep>na|no|nos|nas|em|para|pra|pela|pelo|da|do)\s+(?P<v>.+)", rest, re.I):
-            org = org_at(m["v"])
+            # A name in lowercase only after "na"/"no"/"em": "trabalho pra kct" is no employer.
+            org = org_at(m["v"]) or (lower_org_at(m["v"]) if m["prep"].lower() in ("na", "no", "em") else None)
             if not org:
                 break
             key = "work_city" if fold(org) in lex.PLACES else "employer"
@@ -272,7 +274,7 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
     rf"pela|pelo|para|pra)\s+(?:(?P<art>[oa])\s+(?=[A-ZÀ-Ý]))?(?P<v>.+)",
 )
 def _employer(m: re.Match[str]) -> list[Draft] | None:
-    org = org_at(m["v"])
+    org = org_at(m["v"]) or lower_org_at(m["v"])
     if not org or fold(org) in lex.PLACES:
         return None
     art = m["art"] or _ARTICLE_IN.get(m["prep"].lower(), "")
