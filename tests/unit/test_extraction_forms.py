@@ -36,6 +36,30 @@ def test_a_clause_is_never_a_value(text: str) -> None:
     assert not {(k, v) for k, v in values(text) if k != "likes:coffee"}
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("tenho intolerância ao glúten e lá comem bué pão", ("intolerance:gluten", "glúten")),
+        ("i'm allergic to peanuts and there they fry everything in peanut oil", ("allergy:peanuts", "peanuts")),
+        ("i like jazz and there's a club nearby", ("likes:jazz", "jazz")),
+    ],
+)
+def test_a_clause_after_and_is_no_second_item(text: str, kept: tuple[str, str]) -> None:
+    """ "X and there ..." starts a clause: a list's second item never opens with "there"/"lá"."""
+    assert set(values(text)) == {kept}
+
+
+@pytest.mark.parametrize(
+    ("text", "goal"),
+    [
+        ("quero abrir um food truck de smash burger aqui em campinas", "abrir um food truck de smash burger"),
+        ("my goal is to open a bakery here in leeds", "open a bakery"),
+    ],
+)
+def test_where_the_speaker_is_is_no_part_of_a_plan(text: str, goal: str) -> None:
+    assert goal in {v for k, v in values(text) if k.startswith("goal:")}
+
+
 def test_the_whole_phrase_stays_when_the_next_clause_is_cut_off() -> None:
     found = values("Prefiro reuniões depois das duas da tarde, de manhã eu treino")
     assert found == {("prefers:reunioes", "reuniões depois das duas da tarde")}

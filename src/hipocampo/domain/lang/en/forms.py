@@ -39,10 +39,11 @@ TIME_TAIL = (
     r"(?:next|this|later\s+this|by\s+(?:the\s+)?end\s+of(?:\s+the)?|before\s+the\s+end\s+of(?:\s+the)?)\s+"
     r"(?:year|month|summer|winter|spring|fall|autumn|week)|in\s+\d{4}|by\s+\d{4}|"
     r"(?:over|during|before)\s+the\s+(?:summer|winter|holidays|break)|before\s+(?:christmas|summer|winter)|"
-    r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*"
+    r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*|(?:over\s+|out\s+|up\s+|down\s+)?here\s+in\b.*"
 )
-"""A time or a reason after a plan ("run a marathon next year", "learn to surf now that I live by
-the sea"): no part of what is planned; the turn keeps it, and the date resolver reads the time."""
+"""A time, a reason or where the speaker is, after a plan ("run a marathon next year", "learn to surf
+now that I live by the sea", "open a bakery here in leeds"): no part of what is planned; the turn
+keeps it, and the date resolver reads the time."""
 
 POSSIBILITY = (
     r"^(?:(?:oh|well|so|and|but|also|honestly)[\s,]+)*(?:maybe|perhaps|possibly|probably)[\s,]+"
@@ -62,9 +63,11 @@ GERUND = r"^[a-z]{3,}ing$"
 early"), unless it is a known food (:data:`ING_FOODS`)."""
 ING_FOODS = frozenset("pudding dressing stuffing icing frosting seasoning filling dumpling dumplings herring".split())
 NOT_OPENING = frozenset(
-    "am is are was were have has had tastes smells sounds looks feels seems how when what why".split()
+    """am is are was were have has had tastes smells sounds looks feels seems how when what why
+    there there's theres here""".split()
 )
-"""Verbs that cannot open a thing."""
+"""Verbs, and adverbs of place, that cannot open a thing ("allergic to peanuts and there they fry
+everything in peanut oil": a new clause after "and")."""
 INSIDE = r"\b(?:every\s+(?:day|morning|night|evening|week|weekend)|per\s+(?:day|week)|a\s+day|each\s+(?:day|morning))\b"
 """A habit inside a value ("the crossword every morning"): a clause about doing, not a thing."""
 INTENSIFIER = r"^(?:way\s+more|much\s+more|a\s+thousand\s+times)\b"

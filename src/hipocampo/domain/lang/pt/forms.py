@@ -53,10 +53,11 @@ TIME_TAIL = (
     r"(?:até|ate)\s+(?:ao\s+|o\s+)?(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre|verão|verao)|"
     r"(?:no|em)\s+(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre)|em\s+\d{4}|"
     r"antes\s+d[oa]\s+(?:verão|verao|inverno|natal|carnaval|fim\s+do\s+ano|final\s+do\s+ano|próximo\s+ano|proximo\s+ano)|"
-    r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*"
+    r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*|(?:aqui|cá|ca)\s+(?:em|no|na|nos|nas)\b.*"
 )
-"""A time or a reason after a plan ("correr a maratona do Rio ano que vem", "aprender kitesurf agora
-que moro na praia"): no part of what is planned; the turn keeps it, the date resolver reads the time."""
+"""A time, a reason or where the speaker is, after a plan ("correr a maratona do Rio ano que vem",
+"aprender kitesurf agora que moro na praia", "abrir um food truck aqui em campinas"): no part of what
+is planned; the turn keeps it, the date resolver reads the time."""
 
 POSSIBILITY = (
     r"^(?:(?:ah|olha|bom|e|mas|entao)[\s,]+)*(?:talvez|quem\s+sabe|se\s+calhar|pode\s+ser\s+que|possivelmente)[\s,]+"
@@ -76,9 +77,11 @@ GERUND = r"^[a-z]+ndo$"
 """A gerund ("acordando cedo"): an allergen, a condition or a drug that opens with one is a doing."""
 ING_FOODS: frozenset[str] = frozenset()
 NOT_OPENING = frozenset(
-    "sou estou tenho vou levo bebo faço fico posso quero preciso moro tomo pego acordo durmo menos".split()
+    """sou estou tenho vou levo bebo faço fico posso quero preciso moro tomo pego acordo durmo menos
+    la ali aqui ca""".split()
 )
-"""First-person verbs and quantities that cannot open a thing ("bebo uns quatro por dia", "menos noites")."""
+"""First-person verbs, quantities and adverbs of place that cannot open a thing ("bebo uns quatro por
+dia", "menos noites", "intolerância ao glúten e lá comem bué pão": a new clause after "e")."""
 INSIDE = (
     r"\b(?:todo\s+(?:o\s+)?dia|tod[oa]s?\s+(?:as\s+|os\s+)?(?:noites?|manhãs?|manhas?|dias|semanas?|tardes?)|"
     r"por\s+(?:dia|semana|mês|mes)|dessa|desse|disso|nisso|nessa|daquilo)\b"
