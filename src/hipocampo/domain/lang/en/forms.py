@@ -39,11 +39,12 @@ TIME_TAIL = (
     r"(?:next|this|later\s+this|by\s+(?:the\s+)?end\s+of(?:\s+the)?|before\s+the\s+end\s+of(?:\s+the)?)\s+"
     r"(?:year|month|summer|winter|spring|fall|autumn|week)|in\s+\d{4}|by\s+\d{4}|"
     r"(?:over|during|before)\s+the\s+(?:summer|winter|holidays|break)|before\s+(?:christmas|summer|winter)|"
-    r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*|(?:over\s+|out\s+|up\s+|down\s+)?here\s+in\b.*"
+    r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*|(?:over\s+|out\s+|up\s+|down\s+)?here\s+in\b.*|"
+    r"on\s+the\s+side|as\s+a\s+hobby|for\s+fun"
 )
 """A time, a reason or where the speaker is, after a plan ("run a marathon next year", "learn to surf
-now that I live by the sea", "open a bakery here in leeds"): no part of what is planned; the turn
-keeps it, and the date resolver reads the time."""
+now that I live by the sea", "open a bakery here in leeds"): no part of what is planned, nor how
+("spanish on the side"); the turn keeps it, and the date resolver reads the time."""
 
 POSSIBILITY = (
     r"^(?:(?:oh|well|so|and|but|also|honestly)[\s,]+)*(?:maybe|perhaps|possibly|probably)[\s,]+"

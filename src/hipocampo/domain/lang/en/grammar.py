@@ -133,7 +133,9 @@ def about_us(clause: str) -> str | None:
     """ "we live in Porto" -> "I live in Porto" (the caller keeps home, pets and family only)."""
     if re.match(r"we(?:'re|\s+are)\s+", clause, re.I):
         return re.sub(r"^we(?:'re|\s+are)\s+", "I am ", clause, flags=re.I)
-    if re.match(r"we\s+(?:live|have|moved|just\s+moved|relocated|got|adopted|also)\b", clause, re.I):
+    if re.match(
+        r"we\s+(?:(?:just|finally|recently|also)\s+)*(?:live|have|moved|relocated|got|adopted|also)\b", clause, re.I
+    ):
         return re.sub(r"^we\s+", "I ", clause, flags=re.I)
     return None
 

@@ -23,6 +23,7 @@ from ...extraction.base import (
 )
 from ...extraction.context import SAME_SLOT
 from ...extraction.roles import goal, likes, medication, schedule
+from ...extraction.validate import trim_plan
 from ...model import MemoryType as T
 from ...text import fold
 from .profile import ADV, HAVE, I_, IM
@@ -302,7 +303,7 @@ def _saving(m: re.Match[str]) -> list[Draft] | None:
 
 @on(RULES, rf"{IM}learning\s+(?:to\s+|how\s+to\s+)?(?P<v>.+)")
 def _learning(m: re.Match[str]) -> list[Draft] | None:
-    v = clean(m["v"])
+    v = trim_plan(clean(m["v"]), "en")  # "spanish on the side": how, not what
     if not v or word_count(v) > 6 or is_deictic(v):
         return None
     return [draft(T.GOAL, f"learning:{slug(v)}", v, "learning")]

@@ -217,6 +217,7 @@ on(RULES, rf"(?:{I_}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or N
 
 
 @on(RULES, rf"{IM}(?:an?\s+)(?P<v>.+)")
+@on(RULES, rf"(?:{I_}(?:became|have\s+become)|i'?ve\s+{ADV}become)\s+(?:an?\s+|the\s+)?(?P<v>.+)")
 @on(
     RULES,
     rf"{I_}(?:got|landed|accepted|took)\s+(?:an?\s+|the\s+)?(?:new\s+)?(?:job|position|role)\s+as\s+(?:an?\s+)?(?P<v>.+)",

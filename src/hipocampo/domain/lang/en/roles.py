@@ -66,7 +66,8 @@ def plan_ok(first_word: str) -> bool:
 
 
 _TITLE = re.compile(
-    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but)\b|\s*[,;.!]|\s*$)",
+    r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but|"
+    r"last|this|yesterday|today|now|recently)\b|\s*[,;.!]|\s*$)",
     re.IGNORECASE,
 )
 

@@ -53,11 +53,12 @@ TIME_TAIL = (
     r"(?:até|ate)\s+(?:ao\s+|o\s+)?(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre|verão|verao)|"
     r"(?:no|em)\s+(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre)|em\s+\d{4}|"
     r"antes\s+d[oa]\s+(?:verão|verao|inverno|natal|carnaval|fim\s+do\s+ano|final\s+do\s+ano|próximo\s+ano|proximo\s+ano)|"
-    r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*|(?:aqui|cá|ca)\s+(?:em|no|na|nos|nas)\b.*"
+    r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*|(?:aqui|cá|ca)\s+(?:em|no|na|nos|nas)\b.*|"
+    r"nas\s+horas\s+vagas|por\s+hobby|de\s+hobby|por\s+divers[ãa]o"
 )
 """A time, a reason or where the speaker is, after a plan ("correr a maratona do Rio ano que vem",
 "aprender kitesurf agora que moro na praia", "abrir um food truck aqui em campinas"): no part of what
-is planned; the turn keeps it, the date resolver reads the time."""
+is planned, nor how ("guitarra nas horas vagas"); the turn keeps it, the date resolver reads the time."""
 
 POSSIBILITY = (
     r"^(?:(?:ah|olha|bom|e|mas|entao)[\s,]+)*(?:talvez|quem\s+sabe|se\s+calhar|pode\s+ser\s+que|possivelmente)[\s,]+"

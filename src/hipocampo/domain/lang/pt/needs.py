@@ -22,8 +22,10 @@ from ...extraction.base import (
 )
 from ...extraction.context import SAME_SLOT
 from ...extraction.roles import goal, likes, medication, schedule
+from ...extraction.validate import trim_plan
 from ...model import MemoryType as T
 from ...text import fold
+from . import forms
 from .profile import ADV, ESTOU, EU, SOU, TENHO, adjective
 
 RULES: list[Rule] = []
@@ -164,6 +166,8 @@ def _money(m: re.Match[str]) -> list[Draft] | None:
     if not purpose:
         found = re.match(r"[\s,]*(?:para|pra|pro|com|em)\s+(.+)", rest)
         purpose = clean(found.group(1)) if found else ""
+    if purpose and fold(purpose.split()[0]) in forms.AUXILIARIES:
+        purpose = ""  # "15 mil para ser algo mais recente": a reason, not what the money is for
     if purpose and word_count(purpose) <= 4 and fold(purpose) not in ("gastos", "despesas", "tudo"):
         return [draft(T.CONSTRAINT, f"budget:{purpose_key(purpose)}", value, "budget_for", purpose=purpose)]
     return [draft(T.CONSTRAINT, "budget", value)]
@@ -326,5 +330,5 @@ def _saving(m: re.Match[str]) -> list[Draft] | None:
 
 @on(RULES, rf"{ESTOU}aprendendo\s+(?:a\s+)?(?P<v>.+)")
 def _learning(m: re.Match[str]) -> list[Draft] | None:
-    v = clean(m["v"])
+    v = trim_plan(clean(m["v"]), "pt")  # "guitarra nas horas vagas": how, not what
     return [draft(T.GOAL, f"learning:{slug(v)}", v, "learning")] if v and word_count(v) <= 6 else None

@@ -255,6 +255,7 @@ on(RULES, rf"{EU}{ADV}(?:trabalho|trampo|(?:estou|tô|to)\s+(?:trabalhando|tramp
 
 
 @on(RULES, rf"{SOU}(?:um\s+|uma\s+)?(?P<v>.+)")
+@on(RULES, rf"{EU}{ADV}(?:virei|me\s+tornei|tornei-me|passei\s+a\s+ser)\s+(?:um\s+|uma\s+)?(?P<v>.+)")
 def _job(m: re.Match[str]) -> list[Draft] | None:
     title = job_title(m["v"], "pt")
     if not title:

@@ -1,0 +1,54 @@
+"""Everyday chat phrasing the rules read: becoming something is having that job ("virei
+coordenador", "i became a tech lead last month"); how a thing is learnt is no part of it ("spanish
+on the side"); "we finally moved" is a move like "we moved"; and a reason after a budget ("para ser
+algo mais recente") is not what the money is for."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.extraction import extract_facts
+
+
+def facts(text: str) -> set[tuple[str, str]]:
+    return {(f.key, f.value) for f in extract_facts(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("virei coordenador de dados!! assumo o time semana que vem", "coordenador de dados"),
+        ("me tornei coordenadora", "coordenadora"),
+        ("tornei-me enfermeira", "enfermeira"),
+        ("i became a tech lead last month", "tech lead"),
+        ("i've become a manager", "manager"),
+    ],
+)
+def test_becoming_a_job_is_having_it(text: str, job: str) -> None:
+    assert ("occupation", job) in facts(text)
+
+
+@pytest.mark.parametrize("text", ["virei mãe", "i became a mom", "virei piada na firma"])
+def test_becoming_anything_else_is_no_job(text: str) -> None:
+    assert not any(k == "occupation" for k, _ in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "learning"),
+    [
+        ("i'm learning spanish on the side", ("learning:spanish", "spanish")),
+        ("tô aprendendo guitarra nas horas vagas", ("learning:guitarra", "guitarra")),
+    ],
+)
+def test_how_a_thing_is_learnt_is_no_part_of_it(text: str, learning: tuple[str, str]) -> None:
+    assert facts(text) == {learning}
+
+
+@pytest.mark.parametrize("text", ["we finally moved to lisboa", "we just moved to Porto!"])
+def test_we_finally_moved_is_a_move(text: str) -> None:
+    assert {k for k, _ in facts(text)} == {"home_city"}
+
+
+def test_a_reason_after_a_budget_is_no_purpose() -> None:
+    assert facts("subi o orçamento para 15 mil para ser algo mais recente") == {("budget", "15000")}
+    assert facts("subi o orçamento para 15 mil para o carro") == {("budget:carro", "15000")}
