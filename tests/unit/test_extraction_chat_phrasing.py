@@ -52,3 +52,23 @@ def test_we_finally_moved_is_a_move(text: str) -> None:
 def test_a_reason_after_a_budget_is_no_purpose() -> None:
     assert facts("subi o orçamento para 15 mil para ser algo mais recente") == {("budget", "15000")}
     assert facts("subi o orçamento para 15 mil para o carro") == {("budget:carro", "15000")}
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("we live in a tiny flat in dublin", "Dublin"),
+        ("i live in a studio in Berlin", "Berlin"),
+        ("moro num apê pequeno em curitiba", "Curitiba"),
+        ("vivo numa casa em Sintra", "Sintra"),
+        ("settled in bristol now, flat is in bedminster.", "Bristol"),
+        ("ok so i'm maya, been there 3 yrs. based in stockholm", "Stockholm"),
+    ],
+)
+def test_a_home_described_before_its_place_or_said_without_i(text: str, home: str) -> None:
+    assert ("home_city", home) in facts(text)
+
+
+@pytest.mark.parametrize("text", ["i live in a house", "moro num bairro tranquilo", "settled in fine, thanks"])
+def test_a_dwelling_without_a_place_is_no_home(text: str) -> None:
+    assert not any(k == "home_city" for k, _ in facts(text))

@@ -117,8 +117,21 @@ def _moved_to(m: re.Match[str]) -> list[Draft] | None:
     rf"been\s+living))\s+in\s+(?P<v>.+)",
 )
 def _live(m: re.Match[str]) -> list[Draft] | None:
-    v = place_at(m["v"])
-    return _home(v, instead(after(m["v"], v), place_at)) if v else None
+    text = m["v"]
+    if (dwelling := _DWELLING.match(text)) is not None:
+        text = dwelling["p"]  # "a tiny flat in dublin": the place the home is in
+    v = place_at(text)
+    return _home(v, instead(after(text, v), place_at)) if v else None
+
+
+_DWELLING = re.compile(
+    r"(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?(?:flat|apartment|apt|house|studio|condo|room|loft|townhouse|"
+    r"cottage|bungalow|basement|place)\s+in\s+(?P<p>.+)",
+    re.IGNORECASE,
+)
+"""A home described before its place ("a tiny flat in dublin", "a studio in Berlin")."""
+
+on(RULES, r"(?:(?:all|finally|now|just)\s+)?(?:settled|based)\s+in\s+(?P<v>.+)")(_live)  # "settled in bristol now"
 
 
 on(RULES, rf"{IM}(?:originally\s+)?from\s+(?P<v>.+)")(lambda m: _place_fact("origin", m["v"]))

@@ -145,11 +145,24 @@ def _left_for(m: re.Match[str]) -> list[Draft] | None:
 @on(
     RULES,
     rf"{EU}{ADV}(?:moro|vivo|resido|estou\s+morando|tô\s+morando|to\s+morando|"
-    rf"estou\s+vivendo)\s+{ADV}(?P<prep>em|no|na|nos|nas)\s+(?P<v>.+)",
+    rf"estou\s+vivendo)\s+{ADV}(?P<prep>em|no|na|nos|nas|num|numa)\s+(?P<v>.+)",
 )
 def _live(m: re.Match[str]) -> list[Draft] | None:
-    v = place_at(m["v"])
-    return _home(v, m["prep"], instead(after(m["v"], v), place_at)) if v else None
+    text, prep = m["v"], m["prep"].lower()
+    if (dwelling := _DWELLING.match(f"{prep} {text}")) is not None:
+        text, prep = dwelling["p"], dwelling["prep"].lower()  # "num apê pequeno em curitiba": the place
+    elif prep in ("num", "numa"):
+        return None
+    v = place_at(text)
+    return _home(v, prep, instead(after(text, v), place_at)) if v else None
+
+
+_DWELLING = re.compile(
+    r"(?:num|numa|no|na|em\s+um|em\s+uma)\s+(?:[\w-]+\s+){0,2}?(?:apartamento|apê|ape|ap|casa|quitinete|kitnet|"
+    r"kitinete|estúdio|estudio|quarto|moradia|vivenda|t[0-4])\s+(?:[\w-]+\s+)?(?P<prep>em|no|na|nos|nas)\s+(?P<p>.+)",
+    re.IGNORECASE,
+)
+"""A home described before its place ("num apê pequeno em curitiba", "numa casa em Sintra")."""
 
 
 @on(RULES, rf"{SOU}(?:natural\s+)?(?P<prep>de|do|da|dos|das)\s+(?P<v>.+)")
