@@ -72,3 +72,15 @@ def test_a_home_described_before_its_place_or_said_without_i(text: str, home: st
 @pytest.mark.parametrize("text", ["i live in a house", "moro num bairro tranquilo", "settled in fine, thanks"])
 def test_a_dwelling_without_a_place_is_no_home(text: str) -> None:
     assert not any(k == "home_city" for k, _ in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("my booking code: BRK2209", "BRK2209"), ("o meu código da reserva: XK7P2Q", "XK7P2Q")],
+)
+def test_a_colon_before_a_code_ends_no_sentence(text: str, code: str) -> None:
+    assert code in {v for k, v in facts(text) if k.startswith("id:")}
+
+
+def test_a_colon_before_news_still_does() -> None:
+    assert ("home_city", "Porto") in facts("novidades: mudei-me para o Porto")

@@ -135,7 +135,9 @@ def _joined(name: str) -> str:
     return "|".join(f"(?:{getattr(lang.clauses, name)})" for lang in LANGUAGES.values())
 
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+")
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+(?![A-Za-z]{0,3}\s?\S*\d)")
+"""Sentence ends, and a colon that opens news ("novidades: mudei-me"), not one before a code
+("new booking code: BRK2209", "voo: TP 86")."""
 _ABBREVIATION = re.compile(rf"\b(?:{_joined('ABBREVIATIONS')})\.$", re.IGNORECASE)
 _SPEECH = rf"\b(?:{_joined('SPEECH')})"
 _SPEECH_END = re.compile(rf"{_SPEECH}\s*:$", re.IGNORECASE)
