@@ -84,3 +84,29 @@ def test_a_colon_before_a_code_ends_no_sentence(text: str, code: str) -> None:
 
 def test_a_colon_before_news_still_does() -> None:
     assert ("home_city", "Porto") in facts("novidades: mudei-me para o Porto")
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("ah, e eu tomo losartana pra pressão, tem problema correr?", ("medication:losartan", "losartana")),
+        ("i live in Leeds, any good gyms?", ("home_city", "Leeds")),
+        ("só que sou intolerante a lactose então nada de molho branco kkk", ("intolerance:lactose", "lactose")),
+    ],
+)
+def test_what_is_said_before_a_closing_question_is_read(text: str, fact: tuple[str, str]) -> None:
+    assert facts(text) == {fact}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "quero montar um setup melhor, o que recomenda?",  # a plan the question is for
+        "tô pensando em me mudar pra lisboa, o que acha?",
+        "se eu mudar pra lisboa, qual bairro é bom?",
+        "should i move to berlin, or stay?",
+        "do you think i'm allergic to peanuts, or is it something else?",
+    ],
+)
+def test_a_question_or_a_plan_it_asks_about_is_no_fact(text: str) -> None:
+    assert facts(text) == set()

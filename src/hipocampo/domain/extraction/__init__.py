@@ -176,6 +176,13 @@ def _sentence_facts(
         return found  # "I'm moving to Stockholm if the offer comes through": it all hangs on the condition
     clauses = _clauses(text, start, end)
     question = text[start:end].rstrip().endswith("?") and not _TAG_QUESTION.search(text[start:end])
+    asking = None
+    if question and (cut := text.rfind(",", *clauses[-1])) > clauses[-1][0]:
+        # The question is what follows the last comma: "eu tomo losartana pra pressão, tem problema
+        # correr?" states the drug, and asks only the rest. A plan so said is what the question is
+        # for ("quero montar um setup melhor, o que recomenda?"), no goal of the user's life.
+        clauses[-1:] = [(clauses[-1][0], cut), (cut + 1, clauses[-1][1])]
+        asking = clauses[-2]
     skip_next, person = False, None
     for i, (cs, ce) in enumerate(clauses):
         if skip_next or (question and i == len(clauses) - 1):
@@ -202,6 +209,8 @@ def _sentence_facts(
                 drafts = [d for d in drafts if d.memory_type is MemoryType.GOAL and not d.negated]
             if _MOMENT.search(body):
                 drafts = [d for d in drafts if d.memory_type not in _LASTING]
+            if (cs, ce) == asking:
+                drafts = [d for d in drafts if d.memory_type is not MemoryType.GOAL]
             subject = subject or who
             if drafts:
                 for d in drafts:

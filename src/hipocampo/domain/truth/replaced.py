@@ -48,7 +48,16 @@ SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
     "home": ("home_city", "home_country", "home", "neighbourhood"),
     "work": ("employer",),  # not the role nor the city: a new workplace often keeps them
     "role": ("occupation",),
-    "partner": ("person:partner", "dating"),
+    "partner": (
+        "person:partner",
+        "person:boyfriend",
+        "person:girlfriend",
+        "person:fiance",
+        "person:fiancee",
+        "person:husband",
+        "person:wife",
+        "dating",
+    ),  # fmt: skip
     "diet": ("diet",),
     "rent": ("rent",),
     "dose": (),  # a new dose of the same drug: the user still takes it

@@ -66,7 +66,8 @@ HEDGE_WORDS = r"talvez|provavelmente|possivelmente|acho\s+que|meio\s+que"
 """Words anywhere in a clause that lower its confidence."""
 
 VALUE_ENDS = (
-    r"se|caso|porque|pois|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|em\s+vez\s+d[eoa]s?|"
+    r"se|caso|porque|pq|porq|pois|ent[ãa]o|quando|mas|embora|enquanto|já que|desde que|desde|há\s+\d+|"
+    r"em\s+vez\s+d[eoa]s?|"
     r"ao\s+inv[ée]s\s+d[eoa]s?|"
     r"há\s+(?:muito|uns|umas|alguns|algumas|dois|duas|três|cinco|dez)"
 )
