@@ -110,3 +110,30 @@ def test_what_is_said_before_a_closing_question_is_read(text: str, fact: tuple[s
 )
 def test_a_question_or_a_plan_it_asks_about_is_no_fact(text: str) -> None:
     assert facts(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "allergy"),
+    [
+        ("dipirona não, sou alérgica", ("allergy:dipyrone", "dipirona")),
+        ("nem posso tomar dipirona pq sou alérgico", ("allergy:dipyrone", "dipirona")),
+        ("restaurantes sem camarão pfv, sou alérgico", ("allergy:shrimp", "camarão")),
+        ("no tree nuts pls, i'm allergic", ("allergy:tree_nuts", "tree nuts")),
+    ],
+)
+def test_allergic_to_what_the_sentence_just_named(text: str, allergy: tuple[str, str]) -> None:
+    assert facts(text) == {allergy}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sou alérgica",  # to nothing named
+        "no peanuts or shrimp pls, i'm allergic",  # two things: which one is a guess
+        "sou alérgico a camarão?",
+        "if i eat shrimp i'm allergic",
+        "my sister can't eat shrimp, i'm allergic too lol",
+    ],
+)
+def test_allergic_to_nothing_or_to_a_guess_is_no_allergy(text: str) -> None:
+    assert not any(k.startswith("allergy:") for k, _ in facts(text))

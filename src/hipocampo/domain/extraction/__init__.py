@@ -44,7 +44,7 @@ from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
-from .context import located_here, resolve
+from .context import allergic_to_named, located_here, resolve
 from .people import extract_people
 from .roles import relation
 from .settling import render, settle
@@ -121,6 +121,7 @@ def extract_facts(
     for start, end in spans:
         found += _sentence_facts(masked, start, end, langs, speaker)
     found += located_here(masked, spans, found)
+    found += allergic_to_named(masked, spans, found)
     settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))

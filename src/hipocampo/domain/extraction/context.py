@@ -28,7 +28,7 @@ from ..lang import LANGUAGES, language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
-from .base import MEDIUM, Draft, Grammar, draft, place_at
+from .base import MEDIUM, Draft, Grammar, canon, draft, place_at
 
 Found = tuple[Draft, Grammar, tuple[int, int]]
 Known = Sequence[tuple[str, str]]  # the user's current facts, as (key, value)
@@ -188,10 +188,62 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
     return []
 
 
-def _reader_of(cue: str) -> Grammar:
-    """The grammar of the bundle whose cue this is."""
+_ALLERGIC_ALONE = re.compile(
+    rf"\b(?:{_joined('ALLERGIC_ALONE')})(?=\s*(?:$|[.!;,)]|\s(?:lol|kkk+|haha\w*|pfv|pls|btw|tbh|né|ne|ok)\b))",
+    re.IGNORECASE,
+)
+
+
+def allergic_to_named(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """An allergy said after its allergen, with nothing following "allergic": "dipirona não, sou
+    alérgica", "nem posso tomar dipirona pq sou alérgico", "restaurantes sem camarão pfv, sou
+    alérgico". The allergen is what the sentence named before, when exactly one thing of the
+    lexicon's allergens (foods, drugs) is there: two would be a guess. Not in an unsure sentence,
+    nor when the turn's rules read an allergy from it already; a question ends with "?" and is
+    no statement ("sou alérgico?")."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    out: list[Found] = []
+    for start, end in spans:
+        sentence = text[start:end]
+        cue = _ALLERGIC_ALONE.search(sentence)
+        if cue is None or sentence.rstrip().endswith("?") or unsure(sentence):
+            continue
+        if any(d.key.startswith("allergy:") and start <= at[0] < end for d, _, at in found):
+            continue
+        before = fold(sentence[: cue.start()])
+        named = {canon(w, lex.FOODS): w for w in _allergens(before)}
+        if len(named) != 1:
+            continue
+        ((key, word),) = named.items()
+        d = draft(T.CRITICAL_INFO, f"allergy:{key}", _as_written(sentence[: cue.start()], word), "allergy")
+        at = start + cue.start()
+        out.append((d, _reader_of(cue.group(0), "ALLERGIC_ALONE"), (at, at + len(cue.group(0)))))
+    return out
+
+
+def _allergens(folded: str) -> set[str]:
+    """The lexicon's allergens (folded, one or two words) a folded text names as whole words."""
+    words = re.findall(r"[\w-]+", folded)
+    grams = {*words, *(" ".join(p) for p in zip(words, words[1:], strict=False))}
+    named = {g for g in grams if g in lex.FOODS}
+    return {g for g in named if not any(g != h and g in h.split() for h in named)}  # "tree nuts", not "nuts"
+
+
+def _as_written(text: str, folded_word: str) -> str:
+    """``folded_word`` as the user wrote it in ``text`` (accents kept: "camarão")."""
+    words = re.findall(r"[\w-]+", text)
+    n = len(folded_word.split())
+    for i in range(len(words) - n + 1):
+        if fold(" ".join(words[i : i + n])) == folded_word:
+            return " ".join(words[i : i + n])
+    return folded_word
+
+
+def _reader_of(cue: str, name: str = "HERE") -> Grammar:
+    """The grammar of the bundle whose cue (``roles.<name>``) this is."""
     for lang in LANGUAGES.values():
-        if re.fullmatch(rf"(?:{lang.roles.HERE})\s*", cue, re.IGNORECASE):
+        if re.fullmatch(rf"(?:{getattr(lang.roles, name)})\s*", cue, re.IGNORECASE):
             return lang.reader
     return next(iter(LANGUAGES.values())).reader
 

@@ -104,6 +104,10 @@ AWAY = (
     r"travell?ing"
 )
 """Words of being somewhere for a while: "here in Rome for the weekend" names no home."""
+ALLERGIC_ALONE = r"(?:i'?m|i\s+am)\s+(?:so\s+|very\s+|super\s+|highly\s+|severely\s+)?allergic"
+"""Saying one is allergic with nothing after it ("no shellfish pls, i'm allergic",
+"can't take ibuprofen cuz i'm allergic"): the allergen is the one thing of the lexicon
+the sentence named before (:func:`~hipocampo.domain.extraction.context.allergic_to_named`)."""
 JOB_AS = r"as"
 """The word before a job title after the name ("moved to Kestrel Labs as a data engineer")."""
 INDEFINITE_ARTICLES = r"an?"

@@ -129,6 +129,10 @@ AWAY = (
     r"(?:este|esse|neste|nesse|no)\s+fim\s+de\s+semana"
 )
 """Words of being somewhere for a while: "aqui em Roma de férias" names no home."""
+ALLERGIC_ALONE = r"(?:(?:eu\s+)?sou\s+(?:muito\s+|super\s+)?al[ée]rgic[oa]|tenho\s+alergia)"
+"""Saying one is allergic with nothing after it ("dipirona não, sou alérgica",
+"nem posso tomar dipirona pq sou alérgico"): the allergen is the one thing of the lexicon
+the sentence named before (:func:`~hipocampo.domain.extraction.context.allergic_to_named`)."""
 JOB_AS = r"como"
 """The word before a job title after the name ("mudei para a Sonae como analista")."""
 INDEFINITE_ARTICLES = r"um|uma"
