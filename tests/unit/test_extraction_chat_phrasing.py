@@ -137,3 +137,7 @@ def test_allergic_to_what_the_sentence_just_named(text: str, allergy: tuple[str,
 )
 def test_allergic_to_nothing_or_to_a_guess_is_no_allergy(text: str) -> None:
     assert not any(k.startswith("allergy:") for k, _ in facts(text))
+
+
+def test_entretanto_opens_a_statement_like_so_or_meanwhile() -> None:
+    assert ("home_city", "Braga") in facts("entretanto mudei-me para Braga")

@@ -281,7 +281,7 @@ TEMPLATES = {
 }  # fmt: skip
 
 FILLERS = re.compile(
-    r"^(?:ah+|oh+|olha|bom|bem|então|entao|e|mas|s[óo]\s+que|também|tambem|aliás|alias|na\s+verdade|na\s+real|inclusive|"
+    r"^(?:ah+|oh+|olha|bom|bem|então|entao|e|mas|s[óo]\s+que|entretanto|também|tambem|aliás|alias|na\s+verdade|na\s+real|inclusive|"
     r"(?:eu\s+)?(?:descobri|fiquei\s+a\s+saber|fiquei\s+sabendo|soube)\s+que|"
     r"além\s+disso|alem\s+disso|agora|atualmente|hoje\s+em\s+dia|hoje|ultimamente|recentemente|sim|não,|nao,|"
     r"oi+e?|olá+|ola+|opa+|ok+|tá|ta|beleza|enfim|só\s+pra\s+(?:você|vc)\s+saber|só\s+para\s+(?:você|vc)\s+saber|"
