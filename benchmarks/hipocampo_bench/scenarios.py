@@ -64,6 +64,10 @@ SCENARIOS: tuple[Scenario, ...] = load_scenarios()
 USER = "scenario-user"
 OTHER_USER = "scenario-other-user"
 CHECKS = ("updates", "retractions", "mentions", "events")
+BY_VALUE = ("updates_by_value", "retractions_by_value")
+"""The same changes judged by value whatever the key ("pet:cat" for the writer's "pet:miso"): key
+names are a convention a scenario writer may guess differently, as with precision by value.
+Reported beside the strict checks, never part of a pass."""
 OVERRIDES: dict[str, Any] = {"extraction": True, "llm": None, "consolidation": False, "worker": "inprocess"}
 """The rule-based path, whatever HIPOCAMPO_* says, and nothing scheduled on the wall clock."""
 
@@ -149,8 +153,9 @@ def _value(item: MemoryItem) -> str:
     return normalise_value(str(item.metadata.get(FACT_VALUE) or ""))
 
 
-def _is(item: MemoryItem, key: str, value: str | None = None) -> bool:
-    return item.key == key and (value is None or _value(item) == normalise_value(value))
+def _is(item: MemoryItem, key: str | None, value: str | None = None) -> bool:
+    """Whether ``item`` holds ``value`` under ``key`` (any key when None: judged by value)."""
+    return (key is None or item.key == key) and (value is None or _value(item) == normalise_value(value))
 
 
 def _triple(memory_type: str, key: str, value: str) -> tuple[str, str, str]:
@@ -182,6 +187,10 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     checks: dict[str, list[str | None]] = {
         "updates": [_update(mem, user_id, facts, current, c) for c in scenario.superseded],
         "retractions": [_retraction(mem, user_id, facts, current, r) for r in scenario.retracted],
+        "updates_by_value": [_update(mem, user_id, facts, current, c, by_value=True) for c in scenario.superseded],
+        "retractions_by_value": [
+            _retraction(mem, user_id, facts, current, r, by_value=True) for r in scenario.retracted
+        ],
         "mentions": [_mention(current, m) for m in scenario.mentions],
         "events": [_event(mem, user_id, current, e) for e in scenario.events] if scenario.events else [],
     }
@@ -213,10 +222,13 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
     }
 
 
-def _update(mem: Memory, user_id: str, facts: list[MemoryItem], current: list[MemoryItem], c: Change) -> str | None:
+def _update(
+    mem: Memory, user_id: str, facts: list[MemoryItem], current: list[MemoryItem], c: Change, *, by_value: bool = False
+) -> str | None:
     label = f"{c.key}: {c.old} -> {c.new}"
-    olds = [f for f in facts if _is(f, c.key, c.old)]
-    news = {f.id for f in current if _is(f, c.key, c.new)}
+    key = None if by_value else c.key
+    olds = [f for f in facts if _is(f, key, c.old)]
+    news = {f.id for f in current if _is(f, key, c.new)}
     if not olds:
         return f"{label}: the old value was never stored"
     if not news:
@@ -231,13 +243,20 @@ def _update(mem: Memory, user_id: str, facts: list[MemoryItem], current: list[Me
 
 
 def _retraction(
-    mem: Memory, user_id: str, facts: list[MemoryItem], current: list[MemoryItem], r: Retraction
+    mem: Memory,
+    user_id: str,
+    facts: list[MemoryItem],
+    current: list[MemoryItem],
+    r: Retraction,
+    *,
+    by_value: bool = False,
 ) -> str | None:
     label = f"{r.key}={r.value}"
-    stored = [f for f in facts if _is(f, r.key, r.value)]
+    key = None if by_value else r.key
+    stored = [f for f in facts if _is(f, key, r.value)]
     if not stored:
         return f"{label}: never stored"
-    if any(_is(f, r.key, r.value) for f in current):
+    if any(_is(f, key, r.value) for f in current):
         return f"{label}: still current"
     if not any(any(h.event is HistoryEvent.DELETE for h in mem.history(user_id, f.id)) for f in stored):
         return f"{label}: closed without a DELETE entry"
@@ -294,7 +313,7 @@ def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
                   "malformed": sum(r["facts"].get("malformed", 0) for r in rows)},
         "types": merge_types(r.get("types", {}) for r in rows),
     }  # fmt: skip
-    for name in (*CHECKS, "probes"):
+    for name in (*CHECKS, *BY_VALUE, "probes"):
         want, ok = sum(r[name]["expected"] for r in rows), sum(r[name]["correct"] for r in rows)
         out[name] = {"expected": want, "correct": ok, "rate": _rate(ok, want)}
     passed = sum(bool(r.get("passed")) for r in rows)
@@ -328,7 +347,18 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
 
     summary = Table(title=f"By split and language (modes: {', '.join(result['modes'])})")
     summary.add_column("", no_wrap=True)
-    for col in ("n", "passed", "fact P", "value P", "fact R", "fact F1", *CHECKS, "probes"):
+    for col in (
+        "n",
+        "passed",
+        "fact P",
+        "value P",
+        "fact R",
+        "fact F1",
+        *CHECKS,
+        "upd. by value",
+        "retr. by value",
+        "probes",
+    ):
         summary.add_column(col, justify="right", no_wrap=True)
     groups = [
         *((split, result["by_split"][split]) for split in SPLITS),
@@ -342,7 +372,7 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
         summary.add_row(
             name, str(agg["scenarios"]), f"{_ratio(agg['passed'])} {_pct(agg['passed']['rate'])}",
             _pct(f["precision"]), _pct(f["value_precision"]), _pct(f["recall"]), _pct(f["f1"]),
-            *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in (*CHECKS, "probes")),
+            *(f"{_ratio(agg[c])} {_pct(agg[c]['rate'])}" for c in (*CHECKS, *BY_VALUE, "probes")),
             style="bold" if name == "overall" else None,
         )  # fmt: skip
     console.print(summary)
