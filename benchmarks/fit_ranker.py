@@ -172,6 +172,11 @@ def main(argv: list[str]) -> None:
     if args.listwise:
         qweight = np.where(np.array([d["source"].startswith("locomo") for d in data]), 1.0, args.realistic_weight)
         weights = fit_listwise(x, y, qs, qweight, args.l2, frozen=frozen)
+    # Weights the shipped model says were set by hand (its "hand_set", with why) are kept as they are:
+    # the fitting sources do not hold what would weigh them.
+    hand_set = json.loads(MODEL.read_text(encoding="utf-8")).get("hand_set", {})
+    for f in hand_set:
+        weights[learned.FEATURES.index(f)] = shipped.weights.get(f, 0.0)
     print("shipped:", json.dumps(evaluate(data, shipped.bias, old), indent=1))
     print("fitted: ", json.dumps(evaluate(data, bias, weights), indent=1))
     # Leave one group out: each LoCoMo conversation, and the scenarios in FOLDS folds by chat.
@@ -203,6 +208,7 @@ def main(argv: list[str]) -> None:
             "objective": "listwise softmax" if args.listwise else "pointwise logistic, each query balanced",
             "bias": round(bias, 4),
             "weights": {f: round(float(v), 4) for f, v in zip(learned.FEATURES, weights, strict=True)},
+            **({"hand_set": hand_set} if hand_set else {}),
         }
         MODEL.write_text(json.dumps(model, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {MODEL}", file=sys.stderr)

@@ -103,3 +103,14 @@ def test_a_line_about_someone_else_answers_only_a_question_about_them(family: Me
     """On a question about the user, the user's own line leads a later one about their sister;
     asked about the sister, her line does."""
     assert answer in family.search("pri", query).hits[0].memory.content
+
+
+@pytest.mark.slow
+def test_a_line_about_someone_else_says_so_in_its_explanation(family: Memory) -> None:
+    """On a question about the user, a turn about another person carries ``others_line`` (and its
+    contribution to the logit, a demotion); on a question about that person it does not."""
+    mine = {h.memory.content: h.explanation for h in family.search("pri", "where do i work?").hits}
+    brother = mine["my brother Tom just moved to Denver for a job at Stripe"]
+    assert brother.features.get("others_line") == 1.0 and brother.contributions["others_line"] < 0
+    theirs = {h.memory.content: h.explanation for h in family.search("pri", "where does my brother work?").hits}
+    assert not theirs["my brother Tom just moved to Denver for a job at Stripe"].features.get("others_line")

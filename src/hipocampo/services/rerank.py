@@ -223,6 +223,7 @@ def _signals(
         "about_subject": float(about and on_subject > 0 and (own or item.kind is MemoryKind.FACT)),
         "about_self": float(about and own and speech_acts.self_subject(item.content)),
         "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
+        "others_line": float(others_line),
         "outdated": float(outdated is not None),
         "name_answer": float(wants_name and has_name),
         "number_answer": float(wants_number and has_number),

@@ -52,6 +52,7 @@ FEATURES: tuple[str, ...] = (
     "about_subject",  # ... and this is the user's own line or a fact, on the subject asked about
     "about_self",  # ... and this is the user's turn with themselves as a subject ("im a", "sou", "moro")
     "about_others",  # ... not about another person, and this turn speaks of one ("my brother is a ...")
+    "others_line",  # ... and this turn is about another person, not the speaker (speech_acts.speaks_of_others)
     "outdated",  # a later fact replaced what it says (domain/truth/validity.py)
     "name_answer",  # the question asks for a name (who, where...) and the memory holds one
     "number_answer",  # the question asks for a number or a code and the memory holds one
