@@ -60,28 +60,25 @@ async def noticed_endings(deps: Deps, message: Message, touched: set[str]) -> li
     words in one sentence (:func:`~hipocampo.domain.truth.changes.ended_facts`). The keys the
     turn's rules wrote (``touched``) are theirs. The caller retracts each, with the sentence as the
     reason, so recall shows what said it as earlier, since this turn."""
-    scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
-    listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
-    earlier = [
-        m
-        for m in same_speaker([m for m in listed if m.valid_to is None], message.name)
-        if m.created_at < message.created_at and message.id not in m.source_message_ids
-    ]
-    return ended_facts(message.content, earlier, touched=touched)
+    return ended_facts(message.content, await _earlier_facts(deps, message), touched=touched)
 
 
 async def noticed_again(deps: Deps, message: Message, touched: set[str]) -> list[MemoryItem]:
     """The user's current facts this turn states again in words no rule reads ("still vegetarian
     btw", "continuo na Zup"): :func:`~hipocampo.domain.truth.again.said_again`. The keys the turn's
     rules wrote (``touched``) are theirs: a rule that read the same fact again counted it already."""
+    return said_again(message.content, await _earlier_facts(deps, message), touched=touched)
+
+
+async def _earlier_facts(deps: Deps, message: Message) -> list[MemoryItem]:
+    """The speaker's current facts stated before ``message``, and not from it."""
     scope = Scope(message.scope.tenant_id, message.scope.user_id, message.scope.agent_id)
     listed = await deps.memories.list(scope, kind=MemoryKind.FACT, current_at=deps.clock.now(), limit=KNOWN_FACTS)
-    earlier = [
+    return [
         m
         for m in same_speaker([m for m in listed if m.valid_to is None], message.name)
         if m.created_at < message.created_at and message.id not in m.source_message_ids
     ]
-    return said_again(message.content, earlier, touched=touched)
 
 
 EARLIER_TURNS = 300
