@@ -141,3 +141,31 @@ def test_allergic_to_nothing_or_to_a_guess_is_no_allergy(text: str) -> None:
 
 def test_entretanto_opens_a_statement_like_so_or_meanwhile() -> None:
     assert ("home_city", "Braga") in facts("entretanto mudei-me para Braga")
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "home"),
+    [
+        ("yeah. nothing fancy, i'm in leeds and the butcher near me is tiny", (), "Leeds"),
+        ("pronto, mudei!! tô em curitiba desde sábado, o ap novo é bem maior", (("home_city", "Santos"),), "Curitiba"),
+        ("pronto, já estou em dublin! moved last weekend, flat in rathmines", (("home_city", "Lisboa"),), "Dublin"),
+    ],
+)
+def test_where_the_speaker_is_is_their_home(text: str, known: tuple[tuple[str, str], ...], home: str) -> None:
+    """Where the speaker says they are is their home when the memory knows none, or with a move
+    said in the same turn, whatever home it knew."""
+    assert [(f.key, f.value) for f in extract_facts(text, known=known)] == [("home_city", home)]
+
+
+@pytest.mark.parametrize(
+    ("text", "known"),
+    [
+        ("i'm in rome for the weekend!", ()),  # a stay
+        ("i'm in rome rn", (("home_city", "Lisboa"),)),  # a home is known, and no move is said
+        ("já estou em lisboa há um mês", (("home_city", "Porto"),)),
+        ("i'm in love", ()),
+        ("estou em casa", ()),
+    ],
+)
+def test_being_somewhere_else_replaces_no_home(text: str, known: tuple[tuple[str, str], ...]) -> None:
+    assert not [f for f in extract_facts(text, known=known) if f.key == "home_city"]

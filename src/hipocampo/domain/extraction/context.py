@@ -158,6 +158,9 @@ HERE = "here"
 fills an empty slot but never replaces a home the memory holds (see :func:`located_here`)."""
 _HERE = re.compile(rf"\b(?:{_joined('HERE')})\s+", re.IGNORECASE)
 _AWAY = re.compile(rf"\b(?:{_joined('AWAY')})\b", re.IGNORECASE)
+_MOVED = re.compile(rf"(?:{_joined('MOVED')})", re.IGNORECASE)
+_BEING_IN = re.compile(rf"\b(?:{_joined('BEING_IN')})\s+", re.IGNORECASE)
+_STAY = re.compile(rf"\b(?:{_joined('STAY')})\b", re.IGNORECASE)
 _HOMES = ("home_city", "home_country")
 
 
@@ -168,7 +171,10 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
     in the office") is a home, read at medium confidence. Not when the turn says it already (a rule
     read a home or a move), not in a sentence of a while away ("here in Rome for the weekend") or
     an unsure one ("if I lived here in Porto"), and :func:`resolve` keeps it only while the memory
-    knows no other home: a trip said this way must never replace the home the user gave."""
+    knows no other home: a trip said this way must never replace the home the user gave. Being
+    somewhere said of oneself ("i'm in leeds", "já estou em lisboa") reads the same, unless the
+    sentence says for how long ("this week", "por uns dias"). With a move said in the turn
+    ("pronto, mudei!! tô em curitiba"), the place is the new home, whatever the memory held."""
     from . import unsure  # the package reads clauses; this module is imported by it
 
     if any(d.key in _HOMES or d.template == DESTINATION for d, _, _ in found):
@@ -177,14 +183,17 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
         sentence = text[start:end]
         if _AWAY.search(fold(sentence)) or unsure(sentence.rstrip(" ?")):
             continue
-        for cue in _HERE.finditer(sentence):
+        cues = [*_HERE.finditer(sentence), *([] if _STAY.search(fold(sentence)) else _BEING_IN.finditer(sentence))]
+        for cue in sorted(cues, key=lambda c: c.start()):
             place = place_at(sentence[cue.end() :])
             if place and fold(place) in lex.PLACES:
                 home = _as_home(draft(T.USER_PROFILE, "home_city", place, "home"), place, None)
                 home.confidence = MEDIUM
-                home.args[HERE] = "1"
+                if not _MOVED.search(text):  # with a move in the turn, the new home replaces the old
+                    home.args[HERE] = "1"
                 at = start + cue.end()
-                return [(home, _reader_of(cue.group(0)), (at, at + len(place)))]
+                reader = _reader_of(cue.group(0), "HERE" if cue.re is _HERE else "BEING_IN")
+                return [(home, reader, (at, at + len(place)))]
     return []
 
 

@@ -99,6 +99,17 @@ HOME_WORDS = r"apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|m
 HERE = r"(?:here|over\s+here|out\s+here|up\s+here|down\s+here)\s+in"
 """Where the speaker is, said in passing ("my night shifts here in glasgow"): the place after it
 is their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
+BEING_IN = r"(?:i'?m|i\s+am)\s+(?:now\s+|still\s+|finally\s+|already\s+)?in"
+"""Being somewhere, said of oneself ("i'm in leeds and the butcher near me is tiny"): read as
+:data:`HERE`, unless the sentence says for how long (:data:`STAY`)."""
+STAY = (
+    r"this\s+(?:week(?:end)?|month)|today|tonight|for\s+(?:now|a\s+(?:few\s+)?(?:days|weeks))|right\s+now|rn|"
+    r"atm|until|till"
+)
+"""How long one is somewhere: "I'm in Lisbon this week" names no home."""
+MOVED = r"\b(?:moved|relocated|settled\s+in)\b"
+"""A move said in the same turn ("pronto, já estou em dublin! moved last weekend"): the place the
+speaker is in is then their new home, whatever home the memory held."""
 AWAY = (
     r"visit(?:ing)?|trip|vacation|holiday|conference|business\s+trip|for\s+the\s+(?:week(?:end)?|day|summer)|"
     r"travell?ing"

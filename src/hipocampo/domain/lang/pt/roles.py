@@ -124,6 +124,17 @@ HOME_WORDS = r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio"
 HERE = r"(?:aqui|ca|cá)\s+(?:em|no|na|nos|nas)"
 """Where the speaker is, said in passing ("aqui em campinas", "cá no porto"): the place after it is
 their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
+BEING_IN = r"(?:estou|tô|to)\s+(?:agora\s+|ainda\s+|finalmente\s+|já\s+|ja\s+)?(?:em|no|na)"
+"""Being somewhere, said of oneself ("já estou em lisboa há um mês"): read as :data:`HERE`, unless
+the sentence says for how long (:data:`STAY`)."""
+STAY = (
+    r"(?:esta|essa|nesta|nessa)\s+semana|hoje|por\s+(?:uns|alguns|umas|algumas|poucos)\s+(?:dias|semanas)|"
+    r"por\s+enquanto|at[ée]"
+)
+"""How long one is somewhere: "estou em Lisboa esta semana" names no home."""
+MOVED = r"\b(?:mud(?:ei|amos|ámos)|mudei-me|mudámo-nos|mudamo-nos|me\s+mudei|nos\s+mudamos)\b"
+"""A move said in the same turn ("pronto, mudei!! tô em curitiba desde sábado"): the place the
+speaker is in is then their new home, whatever home the memory held."""
 AWAY = (
     r"viagem|viajando|viajar|f[eé]rias|visita|visitar|a\s+passeio|de\s+passagem|congresso|confer[eê]ncia|"
     r"(?:este|esse|neste|nesse|no)\s+fim\s+de\s+semana"
