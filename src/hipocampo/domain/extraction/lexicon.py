@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from functools import cache
 
 from ..lang import LANGUAGES, language, merged_map, merged_set, words_set
@@ -124,10 +125,18 @@ Set where the two lists part on the employers and workplaces users write; a name
 also a rare word ("startup", 676) is read as a name only in an employer's slot."""
 
 
+_ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*(\d+)')
+_RARE = 100
+"""Entries below this count are skipped while reading: accent variants of one word ("agência",
+"agencia") are summed after folding, and no common word is made of variants this rare."""
+
+
 @cache
 def _common_words() -> frozenset[str]:
     """Every language's common words, folded. pyspellchecker ships the lists (a gzipped JSON of word
-    counts per language, ~0.4 s to read both); read once, on the first lowercase name to judge."""
+    counts per language); read once, on the first lowercase name to judge. Read entry by entry
+    rather than with ``json.load``: the whole table (577,000 words) would cost ~110 MB of memory for
+    a moment, when what is kept is ~20,000 words."""
     from importlib.resources import files
 
     counts: dict[str, int] = {}
@@ -136,8 +145,11 @@ def _common_words() -> frozenset[str]:
         if not name:
             continue
         with gzip.open(str(files("spellchecker") / "resources" / f"{name}.json.gz"), "rt", encoding="utf-8") as f:
-            for word, n in json.load(f).items():
-                key = fold(word)
+            text = f.read()
+        for m in _ENTRY.finditer(text):
+            n = int(m.group(2))
+            if n >= _RARE:
+                key = fold(json.loads(f'"{m.group(1)}"'))
                 counts[key] = counts.get(key, 0) + n
     return frozenset(w for w, n in counts.items() if n >= COMMON_MIN)
 
