@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hipocampo.domain.truth.replaced import replaced_statements, restated_statements, subject_statements
+from hipocampo.domain.truth.replaced import replaced_statements, subject_statements
+from hipocampo.domain.truth.restated import restated_statements
 
 
 def replaced(later: str, *earlier: str) -> list[tuple[str, str, str]]:

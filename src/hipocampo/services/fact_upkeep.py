@@ -14,14 +14,8 @@ from ..domain.text import content_words, fold, query_terms
 from ..domain.truth.again import said_again
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, RESTATED, SPEAKER, same_speaker
-from ..domain.truth.replaced import (
-    SUBJECT_KEYS,
-    Replaced,
-    replaced_statements,
-    restated_statements,
-    states_value,
-    subject_statements,
-)
+from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements, subject_statements
+from ..domain.truth.restated import restated_statements, states_value
 from ..domain.truth.validity import LATER_STATEMENT, TAKEN_BACK
 from .deps import Deps
 

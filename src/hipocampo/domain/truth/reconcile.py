@@ -35,7 +35,7 @@ FACT_VALUE = "fact_value"
 
 
 RESTATED = "restated"
-"""The subject :func:`~hipocampo.domain.truth.replaced.restated_statements` gives what it finds: a
+"""The subject :func:`~hipocampo.domain.truth.restated.restated_statements` gives what it finds: a
 value restated with a change cue, of no subject a reader knows by name."""
 
 

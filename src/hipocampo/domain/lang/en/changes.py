@@ -127,7 +127,7 @@ NOW = (
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
 favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and
-another name, number or code, the earlier statement is replaced (:mod:`hipocampo.domain.truth.replaced`)."""
+another name, number or code, the earlier statement is replaced (:mod:`hipocampo.domain.truth.restated`)."""
 NEW_CODE = r"\bnew\b"
 """A new code or amount in place of the old ("new code is EMB-5820"): a change cue only beside a
 code or a number, since "trying out new recipes" restates no name."""

@@ -144,7 +144,7 @@ NOW = (
 """Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
 and another name, number or code, the earlier statement is replaced (folded;
-:mod:`hipocampo.domain.truth.replaced`)."""
+:mod:`hipocampo.domain.truth.restated`)."""
 NEW_CODE = r"(?<!de\s)\bnov[oa]s?\b"
 """A new code or amount in place of the old ("a reserva nova é K9XT4M", not "de novo"): a change
 cue only beside a code or a number."""
