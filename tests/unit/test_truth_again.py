@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from hipocampo.domain.model import MemoryItem, MemoryKind, MemoryType, Scope
-from hipocampo.domain.truth.again import said_again
+from hipocampo.domain.truth.again import may_restate, said_again
 from hipocampo.domain.truth.reconcile import FACT_VALUE, NEGATIVE
 
 SCOPE = Scope("acme", "ana")
@@ -86,3 +86,8 @@ def test_a_key_the_turns_rules_wrote_is_theirs() -> None:
 
 def test_each_fact_once() -> None:
     assert [f.key for f in said_again("still vegetarian. yes, vegetarian. vegetarian!", [DIET])] == ["diet"]
+
+
+def test_a_request_or_a_question_may_restate_nothing() -> None:
+    assert not may_restate("can u give me a vegetarian dinner idea?")
+    assert may_restate("still vegetarian btw")

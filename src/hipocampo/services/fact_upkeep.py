@@ -11,7 +11,7 @@ from ..domain.extraction.base import slug
 from ..domain.lang import LANGUAGES, merged_map
 from ..domain.model import HistoryEntry, HistoryEvent, MemoryItem, MemoryKind, Message, Role, Scope, new_id
 from ..domain.text import content_words, fold, query_terms
-from ..domain.truth.again import said_again
+from ..domain.truth.again import may_restate, said_again
 from ..domain.truth.changes import Ended, EndedStatement, ended_facts, ended_statements
 from ..domain.truth.reconcile import FACT_VALUE, RESTATED, SPEAKER, same_speaker
 from ..domain.truth.replaced import SUBJECT_KEYS, Replaced, replaced_statements, subject_statements
@@ -61,6 +61,8 @@ async def noticed_again(deps: Deps, message: Message, touched: set[str]) -> list
     """The user's current facts this turn states again in words no rule reads ("still vegetarian
     btw", "continuo na Zup"): :func:`~hipocampo.domain.truth.again.said_again`. The keys the turn's
     rules wrote (``touched``) are theirs: a rule that read the same fact again counted it already."""
+    if not may_restate(message.content):
+        return []
     return said_again(message.content, await _earlier_facts(deps, message), touched=touched)
 
 

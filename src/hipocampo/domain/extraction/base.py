@@ -309,7 +309,8 @@ def org_at(text: str) -> str | None:
 
 
 _LOWER_ORG = re.compile(r"([a-zà-ÿ][a-zà-ÿ0-9&-]{2,})(?=\s*$|\s*[,.;:!?()]|\s+(\S+))")
-_LAUGH = re.compile(r"(?:k{2,}|(?:h[aeiu]){2,}h?|(?:rs){2,}|l+o+l+|x+d+)")
+LAUGH = re.compile(r"^(?:(?:ha|he|hi|ah|ja|rs|kk|k)+h?|lo+l|l+m+a+o+|x+d+|:\)|:d)$")
+"""A laugh or a smiley written as a word ("kkkk", "hahaha", "rsrs", "lmao"), folded: never a value."""
 
 
 def lower_org_at(text: str) -> str | None:
@@ -326,7 +327,7 @@ def lower_org_at(text: str) -> str | None:
     f = fold(word)
     if following is not None and not is_stopword(following.strip(_EDGE)):
         return None
-    if len(f) < 3 or f in PLACES or f in NATIONALITIES or _LAUGH.fullmatch(f) or common_word(f):
+    if len(f) < 3 or f in PLACES or f in NATIONALITIES or LAUGH.match(f) or common_word(f):
         return None
     return word
 

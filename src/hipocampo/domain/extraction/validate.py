@@ -21,9 +21,8 @@ from functools import cache
 
 from ..lang import LANGUAGES, language
 from ..text import fold
-from .base import Draft, lower_org_at
+from .base import LAUGH, Draft, lower_org_at
 
-_LAUGH = re.compile(r"^(?:(?:ha|he|hi|ah|ja|rs|kk|k)+h?|lo+l|l+m+a+o+|x+d+|:\)|:d)$")
 _NOUN_SLOTS = frozenset(
     """allergy intolerance condition medication avoids diet employer home_city home_country work_city origin
     school favorite pet family id birthday budget work_field""".split()
@@ -63,7 +62,7 @@ def is_filler(value: str) -> bool:
     """Laughter, a discourse marker or a filler, alone ("by the way", "kkkk", "tipo", "né")."""
     ws = _words(value)
     fillers = _merged("FILLERS")
-    return not ws or " ".join(ws) in fillers or all(_LAUGH.match(w) or w in fillers for w in ws)
+    return not ws or " ".join(ws) in fillers or all(LAUGH.match(w) or w in fillers for w in ws)
 
 
 def _base(key: str) -> str:
@@ -96,7 +95,7 @@ def valid_value(d: Draft, code: str | None = None) -> bool:
         return False
     codes: list[str] = [code] if code is not None and code in LANGUAGES else list(LANGUAGES)
     get = (lambda name: _folded(codes[0], name)) if len(codes) == 1 else _merged  # noqa: E731
-    if any(_LAUGH.match(w) for w in ws) or ws[-1] in get("DANGLING"):
+    if any(LAUGH.match(w) for w in ws) or ws[-1] in get("DANGLING"):
         return False
     base = _base(d.key)
     if len(ws) > _MAX_WORDS.get(base, 15):

@@ -33,7 +33,7 @@ from .changes import _about_other, _cue_clause, _sentences, may_end
 from .reconcile import FACT_VALUE, is_negative
 from .replaced import _statement_part
 
-__all__ = ["said_again"]
+__all__ = ["may_restate", "said_again"]
 
 PLACES = frozenset({"home_city", "home_country", "neighbourhood"})
 """Keys whose value is where the user lives: said again only after the language's "here in"."""
@@ -56,6 +56,17 @@ def _negation() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(language(code).changes.NEGATIONS for code in LANGUAGES)})\b")
 
 
+def _parts(text: str) -> list[str]:
+    """The sentences of ``text`` said as the user's own statements (a closing question left off)."""
+    return [p for s in _sentences(text) if (p := _statement_part(s))]
+
+
+def may_restate(text: str) -> bool:
+    """Whether ``text`` states anything as the user's own: the cheap test before their facts are
+    read (a request or a question restates nothing)."""
+    return bool(_parts(text))
+
+
 def said_again(text: str, facts: Sequence[MemoryItem], *, touched: Iterable[str] = ()) -> list[MemoryItem]:
     """The facts among ``facts`` (the speaker's current ones, older than ``text``) that ``text``
     states again: one of its own sentences names a fact's whole value in a clause that neither
@@ -64,7 +75,7 @@ def said_again(text: str, facts: Sequence[MemoryItem], *, touched: Iterable[str]
     other people (``person:``). Each fact once, in the order given."""
     skip = set(touched)
     found: dict[str, MemoryItem] = {}
-    parts = [p for s in _sentences(text) if (p := _statement_part(s))]
+    parts = _parts(text)
     if not parts:
         return []
     for fact in facts:
