@@ -110,16 +110,31 @@ def _row(chat: Scenario, outcome: ProbeOutcome) -> dict[str, Any]:
 
 
 def _aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    tokens = sorted(r["memory_tokens"] for r in rows)
-    out: dict[str, Any] = {"chats": len({r["chat"] for r in rows}), "probes": len(rows)}
+    """The checks over the probes that have an answer; a probe about nothing the user said
+    (``current`` empty: "what's the capital of Peru?") counts only under ``unrelated``, by the
+    memory it was shown, since "the answer is in the context" holds for it trivially."""
+    answered = [r for r in rows if r["current"]]
+    unrelated = [r for r in rows if not r["current"]]
+    out: dict[str, Any] = {"chats": len({r["chat"] for r in rows}), "probes": len(answered)}
     for check in CHECKS:
-        count = sum(bool(r[check]) for r in rows)
-        out[check] = {"count": count, "rate": round(count / len(rows), 4) if rows else None}
-    out["memory_tokens"] = {
+        count = sum(bool(r[check]) for r in answered)
+        out[check] = {"count": count, "rate": round(count / len(answered), 4) if answered else None}
+    out["memory_tokens"] = _tokens(answered)
+    if unrelated:
+        out["unrelated"] = {
+            "probes": len(unrelated),
+            "memory_tokens": _tokens(unrelated),
+            "empty_memory": sum(bool(r["empty_memory"]) for r in unrelated),
+        }
+    return out
+
+
+def _tokens(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    tokens = sorted(r["memory_tokens"] for r in rows)
+    return {
         "median": statistics.median(tokens) if tokens else None,
         "p90": tokens[min(len(tokens) - 1, int(0.9 * len(tokens)))] if tokens else None,
     }
-    return out
 
 
 def _cell(agg: dict[str, Any], check: str) -> str:
@@ -152,6 +167,12 @@ def render_realistic(result: dict[str, Any], console: Console, *, verbose: bool 
             style="bold" if name == "overall" else None,
         )
     console.print(table)
+    if unrelated := result["overall"].get("unrelated"):
+        tokens = unrelated["memory_tokens"]
+        console.print(
+            f"{unrelated['probes']} question(s) about nothing the user said (not in the table): memory "
+            f"tokens p50 {tokens['median']:g}, p90 {tokens['p90']}; {unrelated['empty_memory']} shown no memory"
+        )
     console.print(
         "[dim]in ctx: the answer is in the context; top hit: the first search hit states it; empty: no "
         "memory shown; stale: a superseded value shown as current; foreign: another user's value shown; "

@@ -44,7 +44,7 @@ from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
-from .context import allergic_to_named, located_here, resolve
+from .context import allergic_to_named, located_here, resolve, trip_called_off, working_at
 from .people import extract_people
 from .roles import relation
 from .settling import render, settle
@@ -122,6 +122,8 @@ def extract_facts(
         found += _sentence_facts(masked, start, end, langs, speaker)
     found += located_here(masked, spans, found)
     found += allergic_to_named(masked, spans, found)
+    found += working_at(masked, spans, found)
+    found += trip_called_off(masked, spans, found)
     settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))
@@ -136,9 +138,10 @@ def _joined(name: str) -> str:
     return "|".join(f"(?:{getattr(lang.clauses, name)})" for lang in LANGUAGES.values())
 
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=:)\s+(?![A-Za-z]{0,3}\s?\S*\d)")
-"""Sentence ends, and a colon that opens news ("novidades: mudei-me"), not one before a code
-("new booking code: BRK2209", "voo: TP 86")."""
+_SENTENCE = re.compile(r"(?<=[.!?…\U0001F300-\U0001FAFF\u2600-\u27BF])\s+|\n+|(?<=:)\s+(?![A-Za-z]{0,3}\s?\S*\d)")
+"""Sentence ends, an emoji before a space (chat ends sentences with them: "my fiancé is Omar 💍 our
+budget is 18k"), and a colon that opens news ("novidades: mudei-me"), not one before a code ("new
+booking code: BRK2209", "voo: TP 86")."""
 _ABBREVIATION = re.compile(rf"\b(?:{_joined('ABBREVIATIONS')})\.$", re.IGNORECASE)
 _SPEECH = rf"\b(?:{_joined('SPEECH')})"
 _SPEECH_END = re.compile(rf"{_SPEECH}\s*:$", re.IGNORECASE)
@@ -220,11 +223,14 @@ def _sentence_facts(
                 break
         person = subject
         ended = {d.key for d, _, at in found if d.negated and at == span}  # "my cat Mochi died"
+        # A phrase adds what the clause's rules did not read: a slot kind they filled here is theirs
+        # ("grocery budget is 80 now"). People are apart: a phrase names the person a rule's fact is of.
+        read = {d.key.split(":")[0] for d, _, at in found if at == span} - {"person"}
         for lang in [] if wish else langs:
             for rule in lang.phrases:
                 for m in rule.pattern.finditer(text, cs, ce):
                     for d in rule.handler(m) or []:
-                        if d.key in ended:
+                        if d.key in ended or d.key.split(":")[0] in read:
                             continue
                         at = text.find(d.value, m.start(), ce)
                         found.append((d, lang, (m.start(), at + len(d.value) if at >= 0 else ce)))

@@ -16,7 +16,18 @@ from dataclasses import dataclass, field
 from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import EN_STOPWORDS, PT_STOPWORDS, fold
-from .lexicon import DEICTIC, MULTIPLE_RELATIONS, NATIONALITIES, NOT_NAMES, PLACES, common_word
+from .lexicon import (
+    CONDITIONS,
+    DEICTIC,
+    DIETS,
+    FOODS,
+    MEDICATIONS,
+    MULTIPLE_RELATIONS,
+    NATIONALITIES,
+    NOT_NAMES,
+    PLACES,
+    common_word,
+)
 
 HIGH = 0.9  # an explicit first-person statement
 MEDIUM = 0.8  # a looser shape ("I'm Ana", a bare age) or a fact about someone else
@@ -161,12 +172,29 @@ def items(value: str) -> list[str]:
         return [value]
     parts = [v for v in (clean(part) for part in _LIST.split(value)) if v]
     parts = _before_new_clause(parts)
+    if len(parts) > 1 and not _CONJUNCTION.search(value):
+        parts = _commas_only(parts)
     if any(_CUT_ADJECTIVE.search(p) and not _DETERMINED.match(n) for p, n in zip(parts, parts[1:], strict=False)):
         return [value]  # "a safe and inviting place": two adjectives of one noun, not two things
     return parts
 
 
 _GERUND = re.compile(rf"^(?:{_joined('GERUND')})\s+\S", re.IGNORECASE)
+_CONJUNCTION = re.compile(r"\s(?:and|or|e|ou|nor|nem|as\s+well\s+as|&)\s|/", re.IGNORECASE)
+
+
+def _commas_only(parts: list[str]) -> list[str]:
+    """Items joined by commas alone, with no "and" before the last: chat puts commas between
+    clauses ("alérgico a amendoim, super sério", "allergic to sulfa drugs, the pharmacy keeps
+    forgetting"), so after the first only what the lexicon knows as a thing (a food, a drug, a
+    condition, a diet) is an item, up to the first that is not ("peanuts, shrimp, eggs" stays whole)."""
+    out = parts[:1]
+    for part in parts[1:]:
+        f = fold(part)
+        if f not in FOODS and f not in MEDICATIONS and f not in CONDITIONS and f not in DIETS:
+            break
+        out.append(part)
+    return out
 
 
 def _before_new_clause(parts: list[str]) -> list[str]:

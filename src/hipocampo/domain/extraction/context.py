@@ -25,10 +25,11 @@ import re
 from collections.abc import Sequence
 
 from ..lang import LANGUAGES, language
+from ..model import MemoryType
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
-from .base import MEDIUM, Draft, Grammar, canon, draft, place_at
+from .base import MEDIUM, Draft, Grammar, canon, draft, org_at, place_at
 
 Found = tuple[Draft, Grammar, tuple[int, int]]
 Known = Sequence[tuple[str, str]]  # the user's current facts, as (key, value)
@@ -86,13 +87,29 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
         elif first.args.get(HERE):  # a home said in passing fills no slot the memory holds otherwise
             homes = _values(known, *_HOMES)
             d = first if not homes or fold(first.value) in homes else None
+        elif first.args.get(TRIP):
+            out += [(t, lang, span) for t in _trip_facts(first, known)]
+            continue
         elif first.args.get(SAME_SLOT):
             d = _same_slot(first, known)
         elif first.args.get(FROM_MEMORY) and not first.value:
             d = _held(first, text, known) if first.person is None else None
         if d is not None:
-            out.append((d, lang, span))
+            out.append((_currency_held(d, known), lang, span))
     return out
+
+
+def _currency_held(d: Draft, known: Known) -> Draft:
+    """A budget said as a bare number ("budget is 22k now", "o orçamento é 6 mil no total") in the
+    currency of the budgets the memory holds, when they all name the same one: people name the
+    currency once ("12k reais") and then only the amount. Without one held, the amount stays bare:
+    a currency is never guessed from the language."""
+    if d.key.split(":")[0] != "budget" or d.negated or not d.value.isdigit():
+        return d
+    currencies = {v.rpartition(" ")[2] for k, v in known if k.split(":")[0] == "budget" and " " in v}
+    if len(currencies) == 1:
+        d.value = f"{d.value} {currencies.pop()}"
+    return d
 
 
 def _same_slot(d: Draft, known: Known) -> Draft:
@@ -195,6 +212,108 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
                 reader = _reader_of(cue.group(0), "HERE" if cue.re is _HERE else "BEING_IN")
                 return [(home, reader, (at, at + len(place)))]
     return []
+
+
+_JOINING = re.compile(rf"\b(?:{_joined('JOINING')})\b", re.IGNORECASE)
+_AT_WORK = re.compile(rf"\b(?:{_joined('AT_WORK')})\s+", re.IGNORECASE)
+
+
+def working_at(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """An employer said as where the speaker now is, in a turn that says a job changed: "handed in
+    my notice, starting at Brightwater Clinic on monday", "saí de lá kkkk. agora tô na Vetra Saúde,
+    mesma função", "despedi-me! a partir de segunda estou na Clínica Sol Nascente". People rarely
+    repeat a work verb when they tell of a new job; the change cue (:data:`roles.JOINING
+    <hipocampo.domain.lang.en.roles.JOINING>`) is what makes the place they are at a workplace
+    ("tô na praia" in a turn about a weekend is none). The name must be one (capitalised, or an
+    uncommon word), no known place, in a sentence that is no question, no doubt and not of a while
+    ("i'm at Starbucks rn"). Not when the turn's rules read an employer or a move already. The new
+    employer replaces the one the memory holds, so the change is noticed without a rule for its
+    phrasing."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    if not _JOINING.search(text) or any(d.key == "employer" or d.template == DESTINATION for d, _, _ in found):
+        return []
+    for start, end in spans:
+        sentence = text[start:end]
+        if sentence.rstrip().endswith("?") or unsure(sentence) or _STAY.search(fold(sentence)):
+            continue
+        for cue in _AT_WORK.finditer(sentence):
+            org = org_at(sentence[cue.end() :])
+            if not org or fold(org) in lex.PLACES:
+                continue
+            last = cue.group(0).split()[-1].lower()
+            d = draft(T.USER_PROFILE, "employer", org, prep=last if last in ("na", "no") else "em")
+            d.confidence = MEDIUM
+            at = start + cue.end()
+            return [(d, _reader_of(cue.group(0), "AT_WORK"), (at, at + len(org)))]
+    return []
+
+
+TRIP = "trip"
+"""A draft's argument: a trip called off, which ends every fact the memory holds for a trip (see
+:func:`trip_called_off`)."""
+_TRIP_OFF = re.compile(rf"\b(?:{_joined('TRIP_OFF')})", re.IGNORECASE)
+_TRIP_WORDS = frozenset().union(*(lang.roles.TRIP_WORDS for lang in LANGUAGES.values()))
+_TRAVEL_CODES = frozenset({"reservation", "flight", "ticket"})
+
+
+def trip_called_off(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """A trip called off: "the japan trip is off. cancelled the flight and everything", "esquece a
+    viagem a praga, foi cancelada", "afinal já não vou à madeira ... cancelei tudo". People say it
+    once, of the trip, not of each thing it held; left unread, the booking code, the flight and the
+    trip's budget stay current, shown as true. So the cue ends every fact the memory holds for a
+    trip (:func:`_trip_facts`): travel codes (booking, flight, ticket), and budgets and plans whose
+    slot names a trip or a place. Not in a question or an unsure sentence ("se a viagem for
+    cancelada"); "cancelei tudo" only in a turn that names a trip. With no trip held, nothing."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    for start, end in spans:
+        sentence = text[start:end]
+        cue = _TRIP_OFF.search(sentence)
+        if cue is None or sentence.rstrip().endswith("?") or unsure(sentence):
+            continue
+        if fold(cue.group(0)).endswith("tudo") and not _TRIP_WORDS & set(re.findall(r"\w+", fold(text))):
+            continue
+        d = draft(T.GOAL, "trip", "", "trip_off", what="")
+        d.negated = True
+        d.args[TRIP] = " ".join(_places_in(fold(sentence))) or "1"
+        return [(d, _reader_of(cue.group(0), "TRIP_OFF"), (start + cue.start(), start + cue.end()))]
+    return []
+
+
+def _trip_facts(marker: Draft, known: Known) -> list[Draft]:
+    """One retraction per fact the memory holds for a trip (see :func:`trip_called_off`)."""
+    said = set() if marker.args[TRIP] == "1" else set(marker.args[TRIP].split())
+    if not any(_places_in(k.partition(":")[2].replace("_", " ")) & said for k, _ in known):
+        said = set()  # no held plan names the place as said ("japão" for "japan_trip"): the one trip held
+    out = []
+    for key, value in known:
+        family, _, rest = key.partition(":")
+        words = set(rest.split("_"))
+        if family == "id" and (rest in _TRAVEL_CODES or words & _TRIP_WORDS):
+            kind = MemoryType.CRITICAL_INFO
+        elif family in ("budget", "goal") and rest and (words & _TRIP_WORDS or _places_in(rest.replace("_", " "))):
+            named = _places_in(rest.replace("_", " "))
+            if named and said and not named & said:
+                continue  # another trip's: "esquece a viagem a praga" leaves the Japan trip's budget
+            kind = MemoryType.CONSTRAINT if family == "budget" else MemoryType.GOAL
+        else:
+            continue
+        d = draft(kind, key, value, "trip_off", what=rest.replace("_", " "))
+        d.negated = True
+        out.append(d)
+    return out
+
+
+def _places_in(text: str) -> set[str]:
+    """The known places a folded text names ("viagem a praga", "japan trip"), one word each."""
+    words = re.findall(r"\w+", text)
+    return {
+        "_".join(words[i : i + n])
+        for n in (1, 2, 3)
+        for i in range(len(words) - n + 1)
+        if " ".join(words[i : i + n]) in lex.PLACES
+    }
 
 
 _ALLERGIC_ALONE = re.compile(

@@ -49,6 +49,14 @@ def _merged(name: str) -> frozenset[str]:
     return frozenset(fold(w) for lang in LANGUAGES.values() for w in getattr(lang.forms, name))
 
 
+_ORDINAL = re.compile(r"^\d+\s*(?:ª|º|°|st|nd|rd|th|o|a)\b", re.IGNORECASE)
+
+
+@cache
+def _chat_tokens() -> frozenset[str]:
+    return _merged("CHAT_TOKENS")
+
+
 @cache
 def _folded(code: str, name: str) -> frozenset[str]:
     return frozenset(fold(w) for w in getattr(language(code).forms, name))
@@ -127,8 +135,11 @@ def _well_shaped(d: Draft, base: str, ws: list[str], codes: list[str], get: Call
     after a comma in lower case ran into a comment ("morar em Floripa, sonho"); chat shorthand
     ("tbh", "kkk") is chatter, and a word pointing into the talk ("try it", "fazer isso") names nothing; a name slot holds a name; a substance (an
     allergen, a condition, a drug) is no doing ("waking up early")."""
-    if _AFTER_COMMA.search(d.value) or any(w in get("CHAT_TOKENS") or w in get("DEICTIC") for w in ws):
+    # Chat shorthand is read in every language: a mixed turn puts "tho" after Portuguese words.
+    if _AFTER_COMMA.search(d.value) or any(w in _chat_tokens() or w in get("DEICTIC") for w in ws):
         return False
+    if base in _NAMES and _ORDINAL.match(d.value):
+        return False  # "folga na 2ª quinzena": an ordinal counts, it names nothing
     if base in _NAMES and not d.negated and not (d.value[:1].isupper() or d.value[:1].isdigit()):
         # An employer in lowercase passes when it is one uncommon word ("spotify", "edp"): see lower_org_at.
         if not (base == "employer" and lower_org_at(d.value) == d.value):

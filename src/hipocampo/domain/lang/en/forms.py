@@ -55,7 +55,9 @@ POSSIBILITY = (
 DEICTIC = frozenset("it it's it'll this that that's that'll these those them they you him her us".split())
 """Words that point into the talk: a value holding one names nothing by itself ("try it", "the taste
 of these", "help people go through it"); its turn keeps what it pointed at."""
-CHAT_TOKENS = frozenset("tbh lol lmao rofl btw idk imo imho omg haha hehe smh rn ngl fr ikr ffs wtf".split())
+CHAT_TOKENS = frozenset(
+    "tbh lol lmao rofl btw idk imo imho omg haha hehe smh rn ngl fr ikr ffs wtf tho pls plz".split()
+)
 """Chat shorthand: no value holds one; a value that does ran on into the chatter ("Google one day tbh")."""
 AUXILIARIES = frozenset("be being been have".split())
 """Bare auxiliaries: a thing that holds one is a verb phrase ("to be there")."""
@@ -65,10 +67,11 @@ early"), unless it is a known food (:data:`ING_FOODS`)."""
 ING_FOODS = frozenset("pudding dressing stuffing icing frosting seasoning filling dumpling dumplings herring".split())
 NOT_OPENING = frozenset(
     """am is are was were have has had tastes smells sounds looks feels seems how when what why
-    there there's theres here""".split()
+    there there's theres here very really so super pretty quite totally extremely not never""".split()
 )
-"""Verbs, and adverbs of place, that cannot open a thing ("allergic to peanuts and there they fry
-everything in peanut oil": a new clause after "and")."""
+"""Verbs, adverbs of place and of degree, and negations, that cannot open a thing ("allergic to
+peanuts and there they fry everything in peanut oil": a new clause after "and"; "peanuts, super
+serious": a comment on the item before)."""
 INSIDE = r"\b(?:every\s+(?:day|morning|night|evening|week|weekend)|per\s+(?:day|week)|a\s+day|each\s+(?:day|morning))\b"
 """A habit inside a value ("the crossword every morning"): a clause about doing, not a thing."""
 INTENSIFIER = r"^(?:way\s+more|much\s+more|a\s+thousand\s+times)\b"

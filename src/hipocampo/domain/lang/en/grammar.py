@@ -193,6 +193,7 @@ TEMPLATES = {
     "dislikes": ("{S} {verb} {v}.", "{S} no longer dislikes {v}.", None),
     "identifier": ("{P} {what} is {v}.", "{P} {what} is not {v}.", "{P} {what} is {v} (previously {p})."),
     "birthday": ("{P} birthday is {v}.", "{P} birthday is not {v}.", None),
+    "trip_off": ("{S} called off the trip ({what}: {v}).", "{S} called off the trip ({what}: {v}).", None),
     "budget_dropped": ("{S} no longer has a budget{for_en}.", "{S} no longer has a budget{for_en}.", None),
     "family": ("{S} has {phrase}.", "{S} does not have {phrase}.", None),
     "dating": ("{S} is dating {v}.", "{S} is no longer dating {v}.", None),
@@ -218,7 +219,7 @@ MINE = {"my": "their", "mine": "theirs", "me": "them", "myself": "themselves", "
 """First-person words in a value, as a sentence about the user says them ("open my bakery")."""
 
 READER = Grammar(
-    code="en", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="en", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject, agree=lambda word, _: word,
     normalize=normalize, mine=MINE, appositive="I'm ",
 )  # fmt: skip

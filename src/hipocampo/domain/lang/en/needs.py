@@ -29,6 +29,8 @@ from ...text import fold
 from .profile import ADV, HAVE, I_, IM
 
 RULES: list[Rule] = []
+PHRASES: list[Rule] = []
+"""Budgets said in passing, read anywhere in a clause (see :func:`_money`)."""
 
 TIME = (
     r"(?:(?:on|in|at|during|after|before|until|every|the|most|any)\s+)*(?:mondays?|tuesdays?|wednesdays?|"
@@ -140,12 +142,12 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
     r"(?:the\s+|our\s+|my\s+)?(?:total\s+)?budget\s+(?:is\s+now|now\s+is|(?:has\s+)?(?:went|gone)\s+(?:up|down)\s+to|"
     r"(?:has\s+)?(?:increased|decreased|dropped|risen|rose|grown|grew|changed|moved)\s+to|is\s+(?:up|down)\s+to)\s+(?P<v>.+)",
 )
-@on(RULES, r"(?:the\s+|our\s+|my\s+)?budget\s+(?:is|'s)\s+(?P<v>.+?)\s+now\b.*")
 @on(
     RULES,
     r"(?:we|i)\s+(?:just\s+|finally\s+)?(?:bumped|raised|increased|upped|cut|lowered|reduced|dropped|changed|moved)\s+"
     r"(?:the|our|my)\s+budget\s+(?:up\s+|down\s+)?to\s+(?P<v>.+)",
 )
+@on(RULES, r"(?:the\s+|our\s+|my\s+)?(?:[a-z]+\s+)?budget\s+(?:is|'s)\s+(?:more\s+like\s+)?(?P<v>.+?)\s+now\b.*")
 def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
     """A new budget said with no purpose ("the budget went up to 2000 euros"): it replaces the one
     budget the memory holds, whatever its purpose (:func:`~hipocampo.domain.extraction.context.resolve`)."""
@@ -155,12 +157,28 @@ def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
     return found
 
 
+# Said in passing, anywhere in a clause ("wedding is oct 3 💍 our budget is 18k total", "parents chipped
+# in so budget is 22k now"): the amount must follow at once, so the phrase names what the money is.
+on(
+    PHRASES,
+    r"(?<!'s\s)(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!\byour\s)(?<![\w'’])(?:(?:our|my|the)\s+)?"
+    r"(?:(?!her\b|his\b|their\b|your\b)(?P<q>[a-z]+)\s+)??budget\s+(?:for\s+(?:the\s+|our\s+|my\s+)?(?P<p>\w+(?:\s+\w+)?)\s+)?"
+    r"(?:is|'s)\s+(?:now\s+)?(?:(?:only|just|about|around|more\s+like)\s+)?(?P<v>\d.*)",
+)(lambda m: _budget(m))
+
+
+_NOT_PURPOSES = frozenset("total max maximum monthly overall new whole so and but".split())
+"""Words before "budget" that say nothing of what it is for ("the total budget is 18k")."""
+
+
 def _money(m: re.Match[str]) -> list[Draft] | None:
     money = money_at(m["v"])
     if not money:
         return None
     value, rest = money
-    purpose = m.groupdict().get("p") or ""
+    purpose = m.groupdict().get("p") or (m.groupdict().get("q") or "").strip()  # "the trip budget"
+    if fold(purpose) in _NOT_PURPOSES:
+        purpose = ""
     if not purpose:
         found = re.match(r"[\s,]*(?:for|on)\s+(.+)", rest)
         purpose = clean(found.group(1)) if found else ""

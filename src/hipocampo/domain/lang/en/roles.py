@@ -119,6 +119,30 @@ ALLERGIC_ALONE = r"(?:i'?m|i\s+am)\s+(?:so\s+|very\s+|super\s+|highly\s+|severel
 """Saying one is allergic with nothing after it ("no shellfish pls, i'm allergic",
 "can't take ibuprofen cuz i'm allergic"): the allergen is the one thing of the lexicon
 the sentence named before (:func:`~hipocampo.domain.extraction.context.allergic_to_named`)."""
+JOINING = (
+    r"new\s+job|new\s+role|new\s+position|handed\s+in\s+my\s+notice|gave\s+(?:my\s+)?notice|put\s+in\s+my\s+notice|"
+    r"resigned|got\s+hired|got\s+the\s+job|accepted\s+the\s+offer|took\s+the\s+offer|left\s+my\s+job|"
+    r"quit\s+my\s+job|switched\s+jobs|changed\s+jobs|first\s+day\s+at\s+work|same\s+role"
+)
+"""A job change said in a turn ("handed in my notice", "new job!!"): with it, where the speaker now
+is (:data:`AT_WORK`) is their employer (:func:`~hipocampo.domain.extraction.context.working_at`)."""
+AT_WORK = (
+    r"(?:i'?m|i\s+am)\s+(?:now\s+|officially\s+)?(?:at|with)|"
+    r"(?:^|(?<=[,;.!:]\s)|(?<=\bi\s)|(?<=\bjust\s)|(?<=\bnow\s))(?:starting|started|start)\s+(?:at|with)"
+)
+"""Where the speaker now is, said without a work verb ("starting at Brightwater Clinic on monday",
+"i'm at Maplewire now"): an employer only in a turn that says a job changed (:data:`JOINING`)."""
+TRIP_OFF = (
+    r"(?:trip|vacation|holiday|travel\s+plans?|flight)\s+(?:is|'s|was|got|has\s+been)\s+(?:now\s+)?(?:off|cancell?ed|called\s+off|"
+    r"scrapped)|cancell?ed\s+(?:the|my|our)\s+(?:\w+\s+)?(?:trip|flight|booking|reservation|vacation|holiday)|"
+    r"call(?:ed|ing)?\s+off\s+(?:the|my|our)\s+(?:\w+\s+)?(?:trip|vacation|holiday)|"
+    r"(?:forget|scrap)\s+(?:about\s+)?(?:the|my|our)\s+(?:\w+\s+)?trip|not\s+going\s+to\s+[A-Z]\w+\s+(?:anymore|after\s+all)"
+)
+"""A trip called off ("the japan trip is off", "cancelled the flight and everything"): the codes,
+budget and plan the memory holds for a trip end with it
+(:func:`~hipocampo.domain.extraction.context.trip_called_off`)."""
+TRIP_WORDS = frozenset("trip travel vacation holiday holidays flight hotel hostel booking".split())
+"""Words that name a trip in a slot ("budget:japan_trip", "goal:trip_to_japan")."""
 JOB_AS = r"as"
 """The word before a job title after the name ("moved to Kestrel Labs as a data engineer")."""
 INDEFINITE_ARTICLES = r"an?"

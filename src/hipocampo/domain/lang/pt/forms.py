@@ -79,10 +79,11 @@ GERUND = r"^[a-z]+ndo$"
 ING_FOODS: frozenset[str] = frozenset()
 NOT_OPENING = frozenset(
     """sou estou tenho vou levo bebo faço fico posso quero preciso moro tomo pego acordo durmo menos
-    la ali aqui ca""".split()
+    la ali aqui ca super bem muito mega hiper bastante bue nao nem nunca""".split()
 )
-"""First-person verbs, quantities and adverbs of place that cannot open a thing ("bebo uns quatro por
-dia", "menos noites", "intolerância ao glúten e lá comem bué pão": a new clause after "e")."""
+"""First-person verbs, quantities, adverbs of place and of degree, and negations, that cannot open a
+thing ("bebo uns quatro por dia", "menos noites", "intolerância ao glúten e lá comem bué pão": a new
+clause after "e"; "alérgico a amendoim, super sério": a comment on the item before)."""
 INSIDE = (
     r"\b(?:todo\s+(?:o\s+)?dia|tod[oa]s?\s+(?:as\s+|os\s+)?(?:noites?|manhãs?|manhas?|dias|semanas?|tardes?)|"
     r"por\s+(?:dia|semana|mês|mes)|dessa|desse|disso|nisso|nessa|daquilo)\b"

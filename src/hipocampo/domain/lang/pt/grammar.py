@@ -274,6 +274,7 @@ TEMPLATES = {
     "dislikes": ("{S} {verb} {v}.", "{S} não tem mais aversão a {v}.", None),
     "identifier": ("{art} {what} {P} é {v}.", "{art} {what} {P} não é {v}.", "{art} {what} {P} é {v} (antes: {p})."),
     "birthday": ("O aniversário {P} é {v}.", "O aniversário {P} não é {v}.", None),
+    "trip_off": ("{S} cancelou a viagem ({what}: {v}).", "{S} cancelou a viagem ({what}: {v}).", None),
     "budget_dropped": ("{S} desistiu do orçamento{for_pt}.", "{S} desistiu do orçamento{for_pt}.", None),
     "family": ("{S} tem {phrase}.", "{S} não tem {phrase}.", None),
     "dating": ("{S} namora com {v}.", "{S} não namora mais com {v}.", None),
@@ -299,7 +300,7 @@ MINE = {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}
 """First-person words in a value, as a sentence about the user says them ("open my bakery")."""
 
 READER = Grammar(
-    code="pt", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=profile.PHRASES, templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="pt", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
     agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE, appositive="sou ",
 )  # fmt: skip

@@ -29,6 +29,8 @@ from . import forms
 from .profile import ADV, ESTOU, EU, SOU, TENHO, adjective
 
 RULES: list[Rule] = []
+PHRASES: list[Rule] = []
+"""Budgets said in passing, read anywhere in a clause (see :func:`_money`)."""
 
 TIME = (  # one group: "às quartas à noite" is one time, the day with its part of the day
     r"(?:(?:(?:às|as|aos|nas|nos|na|no|à|a|de|pela|pelo|pelas|pelos|durante\s+[oa]|depois\s+das?|antes\s+das?|"
@@ -140,13 +142,19 @@ def _budget(m: re.Match[str]) -> list[Draft] | None:
 
 @on(
     RULES,
-    r"(?:o\s+|nosso\s+|o\s+nosso\s+|meu\s+|o\s+meu\s+)?(?:orçamento|orcamento)\s+(?:agora\s+)?(?:(?:já\s+|ja\s+)?(?:subiu|passou|caiu|"
-    r"baixou|aumentou|diminuiu|mudou)\s+(?:para|pra|a\s+ser)|ficou\s+em|agora\s+(?:é|e))\s+(?:agora\s+)?(?:de\s+)?(?P<v>.+)",
+    r"(?:o\s+|nosso\s+|o\s+nosso\s+|meu\s+|o\s+meu\s+)?(?:orçamento|orcamento)\s+(?:d[oa]\s+(?P<p>[\w ]+?)\s+)?"
+    r"(?:(?:agora\s+)?(?:já\s+|ja\s+)?(?:subiu|passou|caiu|baixou|aumentou|diminuiu|mudou)\s+(?:para|pra|a\s+ser)|ficou\s+em|"
+    r"agora\s+(?:é|e|fica))\s+(?:agora\s+)?(?:de\s+)?(?P<v>.+)",
 )
 @on(
     RULES,
     r"(?:eu\s+|a\s+gente\s+|nós\s+)?(?:aumentamos|aumentei|baixamos|baixei|cortamos|cortei|reduzimos|reduzi|subimos|"
-    r"subi|mudamos|mudei|passamos|passei)\s+o\s+(?:nosso\s+|meu\s+)?(?:orçamento|orcamento)\s+(?:para|pra|pro)\s+(?P<v>.+)",
+    r"subi|mudamos|mudei|passamos|passei)\s+o\s+(?:nosso\s+|meu\s+)?(?:orçamento|orcamento)\s+(?:d[oa]\s+(?P<p>[\w ]+?)\s+)?"
+    r"(?:para|pra|pro)\s+(?P<v>.+)",
+)
+@on(
+    PHRASES,
+    r"\b(?:orçamento|orcamento)\s+(?:d[oa]\s+(?P<p>\w+(?:\s+\w+)?)\s+)?agora\s+(?:é|fica)\s+(?:de\s+)?(?P<v>\d.*)",
 )
 def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
     """A new budget said with no purpose ("o orçamento subiu para 5 mil"): it replaces the one budget
@@ -155,6 +163,15 @@ def _budget_changed(m: re.Match[str]) -> list[Draft] | None:
     for d in found or []:
         d.args[SAME_SLOT] = "budget"
     return found
+
+
+# Said in passing, anywhere in a clause ("ando a juntar para um carro, orçamento de 15 mil euros",
+# "e o orçamento agora é 15k"): the amount must follow at once, so the phrase names what the money is.
+on(
+    PHRASES,
+    r"\b(?:orçamento|orcamento)\s+(?:(?:para|pra|pro|d[oa])\s+(?:[oa]\s+)?(?P<p>\w+(?:\s+\w+)?)\s+)?"
+    r"(?:(?:é|será|sera|fica)\s+(?:de\s+)?|de\s+)(?:uns\s+|umas\s+|até\s+|ate\s+|cerca\s+de\s+)?(?P<v>\d.*)",
+)(lambda m: _money(m))
 
 
 def _money(m: re.Match[str]) -> list[Draft] | None:

@@ -144,6 +144,31 @@ ALLERGIC_ALONE = r"(?:(?:eu\s+)?sou\s+(?:muito\s+|super\s+)?al[ée]rgic[oa]|tenh
 """Saying one is allergic with nothing after it ("dipirona não, sou alérgica",
 "nem posso tomar dipirona pq sou alérgico"): the allergen is the one thing of the lexicon
 the sentence named before (:func:`~hipocampo.domain.extraction.context.allergic_to_named`)."""
+JOINING = (
+    r"emprego\s+novo|novo\s+emprego|trampo\s+novo|novo\s+trampo|trabalho\s+novo|novo\s+trabalho|"
+    r"pedi\s+(?:a\s+)?demiss[ãa]o|me\s+demiti|demiti-me|despedi-me|me\s+despedi|fui\s+contratad[oa]|"
+    r"sa[íi]\s+de\s+l[áa]|sa[íi]\s+do\s+(?:emprego|trampo|trabalho)|mudei\s+de\s+emprego|troquei\s+de\s+emprego|"
+    r"aceitei\s+a\s+proposta|primeiro\s+dia\s+(?:no|de)\s+(?:trampo|trabalho|emprego)|mesma\s+fun[çc][ãa]o|"
+    r"mesmo\s+cargo|nova\s+fun[çc][ãa]o|novo\s+cargo"
+)
+"""A job change said in a turn ("pedi demissão", "saí de lá", "emprego novo!!"): with it, where the
+speaker now is (:data:`AT_WORK`) is their employer
+(:func:`~hipocampo.domain.extraction.context.working_at`)."""
+AT_WORK = r"(?:estou|tô|to|tou)\s+(?:agora\s+|já\s+|ja\s+|oficialmente\s+)?(?:na|no)"
+"""Where the speaker now is, said without a work verb ("agora tô na Vetra Saúde", "a partir de
+segunda estou na Clínica Sol Nascente"): an employer only in a turn that says a job changed
+(:data:`JOINING`)."""
+TRIP_OFF = (
+    r"(?:viagem|voo|reserva|f[ée]rias)\s+(?:\S+\s+)?(?:foi|está|esta|tá|ta|ficou)\s+cancelad[ao]|"
+    r"cancel(?:ei|amos|ámos)\s+(?:a\s+viagem|o\s+voo|a\s+reserva|as\s+f[ée]rias|tudo)|"
+    r"esque(?:ce|ça|ca)\s+(?:a\s+)?viagem|(?:já\s+|ja\s+)?não\s+vou\s+mais\s+(?:a|à|ao|pra|para|pro)\s|"
+    r"(?:já|ja)\s+não\s+vou\s+(?:a|à|ao|pra|para|pro)\s"
+)
+"""A trip called off ("esquece a viagem a praga", "já não vou à madeira", "cancelei tudo" in a turn
+about a trip): the codes, budget and plan the memory holds for a trip end with it
+(:func:`~hipocampo.domain.extraction.context.trip_called_off`)."""
+TRIP_WORDS = frozenset("viagem viagens ferias voo hotel hostel reserva passagem".split())
+"""Words that name a trip in a slot ("budget:viagem", "goal:viagem_a_praga") or in a turn."""
 JOB_AS = r"como"
 """The word before a job title after the name ("mudei para a Sonae como analista")."""
 INDEFINITE_ARTICLES = r"um|uma"

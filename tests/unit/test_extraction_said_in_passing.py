@@ -1,0 +1,123 @@
+"""A new job, a budget and a called-off trip, as chat says them: without the verbs the rules were
+written with, and without repeating the old value."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipocampo.domain.extraction import extract_facts
+
+
+def facts(text: str, known: list[tuple[str, str]] | None = None) -> dict[str, tuple[str, bool]]:
+    return {f.key: (f.value, f.negated) for f in extract_facts(text, known=known or [])}
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        (
+            "ok big news 🎉 handed in my notice, starting at Brightwater Clinic on monday. day shifts only!!",
+            "Brightwater Clinic",
+        ),
+        ("new job!! agora tô na Maplewire, started monday. any tips pra primeira semana?", "Maplewire"),
+        ("saí de lá kkkk finalmente. agora tô na Vetra Saúde, mesma função. me ajuda?", "Vetra Saúde"),
+        ("pronto, despedi-me! a partir de segunda estou na Clínica Sol Nascente 🙌", "Clínica Sol Nascente"),
+    ],
+)
+def test_where_one_now_is_in_a_turn_about_a_new_job_is_the_employer(text: str, employer: str) -> None:
+    assert facts(text)["employer"] == (employer, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "new job lol, i'm at Starbucks rn waiting for the bus",  # a while, not a workplace
+        "my friend started at Google, new job for her",  # someone else
+        "tô na Livraria Cultura procurando um livro",  # no job change in the turn
+        "se eu sair de lá, tô na Globo amanhã?",  # a question
+    ],
+)
+def test_being_somewhere_is_no_employer_without_a_job_change(text: str) -> None:
+    assert "employer" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("wedding is oct 3, my fiancé is Omar 💍 our budget is 18k total, help me split it?", "budget", "18000"),
+        ("budget for the trip is 12k reais, dá?", "budget:trip", "12000 BRL"),
+        ("também ando a juntar para um carro, orçamento de 15 mil euros. sou contabilista", "budget", "15000 EUR"),
+        ("e baixei o orçamento do carro para 12 mil, a vida está cara", "budget:carro", "12000"),
+        ("the wedding budget is 20k", "budget:wedding", "20000"),
+    ],
+)
+def test_a_budget_said_in_passing(text: str, key: str, value: str) -> None:
+    assert facts(text)[key] == (value, False)
+
+
+@pytest.mark.parametrize(
+    "text", ["her budget is 5k", "my sister's budget is 5k", "qual orçamento de 5 mil dá pra um notebook?"]
+)
+def test_someone_elses_budget_or_a_question_is_none_of_the_users(text: str) -> None:
+    assert not any(k.startswith("budget") for k in facts(text))
+
+
+def test_a_bare_amount_takes_the_currency_of_the_budget_held() -> None:
+    held = [("budget:trip", "12000 BRL")]
+    assert facts("update: parents chipped in so budget is 15k now", held)["budget:trip"] == ("15000 BRL", False)
+    assert facts("our budget is 18k total")["budget"] == ("18000", False)  # never guessed from the language
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("btw sou alérgico a amendoim, super sério, anything with peanuts is a no-go", {"allergy:peanuts"}),
+        ("tenho intolerância a glúten, not celiac tho, just makes me feel awful", {"intolerance:gluten"}),
+        ("oh and fyi i'm allergic to sulfa drugs, the pharmacy keeps forgetting 🙄", {"allergy:sulfa_drugs"}),
+        ("i'm allergic to peanuts, shrimp, eggs", {"allergy:peanuts", "allergy:shrimp", "allergy:eggs"}),
+    ],
+)
+def test_a_comment_after_a_comma_is_no_item_of_the_list(text: str, kept: set[str]) -> None:
+    assert set(facts(text)) == kept
+
+
+def test_an_ordinal_is_no_employer() -> None:
+    assert "employer" not in facts("trabalho como fisioterapeuta então só consigo folga na 2ª quinzena")
+    assert facts("trabalho na 3M")["employer"] == ("3M", False)
+
+
+TRIP = [
+    ("id:reservation", "QZ4HMT"),
+    ("id:flight", "JL9"),
+    ("budget:japan_trip", "4000 USD"),
+    ("goal:trip_to_japan", "japan trip"),
+    ("budget:car", "5000 USD"),
+    ("employer", "Acme"),
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the japan trip is off. cancelled the flight and everything, too much going on at work",
+        "cancelei tudo 😩 a clínica não liberou minhas férias. o hotel já reembolsou",
+        "afinal já não vou ao japão, cancelei tudo",
+    ],
+)
+def test_a_trip_called_off_ends_what_the_memory_holds_for_it(text: str) -> None:
+    ended = {k for k, (_, negated) in facts(text, TRIP).items() if negated}
+    assert ended == {"id:reservation", "id:flight", "budget:japan_trip", "goal:trip_to_japan"}
+
+
+def test_a_trip_called_off_by_its_place_leaves_another_trips_plans() -> None:
+    held = [("budget:viagem_a_praga", "500 EUR"), ("budget:japan_trip", "4000 USD")]
+    ended = {k for k, (_, negated) in facts("esquece a viagem a praga, foi cancelada", held).items() if negated}
+    assert ended == {"budget:viagem_a_praga"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if the trip is cancelled i'll cry", "cancelei tudo, a festa não vai rolar", "is the trip cancelled?"],
+)
+def test_no_trip_ends_on_a_doubt_a_question_or_another_plan(text: str) -> None:
+    assert not any(negated for _, negated in facts(text, TRIP).values())
