@@ -121,3 +121,57 @@ def test_a_trip_called_off_by_its_place_leaves_another_trips_plans() -> None:
 )
 def test_no_trip_ends_on_a_doubt_a_question_or_another_plan(text: str) -> None:
     assert not any(negated for _, negated in facts(text, TRIP).values())
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "code"),
+    [
+        (
+            "planning japan in april!! flight is JL 9 from chicago on april 12, booking ref QZ4HMT",
+            "id:reservation",
+            "QZ4HMT",
+        ),
+        ("olá, vou à madeira em agosto, voo TP1691 a 8 de agosto", "id:flight", "TP1691"),
+        (
+            "vou a praga em dezembro com a malta da faculdade, reserva do hostel é PRG-55810",
+            "id:reservation",
+            "PRG-55810",
+        ),
+    ],
+)
+def test_a_code_said_in_passing_after_what_it_is(text: str, key: str, code: str) -> None:
+    assert facts(text)[key] == (code, False)
+
+
+@pytest.mark.parametrize(
+    "text", ["i need a reservation for 8 people at Nobu", "booking Airbnb tonight", "a reserva do Copacabana Palace"]
+)
+def test_a_word_after_booking_is_no_code(text: str) -> None:
+    assert not any(k.startswith("id:") for k in facts(text))
+
+
+CODES = [("id:flight", "TP2144"), ("id:reservation", "HB-88213")]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "code"),
+    [
+        ("ugh a TAP cancelou o TP2144. rebooked on TP2150, dia 15 now", "id:flight", "TP2150"),
+        ("remarquei pro TP2999 hj", "id:flight", "TP2999"),
+        ("sim, cancelled the old one, new booking is HB-90477 for 15-19", "id:reservation", "HB-90477"),
+    ],
+)
+def test_a_new_code_after_a_change_replaces_the_held_code_of_its_shape(text: str, key: str, code: str) -> None:
+    assert facts(text, CODES)[key] == (code, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rebooked, the code is XY12",  # no held code of that shape
+        "should i rebook on TP2150?",  # a question
+        "my friend's flight is AB1234",  # no change cue
+    ],
+)
+def test_no_code_replaced_without_a_change_cue_or_a_held_code_of_its_shape(text: str) -> None:
+    assert not any(k.startswith("id:") and not negated for k, (_, negated) in facts(text, CODES).items())

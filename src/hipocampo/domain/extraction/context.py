@@ -87,6 +87,9 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
         elif first.args.get(HERE):  # a home said in passing fills no slot the memory holds otherwise
             homes = _values(known, *_HOMES)
             d = first if not homes or fold(first.value) in homes else None
+        elif first.args.get(NEW_CODE):
+            out += [(t, lang, span) for t in _codes_replaced(first, known, lang.code)]
+            continue
         elif first.args.get(TRIP):
             out += [(t, lang, span) for t in _trip_facts(first, known)]
             continue
@@ -314,6 +317,63 @@ def _places_in(text: str) -> set[str]:
         for i in range(len(words) - n + 1)
         if " ".join(words[i : i + n]) in lex.PLACES
     }
+
+
+NEW_CODE = "new_code"
+"""A draft's argument: the codes a turn gives after a change cue, each replacing the held code of
+its shape (see :func:`code_changed`)."""
+_REBOOKED = re.compile(rf"\b(?:{_joined('REBOOKED')})", re.IGNORECASE)
+_A_CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,14}(?![\w-])")
+
+
+def code_changed(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """A code changed, said without what it is: "a TAP cancelou o TP2144. rebooked on TP2150",
+    "remarquei, agora é LA3301". A code of letters and digits given after a change cue replaces the
+    code the memory holds in the same shape (the same letters, as long: a flight's "TP", a
+    hotel's "HB-"), so the old one is no longer shown as current. A code the turn's rules read
+    already (with what it is) is theirs; a code of no held shape makes nothing."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    read = {d.value for d, _, _ in found if d.key.startswith("id:")}
+    for start, end in spans:
+        sentence = text[start:end]
+        cue = _REBOOKED.search(sentence)
+        if cue is None or sentence.rstrip().endswith("?") or unsure(sentence):
+            continue
+        codes = [c for c in _A_CODE.findall(sentence[cue.start() :]) if c not in read]
+        if codes:
+            d = draft(T.CRITICAL_INFO, "id", "", "identifier", what="")
+            d.args[NEW_CODE] = " ".join(codes)
+            return [(d, _reader_of(cue.group(0), "REBOOKED"), (start + cue.start(), end))]
+    return []
+
+
+def _shape(code: str) -> tuple[str, int]:
+    """A code's shape: its letters before the first digit, and its length ("TP2150" -> ("TP", 6))."""
+    return re.match(r"[^0-9]*", code).group(0), len(code)  # type: ignore[union-attr]
+
+
+_CODE_NAMES = {
+    "flight": ("flight", "voo", "O"),
+    "reservation": ("booking", "reserva", "A"),
+    "ticket": ("ticket", "bilhete", "O"),
+}
+"""How the rules' sentence names a code of a known kind, in English and in Portuguese (with its article)."""
+
+
+def _codes_replaced(marker: Draft, known: Known, code_lang: str) -> list[Draft]:
+    """Each new code as the held code of its shape, replaced (none when no held code, or more
+    than one, has that shape)."""
+    out = []
+    for code in marker.args[NEW_CODE].split():
+        held = [(k, v) for k, v in known if k.startswith("id:") and v != code and _shape(v) == _shape(code)]
+        if len(held) == 1:
+            key, _ = held[0]
+            kind = key.partition(":")[2]
+            en, pt, art = _CODE_NAMES.get(kind, (kind.replace("_", " "), kind.replace("_", " "), "O"))
+            what = pt if code_lang.startswith("pt") else en
+            out.append(draft(T.CRITICAL_INFO, key, code, "identifier", what=what, art=art))
+    return out
 
 
 _ALLERGIC_ALONE = re.compile(

@@ -219,7 +219,7 @@ MINE = {"my": "their", "mine": "theirs", "me": "them", "myself": "themselves", "
 """First-person words in a value, as a sentence about the user says them ("open my bakery")."""
 
 READER = Grammar(
-    code="en", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="en", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES, *ids.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject, agree=lambda word, _: word,
     normalize=normalize, mine=MINE, appositive="I'm ",
 )  # fmt: skip

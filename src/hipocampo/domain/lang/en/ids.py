@@ -20,6 +20,15 @@ on(RULES, r"(?:my|our)\s+(?P<what>booking|reservation|flight|order|ticket|passpo
     lambda m: identifier(m["what"], m["v"])
 )
 
+PHRASES: list[Rule] = []
+"""Codes said in passing, after what they are ("flight is JL 9 ... booking ref QZ4HMT"), anywhere
+in a clause: the value must look like a code (:func:`~hipocampo.domain.extraction.ids.identifier`)."""
+on(
+    PHRASES,
+    r"(?<!'s\s)(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!\byour\s)\b(?P<what>booking|reservation|confirmation|flight|ticket|locator)(?:\s+(?:ref|reference|code|number|no\.?|id))?"
+    r"(?:\s+is|\s*[:=#])?\s+(?P<v>[A-Z0-9][\w-]+)",
+)(lambda m: identifier(m["what"], m["v"]))
+
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 DAY = re.compile(
     rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH})(?:,?\s+\d{{4}})?",

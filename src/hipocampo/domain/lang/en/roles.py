@@ -132,6 +132,12 @@ AT_WORK = (
 )
 """Where the speaker now is, said without a work verb ("starting at Brightwater Clinic on monday",
 "i'm at Maplewire now"): an employer only in a turn that says a job changed (:data:`JOINING`)."""
+REBOOKED = (
+    r"re-?book(?:ed|ing)?|new\s+(?:flight|booking|reservation|code|ref|reference|confirmation)|"
+    r"changed\s+(?:my|the)\s+(?:flight|booking|reservation)|moved\s+(?:me\s+)?(?:to|on)(?=\s+[A-Z]{2})|switched\s+to(?=\s+[A-Z]{2})"
+)
+"""A code changed ("rebooked on TP2150", "new booking is HB-90477"): a code in the same shape as
+one the memory holds replaces it (:func:`~hipocampo.domain.extraction.context.code_changed`)."""
 TRIP_OFF = (
     r"(?:trip|vacation|holiday|travel\s+plans?|flight)\s+(?:is|'s|was|got|has\s+been)\s+(?:now\s+)?(?:off|cancell?ed|called\s+off|"
     r"scrapped)|cancell?ed\s+(?:the|my|our)\s+(?:\w+\s+)?(?:trip|flight|booking|reservation|vacation|holiday)|"

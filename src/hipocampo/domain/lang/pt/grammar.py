@@ -300,7 +300,7 @@ MINE = {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}
 """First-person words in a value, as a sentence about the user says them ("open my bakery")."""
 
 READER = Grammar(
-    code="pt", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
+    code="pt", rules=[*ids.RULES, *losses.RULES, *profile.RULES, *needs.RULES, *profile.LAST], phrases=[*profile.PHRASES, *needs.PHRASES, *ids.PHRASES], templates=TEMPLATES, fillers=FILLERS, hedges=HEDGES,
     positive=positive, about_other=about_other, about_us=about_us, subject=subject,
     agree=lambda word, fem: pt_feminine(word) if fem else word, normalize=normalize, mine=MINE, appositive="sou ",
 )  # fmt: skip

@@ -30,6 +30,16 @@ on(
     r"(?:agora\s+)?(?:[oa]\s+)?(?P<v>.+)",
 )(lambda m: identifier(m["what"], m["v"], _article))
 
+PHRASES: list[Rule] = []
+"""Codes said in passing, after what they are ("voo TP1691 a 8 de agosto", "reserva do hostel é
+PRG-55810"), anywhere in a clause: the value must look like a code
+(:func:`~hipocampo.domain.extraction.ids.identifier`)."""
+on(
+    PHRASES,
+    r"\b(?P<what>reserva|voo|localizador|bilhete|passagem)(?:\s+d[oa]\s+[\wà-ÿ]+)?(?:\s+(?:é|e)|\s*[:=#])?\s+"
+    r"(?P<v>[A-Z0-9][\w-]+)",
+)(lambda m: identifier(m["what"], m["v"], _article))
+
 _MONTH = r"(?:janeiro|fevereiro|março|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro)"
 DAY = re.compile(rf"\d{{1,2}}º?\s+de\s+{_MONTH}(?:\s+de\s+\d{{4}})?|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?", re.I)
 on(

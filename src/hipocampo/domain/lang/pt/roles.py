@@ -158,6 +158,12 @@ AT_WORK = r"(?:estou|tô|to|tou)\s+(?:agora\s+|já\s+|ja\s+|oficialmente\s+)?(?:
 """Where the speaker now is, said without a work verb ("agora tô na Vetra Saúde", "a partir de
 segunda estou na Clínica Sol Nascente"): an employer only in a turn that says a job changed
 (:data:`JOINING`)."""
+REBOOKED = (
+    r"remar(?:c|qu)\w+|novo\s+(?:voo|c[óo]digo|localizador|bilhete)|nova\s+(?:reserva|passagem)|"
+    r"(?:troquei|mudei|mudaram|trocaram)\s+(?:o\s+voo|a\s+reserva|a\s+passagem|de\s+voo)|pass(?:ei|aram)\s+(?:para|pro|pra)\s+o(?=\s+[A-Z]{2})"
+)
+"""A code changed ("remarquei pro TP2150", "nova reserva é HB-90477"): a code in the same shape as
+one the memory holds replaces it (:func:`~hipocampo.domain.extraction.context.code_changed`)."""
 TRIP_OFF = (
     r"(?:viagem|voo|reserva|f[ée]rias)\s+(?:\S+\s+)?(?:foi|está|esta|tá|ta|ficou)\s+cancelad[ao]|"
     r"cancel(?:ei|amos|ámos)\s+(?:a\s+viagem|o\s+voo|a\s+reserva|as\s+f[ée]rias|tudo)|"
