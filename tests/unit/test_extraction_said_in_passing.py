@@ -175,3 +175,29 @@ def test_a_new_code_after_a_change_replaces_the_held_code_of_its_shape(text: str
 )
 def test_no_code_replaced_without_a_change_cue_or_a_held_code_of_its_shape(text: str) -> None:
     assert not any(k.startswith("id:") and not negated for k, (_, negated) in facts(text, CODES).items())
+
+
+DIET = [("diet", "vegetarian"), ("avoids:meat", "meat")]
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("i'm eating meat again lol", {"diet", "avoids:meat"}),
+        ("voltei a comer carne, a médica mandou", {"diet", "avoids:meat"}),
+        ("went back to eating fish this year", {"diet"}),  # vegetarians leave fish out; no fish avoided
+        ("i eat fish again, so now i call myself pescatarian", set()),  # the new diet replaces the old
+    ],
+)
+def test_a_food_eaten_again_ends_the_diet_that_leaves_it_out(text: str, ended: set[str]) -> None:
+    assert {k for k, (_, negated) in facts(text, DIET).items() if negated} == ended
+
+
+def test_calling_oneself_a_diet_is_the_diet() -> None:
+    assert facts("i eat fish again, so now i call myself pescatarian", DIET)["diet"] == ("pescatarian", False)
+    assert facts("voltei a comer peixe, agora me considero pescetariana")["diet"][0] == "pescetariano"
+
+
+@pytest.mark.parametrize("text", ["should i eat meat again?", "queria voltar a comer pão", "i'm eating tofu again"])
+def test_no_diet_ends_on_a_question_a_wish_or_a_food_it_allows(text: str) -> None:
+    assert not any(negated for _, negated in facts(text, DIET).values())

@@ -44,7 +44,15 @@ from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
-from .context import allergic_to_named, code_changed, located_here, resolve, trip_called_off, working_at
+from .context import (
+    allergic_to_named,
+    code_changed,
+    eating_again,
+    located_here,
+    resolve,
+    trip_called_off,
+    working_at,
+)
 from .people import extract_people
 from .roles import relation
 from .settling import render, settle
@@ -125,6 +133,7 @@ def extract_facts(
     found += working_at(masked, spans, found)
     found += trip_called_off(masked, spans, found)
     found += code_changed(masked, spans, found)
+    found += eating_again(masked, spans, found)
     settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))

@@ -87,6 +87,9 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
         elif first.args.get(HERE):  # a home said in passing fills no slot the memory holds otherwise
             homes = _values(known, *_HOMES)
             d = first if not homes or fold(first.value) in homes else None
+        elif first.args.get(EATS):
+            out += [(t, lang, span) for t in _no_longer_left_out(first, known)]
+            continue
         elif first.args.get(NEW_CODE):
             out += [(t, lang, span) for t in _codes_replaced(first, known, lang.code)]
             continue
@@ -317,6 +320,63 @@ def _places_in(text: str) -> set[str]:
         for i in range(len(words) - n + 1)
         if " ".join(words[i : i + n]) in lex.PLACES
     }
+
+
+EATS = "eats"
+"""A draft's argument: the foods a turn says the user eats again (see :func:`eating_again`)."""
+_EATING_AGAIN = [
+    (re.compile(rf"\b{pattern}", re.IGNORECASE), lang.reader)
+    for lang in LANGUAGES.values()
+    for pattern in lang.roles.EATING_AGAIN
+]
+
+
+def eating_again(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """A food eaten again: "i eat fish again, so now i call myself pescatarian", "voltei a comer
+    carne". It says, without naming them, that a diet leaving the food out
+    (:data:`~hipocampo.domain.extraction.lexicon.DIET_EXCLUDES`) and an avoidance of it are over;
+    left unread, "is vegetarian" and "does not eat meat" stay current next to the steak. The
+    food must be one the lexicon knows; not in a question, a doubt or a wish ("should i eat meat
+    again?", "queria voltar a comer pão")."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    foods: list[str] = []
+    reader = None
+    for start, end in spans:
+        sentence = text[start:end]
+        if sentence.rstrip().endswith("?") or unsure(sentence):
+            continue
+        for pattern, grammar in _EATING_AGAIN:
+            for m in pattern.finditer(sentence):
+                words = fold(m["food"]).split()
+                key = next((lex.FOODS[w] for w in (" ".join(words), words[0]) if w in lex.FOODS), None)
+                if key and key not in foods:
+                    foods.append(key)
+                    reader = reader or grammar
+    if not foods or reader is None:
+        return []
+    d = draft(T.CONSTRAINT, "diet", "", "diet")
+    d.negated = True
+    d.args[EATS] = " ".join(foods)
+    if any(f.key == "diet" and not f.negated for f, _, _ in found):
+        d.args[EATS + "_only"] = "avoids"  # the turn names the new diet, which replaces the old one
+    return [(d, reader, (0, len(text)))]
+
+
+def _no_longer_left_out(marker: Draft, known: Known) -> list[Draft]:
+    """The held diet that leaves out a food eaten again, and the avoidances of it, retracted."""
+    eaten = set(marker.args[EATS].split())
+    out = []
+    for key, value in known:
+        family, _, item = key.partition(":")
+        diet = lex.DIETS.get(fold(value), fold(value)) if key == "diet" else ""
+        if diet and marker.args.get(EATS + "_only"):
+            continue
+        if (family == "avoids" and item in eaten) or (diet and eaten & lex.DIET_EXCLUDES.get(diet, frozenset())):
+            d = draft(T.CONSTRAINT, key, value, "diet" if key == "diet" else "avoids", verb="", lemma=value)
+            d.negated = True
+            out.append(d)
+    return out
 
 
 NEW_CODE = "new_code"

@@ -97,6 +97,17 @@ MULTIPLE_RELATIONS = _set(
     stepson, stepdaughter, brother-in-law, sister-in-law"""
 )
 
+DIET_EXCLUDES = {
+    "vegetarian": frozenset("meat fish chicken pork beef seafood shellfish shrimp bacon ham lamb tuna salmon".split()),
+    "vegan": frozenset(
+        "meat fish chicken pork beef seafood shellfish shrimp bacon ham lamb tuna salmon eggs dairy milk honey".split()
+    ),
+    "pescatarian": frozenset("meat chicken pork beef bacon ham lamb".split()),
+    "plant-based": frozenset("meat fish chicken pork beef seafood bacon ham lamb eggs dairy milk".split()),
+}
+"""What each diet leaves out, by the foods' keys (:data:`FOODS`): eating one of them again ends the
+diet (:func:`~hipocampo.domain.extraction.context.eating_again`). World knowledge, not a language's."""
+
 NOT_NAMES = merged_set("NOT_NAMES")
 NATIONALITIES = merged_map("NATIONALITIES")
 RELATIONS = merged_map("RELATIONS")

@@ -72,6 +72,7 @@ _DIET = (
 
 
 @on(RULES, rf"{IM}(?:an?\s+)?(?:strict\s+|full\s+)?(?P<v>{_DIET})\b")
+@on(RULES, rf"(?:so\s+)?(?:now\s+)?{I_}(?:now\s+)?(?:call|consider)\s+myself\s+(?:an?\s+)?(?P<v>{_DIET})\b")
 def _diet(m: re.Match[str]) -> list[Draft]:
     return [draft(T.CONSTRAINT, "diet", lex.DIETS.get(m["v"].lower(), m["v"].lower()))]
 

@@ -132,6 +132,12 @@ AT_WORK = (
 )
 """Where the speaker now is, said without a work verb ("starting at Brightwater Clinic on monday",
 "i'm at Maplewire now"): an employer only in a turn that says a job changed (:data:`JOINING`)."""
+EATING_AGAIN = (
+    r"(?:eat(?:ing)?|having)\s+(?P<food>\w+(?:\s+\w+)?)\s+again\b",
+    r"(?:start(?:ed)?|went\s+back\s+to|gone\s+back\s+to|back\s+to)\s+eating\s+(?P<food>\w+(?:\s+\w+)?)",
+)
+"""Eating a food again ("i eat fish again", "went back to eating meat"): it ends the held diet that
+leaves it out and the avoidance of it (:func:`~hipocampo.domain.extraction.context.eating_again`)."""
 REBOOKED = (
     r"re-?book(?:ed|ing)?|new\s+(?:flight|booking|reservation|code|ref|reference|confirmation)|"
     r"changed\s+(?:my|the)\s+(?:flight|booking|reservation)|moved\s+(?:me\s+)?(?:to|on)(?=\s+[A-Z]{2})|switched\s+to(?=\s+[A-Z]{2})"

@@ -73,6 +73,11 @@ def _intolerance(m: re.Match[str]) -> list[Draft]:
 
 @on(
     RULES,
+    r"(?:agora\s+)?(?:eu\s+)?me\s+(?:considero|chamo\s+de)\s+(?P<v>vegetarian[oa]|vegan[oa]|pescetarian[oa]|"
+    r"pescatarian[oa]|ovolactovegetarian[oa]|flexitarian[oa])\b",
+)
+@on(
+    RULES,
     rf"{SOU}(?P<v>vegetarian[oa]|vegan[oa]|pescetarian[oa]|pescatarian[oa]|ovolactovegetarian[oa]|"
     rf"flexitarian[oa])\b",
 )

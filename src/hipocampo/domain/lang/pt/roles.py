@@ -158,6 +158,13 @@ AT_WORK = r"(?:estou|tô|to|tou)\s+(?:agora\s+|já\s+|ja\s+|oficialmente\s+)?(?:
 """Where the speaker now is, said without a work verb ("agora tô na Vetra Saúde", "a partir de
 segunda estou na Clínica Sol Nascente"): an employer only in a turn that says a job changed
 (:data:`JOINING`)."""
+EATING_AGAIN = (
+    r"volt(?:ei|amos|ámos)\s+a\s+comer\s+(?P<food>[\wà-ÿ]+(?:\s+[\wà-ÿ]+)?)",
+    r"(?:como|comer|comendo|a\s+comer)\s+(?P<food>[\wà-ÿ]+(?:\s+[\wà-ÿ]+)?)\s+(?:de\s+novo|outra\s+vez)\b",
+)
+"""Eating a food again ("voltei a comer carne", "tô comendo peixe de novo"): it ends the held diet
+that leaves it out and the avoidance of it
+(:func:`~hipocampo.domain.extraction.context.eating_again`)."""
 REBOOKED = (
     r"remar(?:c|qu)\w+|novo\s+(?:voo|c[óo]digo|localizador|bilhete)|nova\s+(?:reserva|passagem)|"
     r"(?:troquei|mudei|mudaram|trocaram)\s+(?:o\s+voo|a\s+reserva|a\s+passagem|de\s+voo)|pass(?:ei|aram)\s+(?:para|pro|pra)\s+o(?=\s+[A-Z]{2})"
