@@ -44,17 +44,10 @@ from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
-from .context import (
-    allergic_to_named,
-    code_changed,
-    eating_again,
-    located_here,
-    resolve,
-    trip_called_off,
-    working_at,
-)
+from .context import allergic_to_named, located_here, resolve
 from .people import extract_people
 from .roles import relation
+from .said_in_passing import code_changed, eating_again, trip_called_off, working_at
 from .settling import render, settle
 from .validate import keep_valid
 

@@ -106,7 +106,7 @@ DIET_EXCLUDES = {
     "plant-based": frozenset("meat fish chicken pork beef seafood bacon ham lamb eggs dairy milk".split()),
 }
 """What each diet leaves out, by the foods' keys (:data:`FOODS`): eating one of them again ends the
-diet (:func:`~hipocampo.domain.extraction.context.eating_again`). World knowledge, not a language's."""
+diet (:func:`~hipocampo.domain.extraction.said_in_passing.eating_again`). World knowledge, not a language's."""
 
 NOT_NAMES = merged_set("NOT_NAMES")
 NATIONALITIES = merged_map("NATIONALITIES")

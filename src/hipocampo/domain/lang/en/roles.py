@@ -125,7 +125,7 @@ JOINING = (
     r"quit\s+my\s+job|switched\s+jobs|changed\s+jobs|first\s+day\s+at\s+work|same\s+role"
 )
 """A job change said in a turn ("handed in my notice", "new job!!"): with it, where the speaker now
-is (:data:`AT_WORK`) is their employer (:func:`~hipocampo.domain.extraction.context.working_at`)."""
+is (:data:`AT_WORK`) is their employer (:func:`~hipocampo.domain.extraction.said_in_passing.working_at`)."""
 AT_WORK = (
     r"(?:i'?m|i\s+am)\s+(?:now\s+|officially\s+)?(?:at|with)|"
     r"(?:^|(?<=[,;.!:]\s)|(?<=\bi\s)|(?<=\bjust\s)|(?<=\bnow\s))(?:starting|started|start)\s+(?:at|with)"
@@ -137,13 +137,13 @@ EATING_AGAIN = (
     r"(?:start(?:ed)?|went\s+back\s+to|gone\s+back\s+to|back\s+to)\s+eating\s+(?P<food>\w+(?:\s+\w+)?)",
 )
 """Eating a food again ("i eat fish again", "went back to eating meat"): it ends the held diet that
-leaves it out and the avoidance of it (:func:`~hipocampo.domain.extraction.context.eating_again`)."""
+leaves it out and the avoidance of it (:func:`~hipocampo.domain.extraction.said_in_passing.eating_again`)."""
 REBOOKED = (
     r"re-?book(?:ed|ing)?|new\s+(?:flight|booking|reservation|code|ref|reference|confirmation)|"
     r"changed\s+(?:my|the)\s+(?:flight|booking|reservation)|moved\s+(?:me\s+)?(?:to|on)(?=\s+[A-Z]{2})|switched\s+to(?=\s+[A-Z]{2})"
 )
 """A code changed ("rebooked on TP2150", "new booking is HB-90477"): a code in the same shape as
-one the memory holds replaces it (:func:`~hipocampo.domain.extraction.context.code_changed`)."""
+one the memory holds replaces it (:func:`~hipocampo.domain.extraction.said_in_passing.code_changed`)."""
 TRIP_OFF = (
     r"(?:trip|vacation|holiday|travel\s+plans?|flight)\s+(?:is|'s|was|got|has\s+been)\s+(?:now\s+)?(?:off|cancell?ed|called\s+off|"
     r"scrapped)|cancell?ed\s+(?:the|my|our)\s+(?:\w+\s+)?(?:trip|flight|booking|reservation|vacation|holiday)|"
@@ -152,7 +152,7 @@ TRIP_OFF = (
 )
 """A trip called off ("the japan trip is off", "cancelled the flight and everything"): the codes,
 budget and plan the memory holds for a trip end with it
-(:func:`~hipocampo.domain.extraction.context.trip_called_off`)."""
+(:func:`~hipocampo.domain.extraction.said_in_passing.trip_called_off`)."""
 TRIP_WORDS = frozenset("trip travel vacation holiday holidays flight hotel hostel booking".split())
 """Words that name a trip in a slot ("budget:japan_trip", "goal:trip_to_japan")."""
 JOB_AS = r"as"

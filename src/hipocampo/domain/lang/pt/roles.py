@@ -153,7 +153,7 @@ JOINING = (
 )
 """A job change said in a turn ("pedi demissão", "saí de lá", "emprego novo!!"): with it, where the
 speaker now is (:data:`AT_WORK`) is their employer
-(:func:`~hipocampo.domain.extraction.context.working_at`)."""
+(:func:`~hipocampo.domain.extraction.said_in_passing.working_at`)."""
 AT_WORK = r"(?:estou|tô|to|tou)\s+(?:agora\s+|já\s+|ja\s+|oficialmente\s+)?(?:na|no)"
 """Where the speaker now is, said without a work verb ("agora tô na Vetra Saúde", "a partir de
 segunda estou na Clínica Sol Nascente"): an employer only in a turn that says a job changed
@@ -164,13 +164,13 @@ EATING_AGAIN = (
 )
 """Eating a food again ("voltei a comer carne", "tô comendo peixe de novo"): it ends the held diet
 that leaves it out and the avoidance of it
-(:func:`~hipocampo.domain.extraction.context.eating_again`)."""
+(:func:`~hipocampo.domain.extraction.said_in_passing.eating_again`)."""
 REBOOKED = (
     r"remar(?:c|qu)\w+|novo\s+(?:voo|c[óo]digo|localizador|bilhete)|nova\s+(?:reserva|passagem)|"
     r"(?:troquei|mudei|mudaram|trocaram)\s+(?:o\s+voo|a\s+reserva|a\s+passagem|de\s+voo)|pass(?:ei|aram)\s+(?:para|pro|pra)\s+o(?=\s+[A-Z]{2})"
 )
 """A code changed ("remarquei pro TP2150", "nova reserva é HB-90477"): a code in the same shape as
-one the memory holds replaces it (:func:`~hipocampo.domain.extraction.context.code_changed`)."""
+one the memory holds replaces it (:func:`~hipocampo.domain.extraction.said_in_passing.code_changed`)."""
 TRIP_OFF = (
     r"(?:viagem|voo|reserva|f[ée]rias)\s+(?:\S+\s+)?(?:foi|está|esta|tá|ta|ficou)\s+cancelad[ao]|"
     r"cancel(?:ei|amos|ámos)\s+(?:a\s+viagem|o\s+voo|a\s+reserva|as\s+f[ée]rias|tudo)|"
@@ -179,7 +179,7 @@ TRIP_OFF = (
 )
 """A trip called off ("esquece a viagem a praga", "já não vou à madeira", "cancelei tudo" in a turn
 about a trip): the codes, budget and plan the memory holds for a trip end with it
-(:func:`~hipocampo.domain.extraction.context.trip_called_off`)."""
+(:func:`~hipocampo.domain.extraction.said_in_passing.trip_called_off`)."""
 TRIP_WORDS = frozenset("viagem viagens ferias voo hotel hostel reserva passagem".split())
 """Words that name a trip in a slot ("budget:viagem", "goal:viagem_a_praga") or in a turn."""
 JOB_AS = r"como"
