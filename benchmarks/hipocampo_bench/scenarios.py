@@ -64,7 +64,7 @@ SCENARIOS: tuple[Scenario, ...] = load_scenarios()
 USER = "scenario-user"
 OTHER_USER = "scenario-other-user"
 CHECKS = ("updates", "retractions", "mentions", "events")
-BY_VALUE = ("updates_by_value", "retractions_by_value")
+BY_VALUE = ("updates_by_value", "retractions_by_value", "mentions_by_value")
 """The same changes judged by value whatever the key ("pet:cat" for the writer's "pet:miso"): key
 names are a convention a scenario writer may guess differently, as with precision by value.
 Reported beside the strict checks, never part of a pass."""
@@ -192,6 +192,7 @@ def score(mem: Memory, scenario: Scenario, user_id: str = USER) -> dict[str, Any
             _retraction(mem, user_id, facts, current, r, by_value=True) for r in scenario.retracted
         ],
         "mentions": [_mention(current, m) for m in scenario.mentions],
+        "mentions_by_value": [_mention(current, m, by_value=True) for m in scenario.mentions],
         "events": [_event(mem, user_id, current, e) for e in scenario.events] if scenario.events else [],
     }
     return {
@@ -263,12 +264,14 @@ def _retraction(
     return None
 
 
-def _mention(current: list[MemoryItem], m: Mention) -> str | None:
+def _mention(current: list[MemoryItem], m: Mention, *, by_value: bool = False) -> str | None:
+    """Strictly: one current fact under the key, with the count. By value (writers name keys their
+    own way): some current fact of that value has the count."""
     label = f"{m.key}={m.value} x{m.count}"
-    found = [f for f in current if _is(f, m.key, m.value)]
-    if len(found) != 1:
+    found = [f for f in current if _is(f, None if by_value else m.key, m.value)]
+    if not found or (len(found) != 1 and not by_value):
         return f"{label}: {len(found)} current memories"
-    if found[0].mention_count != m.count:
+    if all(f.mention_count != m.count for f in found):
         return f"{label}: mention_count is {found[0].mention_count}"
     return None
 
@@ -357,6 +360,7 @@ def render_scenarios(result: dict[str, Any], console: Console) -> None:
         *CHECKS,
         "upd. by value",
         "retr. by value",
+        "ment. by value",
         "probes",
     ):
         summary.add_column(col, justify="right", no_wrap=True)
