@@ -201,3 +201,23 @@ def test_calling_oneself_a_diet_is_the_diet() -> None:
 @pytest.mark.parametrize("text", ["should i eat meat again?", "queria voltar a comer pão", "i'm eating tofu again"])
 def test_no_diet_ends_on_a_question_a_wish_or_a_food_it_allows(text: str) -> None:
     assert not any(negated for _, negated in facts(text, DIET).values())
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "home"),
+    [
+        ("olá! I'm Ana, portuguesa, living in London for 3 years now. preciso de ajuda", [], "London"),
+        (
+            "mudei-me! finally left London, now in Manchester, a renda é tão mais barata",
+            [("home_city", "London")],
+            "Manchester",
+        ),
+        ("mudamos!! agora tô em Floripa 🏖️ o Pipoca tá amando", [("home_city", "Curitiba")], "Floripa"),
+    ],
+)
+def test_a_home_said_without_i(text: str, held: list[tuple[str, str]], home: str) -> None:
+    assert facts(text, held)["home_city"] == (home, False)
+
+
+def test_someone_else_living_somewhere_is_not_the_users_home() -> None:
+    assert "home_city" not in facts("my sister, living in Porto, says hi")

@@ -36,7 +36,7 @@ COUNTRIES = _set(
 )
 CITIES = _set(
     """lisbon, lisboa, porto, oporto, coimbra, braga, faro, funchal, aveiro, sintra, cascais, setubal,
-    sao paulo, rio, rio de janeiro, belo horizonte, brasilia, salvador, recife, fortaleza, curitiba,
+    sao paulo, sampa, rio, rio de janeiro, belo horizonte, bh, floripa, poa, brasilia, salvador, recife, fortaleza, curitiba,
     porto alegre, florianopolis, manaus, belem, goiania, campinas, santos, natal, vitoria, niteroi,
     london, londres, paris, madrid, barcelona, berlin, berlim, munich, munique, rome, roma, milan, milao,
     amsterdam, amsterda, dublin, brussels, bruxelas, vienna, viena, zurich, geneva, genebra, new york,

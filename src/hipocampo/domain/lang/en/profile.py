@@ -132,6 +132,28 @@ _DWELLING = re.compile(
 """A home described before its place ("a tiny flat in dublin", "a studio in Berlin")."""
 
 on(RULES, r"(?:(?:all|finally|now|just)\s+)?(?:settled|based)\s+in\s+(?P<v>.+)")(_live)  # "settled in bristol now"
+# "I'm Ana, portuguesa, living in London for 3 years now": a place said as one's own, without "I"
+# ("living in Lisbon sounds amazing" is the subject of a sentence, no statement).
+_LIVING = r"living\s+in\s+(?P<v>[^,.;!?]+?)(?=\s*(?:$|[,.;!]|\s+(?:for|since|now|atm|rn)\b))"
+
+
+def _living(m: re.Match[str]) -> list[Draft] | None:
+    """Only when what follows "living in" is the place and nothing else ("living in Lisbon sounds
+    amazing" goes on: a subject, not a statement)."""
+    return _live(m) if place_at(m["v"]) == m["v"].strip() else None
+
+
+on(RULES, rf"(?:(?:currently|now|still)\s+)?{_LIVING}")(_living)
+_SELF_BEFORE = re.compile(r"\bi(?:'m|\s+am)\s+[^,]*,(?:\s*[^,\s]+\s*,)?\s*$", re.IGNORECASE)
+
+
+def _living_after_self(m: re.Match[str]) -> list[Draft] | None:
+    """After a comma, only in a self-introduction ("I'm Ana, portuguesa, living in London"), never
+    after someone else ("my sister, living in Porto, says hi")."""
+    return _living(m) if _SELF_BEFORE.search(m.string[: m.start()]) else None
+
+
+on(PHRASES, rf"(?<=,)\s*(?:(?:currently|now|still)\s+)?{_LIVING}")(_living_after_self)
 
 
 on(RULES, rf"{IM}(?:originally\s+)?from\s+(?P<v>.+)")(lambda m: _place_fact("origin", m["v"]))
