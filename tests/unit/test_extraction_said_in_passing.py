@@ -221,3 +221,27 @@ def test_a_home_said_without_i(text: str, held: list[tuple[str, str]], home: str
 
 def test_someone_else_living_somewhere_is_not_the_users_home() -> None:
     assert "home_city" not in facts("my sister, living in Porto, says hi")
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("saí da stripe!! now at intercom, started monday", "intercom"),
+        ("novidade: já não trabalho na stone, agora tô na nubank", "nubank"),
+    ],
+)
+def test_a_new_employer_in_lowercase_after_leaving_the_old_one(text: str, employer: str) -> None:
+    assert facts(text, [("employer", "stripe")])["employer"] == (employer, False)
+
+
+def test_where_one_no_longer_is_is_no_employer() -> None:
+    assert ("farfetch", False) not in facts("já não estou na farfetch, mudei-me para a sonae").values()
+
+
+def test_the_role_said_with_a_new_employer_is_the_occupation() -> None:
+    said = facts("mano saí do Itaú!! agora tô no Mercado Livre como analista de dados", [("occupation", "caixa")])
+    assert said["occupation"] == ("analista de dados", False)
+
+
+def test_a_flight_changed_for_the_user() -> None:
+    assert facts("mudaram-me o voo, agora é o ZQ5133 😴", [("id:flight", "ZQ5107")])["id:flight"] == ("ZQ5133", False)

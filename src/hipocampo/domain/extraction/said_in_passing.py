@@ -21,11 +21,14 @@ from ..lang import LANGUAGES
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
-from .base import MEDIUM, Draft, draft, org_at
+from .base import MEDIUM, Draft, draft, lower_org_at, org_at
 from .context import _STAY, DESTINATION, Found, Known, _joined, _reader_of
+from .roles import job_title
 
 __all__ = ["FROM_HELD", "code_changed", "eating_again", "from_held", "trip_called_off", "working_at"]
 
+_TITLE_AFTER = re.compile(r"^\s*,?\s*(?:como|as)\s+(?:(?:um|uma|an?)\s+)?(?P<t>[^,.;!?]+)", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:não|nao|not|no\s+longer|never|nunca)\s+(?:\w+\s+)?$|n't\s+$", re.IGNORECASE)
 _JOINING = re.compile(rf"\b(?:{_joined('JOINING')})\b", re.IGNORECASE)
 _AT_WORK = re.compile(rf"\b(?:{_joined('AT_WORK')})\s+", re.IGNORECASE)
 
@@ -50,14 +53,25 @@ def working_at(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Foun
         if sentence.rstrip().endswith("?") or unsure(sentence) or _STAY.search(fold(sentence)):
             continue
         for cue in _AT_WORK.finditer(sentence):
-            org = org_at(sentence[cue.end() :])
+            if _DENIED.search(sentence[: cue.start()]):
+                continue  # "já não estou na farfetch": where one no longer is
+            org = org_at(sentence[cue.end() :]) or lower_org_at(sentence[cue.end() :])
             if not org or fold(org) in lex.PLACES:
                 continue
             last = cue.group(0).split()[-1].lower()
             d = draft(T.USER_PROFILE, "employer", org, prep=last if last in ("na", "no") else "em")
             d.confidence = MEDIUM
             at = start + cue.end()
-            return [(d, _reader_of(cue.group(0), "AT_WORK"), (at, at + len(org)))]
+            reader = _reader_of(cue.group(0), "AT_WORK")
+            out: list[Found] = [(d, reader, (at, at + len(org)))]
+            # The role said with it ("agora tô no Mercado Livre como analista de dados"): the new
+            # job's title replaces the old one, which would otherwise stay current beside it.
+            title = _TITLE_AFTER.match(sentence[cue.end() + len(org) :])
+            if title and (job := job_title(title["t"], reader.code)) and len(job.split()) <= 5:
+                role = draft(T.USER_PROFILE, "occupation", job, "occupation", verb="é", lemma=job)
+                role.confidence = MEDIUM
+                out.append((role, reader, (at, end)))
+            return out
     return []
 
 

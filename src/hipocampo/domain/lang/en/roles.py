@@ -122,12 +122,13 @@ the sentence named before (:func:`~hipocampo.domain.extraction.context.allergic_
 JOINING = (
     r"new\s+job|new\s+role|new\s+position|handed\s+in\s+my\s+notice|gave\s+(?:my\s+)?notice|put\s+in\s+my\s+notice|"
     r"resigned|got\s+hired|got\s+the\s+job|accepted\s+the\s+offer|took\s+the\s+offer|left\s+my\s+job|"
-    r"quit\s+my\s+job|switched\s+jobs|changed\s+jobs|first\s+day\s+at\s+work|same\s+role"
+    r"quit\s+my\s+job|switched\s+jobs|changed\s+jobs|first\s+day\s+at\s+work|same\s+role|"
+    r"(?:don'?t|no\s+longer)\s+work\s+(?:at|for)"
 )
 """A job change said in a turn ("handed in my notice", "new job!!"): with it, where the speaker now
 is (:data:`AT_WORK`) is their employer (:func:`~hipocampo.domain.extraction.said_in_passing.working_at`)."""
 AT_WORK = (
-    r"(?:i'?m|i\s+am)\s+(?:now\s+|officially\s+)?(?:at|with)|"
+    r"(?:i'?m|i\s+am)\s+(?:now\s+|officially\s+)?(?:at|with)|(?<![\w'])now\s+at|"
     r"(?:^|(?<=[,;.!:]\s)|(?<=\bi\s)|(?<=\bjust\s)|(?<=\bnow\s))(?:starting|started|start)\s+(?:at|with)"
 )
 """Where the speaker now is, said without a work verb ("starting at Brightwater Clinic on monday",

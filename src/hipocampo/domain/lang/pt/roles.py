@@ -149,7 +149,8 @@ JOINING = (
     r"pedi\s+(?:a\s+)?demiss[ãa]o|me\s+demiti|demiti-me|despedi-me|me\s+despedi|fui\s+contratad[oa]|"
     r"sa[íi]\s+de\s+l[áa]|sa[íi]\s+do\s+(?:emprego|trampo|trabalho)|mudei\s+de\s+emprego|troquei\s+de\s+emprego|"
     r"aceitei\s+a\s+proposta|primeiro\s+dia\s+(?:no|de)\s+(?:trampo|trabalho|emprego)|mesma\s+fun[çc][ãa]o|"
-    r"mesmo\s+cargo|nova\s+fun[çc][ãa]o|novo\s+cargo"
+    r"mesmo\s+cargo|nova\s+fun[çc][ãa]o|novo\s+cargo|(?:já|ja)\s+não\s+(?:trabalho|estou|tô|to|trampo)\s+n[ao]|"
+    r"sa[íi]\s+d[ao]\s+[A-Za-zÀ-ÿ]+(?=[\s!.,]+(?:now|agora)\b)"
 )
 """A job change said in a turn ("pedi demissão", "saí de lá", "emprego novo!!"): with it, where the
 speaker now is (:data:`AT_WORK`) is their employer
@@ -167,7 +168,7 @@ that leaves it out and the avoidance of it
 (:func:`~hipocampo.domain.extraction.said_in_passing.eating_again`)."""
 REBOOKED = (
     r"remar(?:c|qu)\w+|novo\s+(?:voo|c[óo]digo|localizador|bilhete)|nova\s+(?:reserva|passagem)|"
-    r"(?:troquei|mudei|mudaram|trocaram)\s+(?:o\s+voo|a\s+reserva|a\s+passagem|de\s+voo)|pass(?:ei|aram)\s+(?:para|pro|pra)\s+o(?=\s+[A-Z]{2})"
+    r"(?:troquei|mudei|mudaram|trocaram)(?:-me|\s+me)?\s+(?:o\s+voo|a\s+reserva|a\s+passagem|de\s+voo)|pass(?:ei|aram)\s+(?:para|pro|pra)\s+o(?=\s+[A-Z]{2})"
 )
 """A code changed ("remarquei pro TP2150", "nova reserva é HB-90477"): a code in the same shape as
 one the memory holds replaces it (:func:`~hipocampo.domain.extraction.said_in_passing.code_changed`)."""
