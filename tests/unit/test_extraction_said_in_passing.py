@@ -245,3 +245,17 @@ def test_the_role_said_with_a_new_employer_is_the_occupation() -> None:
 
 def test_a_flight_changed_for_the_user() -> None:
     assert facts("mudaram-me o voo, agora é o ZQ5133 😴", [("id:flight", "ZQ5107")])["id:flight"] == ("ZQ5133", False)
+
+
+@pytest.mark.parametrize(
+    "first",
+    ["hipocampo.domain.lang", "hipocampo.domain.lang.en.grammar", "hipocampo.domain.extraction.said_in_passing"],
+)
+def test_a_grammar_can_be_read_whatever_is_imported_first(first: str) -> None:
+    """The grammars import the extraction package, which reads the bundles' cues as it loads: it
+    must not ask for a grammar then (a fresh interpreter, since this one has them all loaded)."""
+    import subprocess
+    import sys
+
+    code = f"import {first}\nfrom hipocampo.domain.lang import LANGUAGES\nfor lang in LANGUAGES.values(): lang.reader\n"
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)

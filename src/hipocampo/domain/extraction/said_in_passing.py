@@ -145,10 +145,12 @@ def _places_in(text: str) -> set[str]:
 EATS = "eats"
 """A draft's argument: the foods a turn says the user eats again (see :func:`eating_again`)."""
 _EATING_AGAIN = [
-    (re.compile(rf"\b{pattern}", re.IGNORECASE), lang.reader)
-    for lang in LANGUAGES.values()
+    (re.compile(rf"\b{pattern}", re.IGNORECASE), code)
+    for code, lang in LANGUAGES.items()
     for pattern in lang.roles.EATING_AGAIN
 ]
+"""Each language's cue, with its code: the grammar is looked up when a cue is found (the grammars
+import this package, so they cannot be read while it loads)."""
 
 
 def eating_again(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
@@ -166,13 +168,13 @@ def eating_again(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
         sentence = text[start:end]
         if sentence.rstrip().endswith("?") or unsure(sentence):
             continue
-        for pattern, grammar in _EATING_AGAIN:
+        for pattern, code in _EATING_AGAIN:
             for m in pattern.finditer(sentence):
                 words = fold(m["food"]).split()
                 key = next((lex.FOODS[w] for w in (" ".join(words), words[0]) if w in lex.FOODS), None)
                 if key and key not in foods:
                     foods.append(key)
-                    reader = reader or grammar
+                    reader = reader or LANGUAGES[code].reader
     if not foods or reader is None:
         return []
     d = draft(T.CONSTRAINT, "diet", "", "diet")
