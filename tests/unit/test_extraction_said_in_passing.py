@@ -259,3 +259,8 @@ def test_a_grammar_can_be_read_whatever_is_imported_first(first: str) -> None:
 
     code = f"import {first}\nfrom hipocampo.domain.lang import LANGUAGES\nfor lang in LANGUAGES.values(): lang.reader\n"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
+
+
+def test_living_somewhere_as_the_subject_of_a_judgement_is_no_home() -> None:
+    assert "home_city" not in facts("living in Lisbon sounds amazing")
+    assert facts("living in Rio de Janeiro since 2019")["home_city"] == ("Rio de Janeiro", False)

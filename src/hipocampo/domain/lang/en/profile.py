@@ -121,7 +121,12 @@ def _live(m: re.Match[str]) -> list[Draft] | None:
     if (dwelling := _DWELLING.match(text)) is not None:
         text = dwelling["p"]  # "a tiny flat in dublin": the place the home is in
     v = place_at(text)
+    if v and _SUBJECT_OF.match(after(text, v)):
+        return None  # "living in Lisbon sounds amazing": the subject of a judgement, no home
     return _home(v, instead(after(text, v), place_at)) if v else None
+
+
+_SUBJECT_OF = re.compile(r"\s+(?:sounds|seems|looks|is|was|would|must|could|might)\b", re.IGNORECASE)
 
 
 _DWELLING = re.compile(
