@@ -264,3 +264,20 @@ def test_a_grammar_can_be_read_whatever_is_imported_first(first: str) -> None:
 def test_living_somewhere_as_the_subject_of_a_judgement_is_no_home() -> None:
     assert "home_city" not in facts("living in Lisbon sounds amazing")
     assert facts("living in Rio de Janeiro since 2019")["home_city"] == ("Rio de Janeiro", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("i'm a pharmacist in Recife so weekends são complicados pra viajar", "Recife"),
+        ("sou professor de música em Setúbal, por isso só posso sair depois", "Setúbal"),
+        ("we're in chicago and it's icy af, should i skip walks?", "Chicago"),
+    ],
+)
+def test_the_city_one_works_or_is_in_fills_an_empty_home(text: str, city: str) -> None:
+    assert facts(text)["home_city"] == (city, False)
+
+
+def test_a_work_city_never_replaces_the_home_held_nor_someone_elses() -> None:
+    assert "home_city" not in facts("sou professor de música em Setúbal", [("home_city", "Lisboa")])
+    assert "home_city" not in facts("my sister is a nurse in Boston")

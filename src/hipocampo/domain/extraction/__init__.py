@@ -44,7 +44,7 @@ from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
-from .context import allergic_to_named, located_here, resolve
+from .context import allergic_to_named, home_from_work_city, located_here, resolve
 from .people import extract_people
 from .roles import relation
 from .said_in_passing import code_changed, eating_again, trip_called_off, working_at
@@ -122,6 +122,7 @@ def extract_facts(
     for start, end in spans:
         found += _sentence_facts(masked, start, end, langs, speaker)
     found += located_here(masked, spans, found)
+    found += home_from_work_city(found)
     found += allergic_to_named(masked, spans, found)
     found += working_at(masked, spans, found)
     found += trip_called_off(masked, spans, found)

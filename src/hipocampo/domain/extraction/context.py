@@ -216,6 +216,23 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
     return []
 
 
+def home_from_work_city(found: Sequence[Found]) -> list[Found]:
+    """Where the user lives, from where they work: "i'm a pharmacist in Recife", "sou motorista de
+    app em Campinas", "enfermeira no Hospital X, no Porto". Chat self-introductions name the city
+    one lives in this way far more often than a commute. Read like "here in" (:data:`HERE`): at
+    medium confidence, filling an empty home slot only, never replacing a home the memory holds or
+    the turn states; the work city stays a fact of its own."""
+    if any(d.key in _HOMES or d.template == DESTINATION for d, _, _ in found):
+        return []
+    for d, reader, span in found:
+        if d.key == "work_city" and not d.negated and d.person is None and fold(d.value) in lex.PLACES:
+            home = _as_home(draft(T.USER_PROFILE, "home_city", d.value, "home"), d.value, None)
+            home.confidence = MEDIUM
+            home.args[HERE] = "1"
+            return [(home, reader, span)]
+    return []
+
+
 _ALLERGIC_ALONE = re.compile(
     rf"\b(?:{_joined('ALLERGIC_ALONE')})(?=\s*(?:$|[.!;,)]|\s(?:lol|kkk+|haha\w*|pfv|pls|btw|tbh|né|ne|ok)\b))",
     re.IGNORECASE,

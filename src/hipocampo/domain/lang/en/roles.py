@@ -99,7 +99,7 @@ HOME_WORDS = r"apartment|flat|house|home|rent|neighbou?rhood|city|town|weather|m
 HERE = r"(?:here|over\s+here|out\s+here|up\s+here|down\s+here)\s+in"
 """Where the speaker is, said in passing ("my night shifts here in glasgow"): the place after it
 is their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
-BEING_IN = r"(?:i'?m|i\s+am)\s+(?:now\s+|still\s+|finally\s+|already\s+)?in|(?<![\w'])now\s+in"
+BEING_IN = r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|still\s+|finally\s+|already\s+)?in|(?<![\w'])now\s+in"
 """Being somewhere, said of oneself ("i'm in leeds and the butcher near me is tiny"): read as
 :data:`HERE`, unless the sentence says for how long (:data:`STAY`)."""
 STAY = (

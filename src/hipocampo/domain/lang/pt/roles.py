@@ -124,7 +124,7 @@ HOME_WORDS = r"apartamento|casa|renda|aluguel|bairro|cidade|vila|clima|senhorio"
 HERE = r"(?:aqui|ca|cá)\s+(?:em|no|na|nos|nas)"
 """Where the speaker is, said in passing ("aqui em campinas", "cá no porto"): the place after it is
 their home when the memory knows none (:func:`~hipocampo.domain.extraction.context.located_here`)."""
-BEING_IN = r"(?:estou|tô|to)\s+(?:agora\s+|ainda\s+|finalmente\s+|já\s+|ja\s+)?(?:em|no|na)"
+BEING_IN = r"(?:estou|tô|to|estamos)\s+(?:agora\s+|ainda\s+|finalmente\s+|já\s+|ja\s+)?(?:em|no|na)"
 """Being somewhere, said of oneself ("já estou em lisboa há um mês"): read as :data:`HERE`, unless
 the sentence says for how long (:data:`STAY`)."""
 STAY = (
