@@ -281,3 +281,17 @@ def test_the_city_one_works_or_is_in_fills_an_empty_home(text: str, city: str) -
 def test_a_work_city_never_replaces_the_home_held_nor_someone_elses() -> None:
     assert "home_city" not in facts("sou professor de música em Setúbal", [("home_city", "Lisboa")])
     assert "home_city" not in facts("my sister is a nurse in Boston")
+
+
+@pytest.mark.parametrize("text", ["sou analista de dados", "sou motorista de app", "sou jornalista", "sou gerente"])
+def test_a_word_said_alike_by_anyone_tells_no_gender(text: str) -> None:
+    from hipocampo.domain.extraction import speaker_gender
+
+    assert speaker_gender(text) is None
+
+
+def test_a_word_with_two_forms_tells_the_gender() -> None:
+    from hipocampo.domain.extraction import speaker_gender
+
+    assert speaker_gender("sou cozinheira") is True
+    assert speaker_gender("sou cozinheiro") is False

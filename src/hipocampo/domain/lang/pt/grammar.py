@@ -21,8 +21,11 @@ from .roles import feminine as pt_feminine
 _GENDERED = (*own.OCCUPATIONS, *lex.NATIONALITIES, *lex.DIETS, *lex.MARITAL, *lex.STATUSES, "alérgico", "diabético",
              "celíaco", "cansado", "formado", "obrigado", "ocupado", "preocupado", "grávido", "sozinho", "reformado",
              "aposentado", "casado", "cansado", "animado", "nervoso", "feliz")  # fmt: skip
-_FEMININE_WORDS = frozenset(fold(pt_feminine(w)) for w in _GENDERED) - {"estudanta", "dentista", "artista", "feliz"}
-_MASCULINE_WORDS = frozenset(fold(w) for w in _GENDERED) - _FEMININE_WORDS - {"feliz"}
+# Only words with two forms tell the speaker's gender: "analista", "motorista", "gerente" are
+# said alike by anyone ("sou motorista de app" said nothing of it, and was read as feminine).
+_TWO_FORMS = [w for w in _GENDERED if fold(pt_feminine(w)) != fold(w)]
+_FEMININE_WORDS = frozenset(fold(pt_feminine(w)) for w in _TWO_FORMS) - {"estudanta"}
+_MASCULINE_WORDS = frozenset(fold(w) for w in _TWO_FORMS) - _FEMININE_WORDS
 _GENDERED_FOLDED = frozenset(fold(w) for w in _GENDERED)
 _SELF = re.compile(
     r"\b(?:sou|aqui\s+é|aqui\s+e)\s+(?P<art>[oa])\s+[A-ZÀ-Ý]|"
