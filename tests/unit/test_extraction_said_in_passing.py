@@ -295,3 +295,19 @@ def test_a_word_with_two_forms_tells_the_gender() -> None:
 
     assert speaker_gender("sou cozinheira") is True
     assert speaker_gender("sou cozinheiro") is False
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("saí do Itaú, agora tô no Mercado Livre", "Mercado Livre"),
+        ("I left Acme last week, new job!! now at Globex", "Globex"),
+    ],
+)
+def test_the_old_employer_left_by_name_and_the_new_one_in_one_turn(text: str, employer: str) -> None:
+    assert facts(text, [("employer", "Itaú")])["employer"] == (employer, False)
+
+
+@pytest.mark.parametrize("text", ["saí do Itaú às 19h, tô no Shopping Center Norte", "saí da Natura cedo hoje"])
+def test_leaving_the_office_for_the_day_keeps_the_job(text: str) -> None:
+    assert "employer" not in facts(text, [("employer", "Itaú")])

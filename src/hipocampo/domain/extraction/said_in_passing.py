@@ -41,13 +41,15 @@ def working_at(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Foun
     <hipocampo.domain.lang.en.roles.JOINING>`) is what makes the place they are at a workplace
     ("tô na praia" in a turn about a weekend is none). The name must be one (capitalised, or an
     uncommon word), no known place, in a sentence that is no question, no doubt and not of a while
-    ("i'm at Starbucks rn"). Not when the turn's rules read an employer or a move already. The new
+    ("i'm at Starbucks rn"). Not when the turn's rules read a new employer or a move already. The new
     employer replaces the one the memory holds, so the change is noticed without a rule for its
     phrasing."""
     from . import unsure  # the package reads clauses; this module is imported by it
 
-    if not _JOINING.search(text) or any(d.key == "employer" or d.template == DESTINATION for d, _, _ in found):
-        return []
+    if not _JOINING.search(text) or any(
+        (d.key == "employer" and not d.negated) or d.template == DESTINATION for d, _, _ in found
+    ):
+        return []  # the rules read the new employer (an old one left, "saí do Itaú", is the change itself)
     for start, end in spans:
         sentence = text[start:end]
         if sentence.rstrip().endswith("?") or unsure(sentence) or _STAY.search(fold(sentence)):

@@ -296,6 +296,13 @@ def _employer(m: re.Match[str]) -> list[Draft] | None:
     return [draft(T.USER_PROFILE, "employer", org, prep=prep)]
 
 
+_FOR_THE_DAY = re.compile(
+    r"\s*(?:as|cedo|tarde|hoje|agora\s+(?:ha|a)\s+pouco|mais\s+cedo|antes|depois|pra\s+almocar)\b"
+)
+"""What follows a place left for the day ("saí do Itaú às 19h", "saí da Natura cedo hoje"), folded:
+the job is kept (as the ending detector reads it, ``changes.VALUE_ENDINGS``)."""
+
+
 @on(
     RULES,
     rf"{EU}(?:saí|sai|pedi\s+demissão|pedi\s+demissao|fui\s+demitid[oa]|me\s+demiti)\s+(?P<prep>da|do|"
@@ -303,8 +310,8 @@ def _employer(m: re.Match[str]) -> list[Draft] | None:
 )
 def _left(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"])
-    if not org or fold(org) in lex.PLACES:
-        return None
+    if not org or fold(org) in lex.PLACES or _FOR_THE_DAY.match(fold(after(m["v"], org))):
+        return None  # "saí do Itaú às 19h": the office for the day, not the job
     prep = {"da": "na", "do": "no"}.get(m["prep"].lower(), "em")
     d = draft(T.USER_PROFILE, "employer", org, prep=prep)
     d.negated = True
