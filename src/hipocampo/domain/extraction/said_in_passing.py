@@ -182,8 +182,6 @@ def eating_again(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
     d = draft(T.CONSTRAINT, "diet", "", "diet")
     d.negated = True
     d.args[EATS] = " ".join(foods)
-    if any(f.key == "diet" and not f.negated for f, _, _ in found):
-        d.args[EATS + "_only"] = "avoids"  # the turn names the new diet, which replaces the old one
     return [(d, reader, (0, len(text)))]
 
 
@@ -194,8 +192,6 @@ def _no_longer_left_out(marker: Draft, known: Known) -> list[Draft]:
     for key, value in known:
         family, _, item = key.partition(":")
         diet = lex.DIETS.get(fold(value), fold(value)) if key == "diet" else ""
-        if diet and marker.args.get(EATS + "_only"):
-            continue
         if (family == "avoids" and item in eaten) or (diet and eaten & lex.DIET_EXCLUDES.get(diet, frozenset())):
             d = draft(T.CONSTRAINT, key, value, "diet" if key == "diet" else "avoids", verb="", lemma=value)
             d.negated = True

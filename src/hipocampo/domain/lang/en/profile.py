@@ -148,7 +148,8 @@ def _living(m: re.Match[str]) -> list[Draft] | None:
     return _live(m) if place_at(m["v"]) == m["v"].strip() else None
 
 
-on(RULES, rf"(?:(?:currently|now|still)\s+)?{_LIVING}")(_living)
+# A bare "living in" at a clause's start is read already: the chat normaliser makes it "I live in".
+on(RULES, rf"(?:currently|now|still)\s+{_LIVING}")(_living)
 _SELF_BEFORE = re.compile(r"\bi(?:'m|\s+am)\s+[^,]*,(?:\s*[^,\s]+\s*,)?\s*$", re.IGNORECASE)
 
 
