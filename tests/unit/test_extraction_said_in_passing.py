@@ -311,3 +311,87 @@ def test_the_old_employer_left_by_name_and_the_new_one_in_one_turn(text: str, em
 @pytest.mark.parametrize("text", ["saí do Itaú às 19h, tô no Shopping Center Norte", "saí da Natura cedo hoje"])
 def test_leaving_the_office_for_the_day_keeps_the_job(text: str) -> None:
     assert "employer" not in facts(text, [("employer", "Itaú")])
+
+
+# --- who signs, what one does for a living, what one takes ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("hey, Ben here. dad of two boys", "Ben"),
+        ("hiii priya here. my dog Biscuit has been limping", "Priya"),
+        ("leo here 👋 valentines dinner w my girlfriend Jordan tonight", "Leo"),
+        ("Fernanda aqui. comprei passagem pra Salvador", "Fernanda"),
+        ("aqui é a Thaís! vou pra Salvador em julho", "Thaís"),
+        ("hiya I'm Chloe, I live in Leeds", "Chloe"),
+    ],
+)
+def test_a_chat_signed_with_a_name_gives_it(text: str, name: str) -> None:
+    assert facts(text)["name"] == (name, False)
+
+
+@pytest.mark.parametrize("text", ["same here.", "still here!", "i'm here", "tô aqui", "eu aqui.", "ok here"])
+def test_being_here_signs_no_name(text: str) -> None:
+    assert "name" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("i'm a dispatcher at Norvane Logistics, day shift", "dispatcher"),
+        ("I'm a paralegal at Hartley & Moss", "paralegal"),
+        ("sou confeiteira e vendo bolos", "confeiteira"),
+        ("sou engenheiro civil em Porto Alegre, so lunch is at the obra", "engenheiro civil"),
+        ("sou professor de Educação Física em Setúbal.", "professor de Educação Física"),
+    ],
+)
+def test_more_jobs_are_known(text: str, job: str) -> None:
+    assert facts(text)["occupation"] == (job, False)
+
+
+def test_a_subject_named_after_a_place_is_where_one_is_from() -> None:
+    assert facts("sou professor de Lisboa")["occupation"] == ("professor", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "drug"),
+    [
+        ("doc put me on lisinopril for my blood pressure last month", "medication:lisinopril"),
+        ("o médico me passou losartana", "medication:losartan"),
+        ("comecei a tomar metformina", "medication:metformin"),
+    ],
+)
+def test_a_drug_prescribed_is_taken(text: str, drug: str) -> None:
+    assert facts(text)[drug][1] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "drug"),
+    [("i stopped taking sertraline", "medication:sertraline"), ("deixei a melatonina também", "medication:melatonin")],
+)
+def test_a_drug_left_is_no_longer_taken(text: str, drug: str) -> None:
+    assert facts(text)[drug][1] is True
+
+
+@pytest.mark.parametrize(
+    ("known", "text", "ended"),
+    [
+        ([("medication:sertraline", "sertraline")], "gp switched me to escitalopram 10mg", "medication:sertraline"),
+        ([("medication:losartan", "losartana")], "o médico trocou pra anlodipino", "medication:losartan"),
+        (  # named in the turn, whatever else is held
+            [("medication:lisinopril", "lisinopril"), ("medication:metformin", "metformin")],
+            "that dry cough was the lisinopril apparently. doc switched me to amlodipine 5mg",
+            "medication:lisinopril",
+        ),
+    ],
+)
+def test_a_drug_switched_to_ends_the_one_it_replaces(known: list[tuple[str, str]], text: str, ended: str) -> None:
+    got = facts(text, known)
+    assert got[ended][1] is True
+    assert [k for k, (_, neg) in got.items() if neg] == [ended]
+
+
+def test_a_drug_switched_to_never_ends_one_taken_for_something_else() -> None:
+    got = facts("doc switched me to amlodipine 5mg", [("medication:sertraline", "sertraline")])
+    assert got == {"medication:amlodipine": ("amlodipine", False)}

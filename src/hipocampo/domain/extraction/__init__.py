@@ -47,7 +47,7 @@ from .base import HEDGED, MEDIUM, Draft, Grammar, Person
 from .context import allergic_to_named, home_from_work_city, located_here, resolve
 from .people import extract_people
 from .roles import relation
-from .said_in_passing import code_changed, eating_again, trip_called_off, working_at
+from .said_in_passing import code_changed, drug_switched, eating_again, trip_called_off, working_at
 from .settling import render, settle
 from .validate import keep_valid
 
@@ -128,6 +128,7 @@ def extract_facts(
     found += trip_called_off(masked, spans, found)
     found += code_changed(masked, spans, found)
     found += eating_again(masked, spans, found)
+    found += drug_switched(masked, spans, found)
     settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))

@@ -108,6 +108,25 @@ DIET_EXCLUDES = {
 """What each diet leaves out, by the foods' keys (:data:`FOODS`): eating one of them again ends the
 diet (:func:`~hipocampo.domain.extraction.said_in_passing.eating_again`). World knowledge, not a language's."""
 
+_CLASSES = {
+    "antidepressant": "sertraline fluoxetine escitalopram citalopram paroxetine venlafaxine duloxetine bupropion "
+    "mirtazapine trazodone antidepressants",
+    "blood pressure": "lisinopril losartan amlodipine metoprolol hydrochlorothiazide furosemide spironolactone "
+    "bisoprolol atenolol propranolol ramipril enalapril captopril valsartan candesartan",
+    "cholesterol": "atorvastatin simvastatin rosuvastatin",
+    "diabetes": "metformin insulin semaglutide tirzepatide sitagliptin gliclazide glipizide",
+    "stomach acid": "omeprazole pantoprazole lansoprazole famotidine",
+    "sleep": "melatonin zolpidem trazodone",
+    "anxiety": "clonazepam diazepam alprazolam lorazepam pregabalin",
+    "blood thinner": "warfarin apixaban rivaroxaban clopidogrel aspirin blood_thinners",
+    "asthma": "albuterol salbutamol inhaler budesonide fluticasone montelukast",
+    "adhd": "ritalin methylphenidate adderall vyvanse",
+}
+DRUG_CLASSES = {drug: cls for cls, drugs in _CLASSES.items() for drug in drugs.split()}
+"""What each common drug is taken for, by the medications' keys (:data:`MEDICATIONS`): a drug
+switched to ends the only held drug of its class even when the turn does not name it
+(:func:`~hipocampo.domain.extraction.said_in_passing.drug_switched`). World knowledge, not a language's."""
+
 NOT_NAMES = merged_set("NOT_NAMES")
 NATIONALITIES = merged_map("NATIONALITIES")
 RELATIONS = merged_map("RELATIONS")

@@ -150,6 +150,17 @@ _AFTER_PARTNER = re.compile(
 )
 
 
+def signed_name(word: str) -> str | None:
+    """The name a chat signs with ("Ben here", "priya here 👋", "Fernanda aqui"): a capitalised
+    name, or one lowercase word that is no common word of a language we read ("same here", "still
+    here", "tô aqui" sign nothing; :func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
+    if name_at(word) == word:
+        return word
+    if not word.isalpha() or len(word) < 2 or lex.common_word(word) or fold(word) in lex.NOT_NAMES:
+        return None
+    return name_at(word, lower_ok=True)
+
+
 def dating(text: str, lang: str) -> list[Draft] | None:
     """ "I'm dating Tom", "namoro com o Pedro": the partner, by name (no gender is guessed)."""
     name = name_at(text) if _CAPITAL.match(text.strip()) else None

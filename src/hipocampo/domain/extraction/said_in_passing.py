@@ -1,5 +1,5 @@
 """Changes said in passing, read from a whole turn: a new job said as where one now is, a trip
-called off, a code rebooked, a food eaten again.
+called off, a code rebooked, a food eaten again, a drug switched.
 
 Why apart from the clause rules. People tell of a change once, of the thing that changed, without
 the verbs the rules were written with and without the old value: "handed in my notice, starting at
@@ -8,7 +8,7 @@ carne". Each reader here needs a cue of change somewhere in the turn, and most n
 know what ends: they write a marker draft that :func:`~.context.resolve` turns into one draft per
 held fact it ends or replaces (:func:`from_held`), or into nothing when the memory holds none. The
 cues live in each language's ``roles`` (``JOINING``, ``AT_WORK``, ``TRIP_OFF``, ``TRIP_WORDS``,
-``REBOOKED``, ``EATING_AGAIN``); what a diet leaves out is world knowledge
+``REBOOKED``, ``EATING_AGAIN``, ``DRUG_SWITCHED``); what a diet leaves out is world knowledge
 (:data:`~.lexicon.DIET_EXCLUDES`).
 """
 
@@ -25,7 +25,7 @@ from .base import MEDIUM, Draft, draft, lower_org_at, org_at
 from .context import _STAY, DESTINATION, Found, Known, _joined, _reader_of
 from .roles import job_title
 
-__all__ = ["FROM_HELD", "code_changed", "eating_again", "from_held", "trip_called_off", "working_at"]
+__all__ = ["FROM_HELD", "code_changed", "drug_switched", "eating_again", "from_held", "trip_called_off", "working_at"]
 
 _TITLE_AFTER = re.compile(r"^\s*,?\s*(?:como|as)\s+(?:(?:um|uma|an?)\s+)?(?P<t>[^,.;!?]+)", re.IGNORECASE)
 _DENIED = re.compile(r"\b(?:não|nao|not|no\s+longer|never|nunca)\s+(?:\w+\s+)?$|n't\s+$", re.IGNORECASE)
@@ -256,14 +256,59 @@ def _codes_replaced(marker: Draft, known: Known, code_lang: str) -> list[Draft]:
     return out
 
 
+SWITCHED = "switched"
+"""A draft's argument: the drugs a turn says the user was switched to (see :func:`drug_switched`)."""
+_NAMED = "named"
+_DRUG_SWITCHED = re.compile(rf"\b(?:{_joined('DRUG_SWITCHED')})", re.IGNORECASE)
+
+
+def drug_switched(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Found]) -> list[Found]:
+    """A drug replaced by another: "that dry cough was the lisinopril. doc switched me to
+    amlodipine", "gp switched me to escitalopram, sertraline made me feel flat", "o médico trocou
+    pra anlodipino". The turn names the new drug (a rule reads it) and rarely says the old one is
+    stopped; left unread, both show as taken. The new drug ends the held drug the turn names, or,
+    when it names none, the only held drug taken for the same thing (:data:`~.lexicon.DRUG_CLASSES`);
+    a blood pressure drug never ends an antidepressant, and with two of a class held and none
+    named, which one ended is not said, and nothing is ended."""
+    new = [d for d, _, _ in found if d.key.startswith("medication:") and not d.negated]
+    cue = _DRUG_SWITCHED.search(text)
+    if not new or cue is None:
+        return []
+    reader = next(r for d, r, _ in found if d is new[0])
+    marker = draft(T.CRITICAL_INFO, "medication", "", "medication", verb="")
+    marker.negated = True
+    marker.args[SWITCHED] = " ".join(d.key for d in new)
+    marker.args[_NAMED] = fold(text)
+    return [(marker, reader, (0, len(text)))]
+
+
+def _drugs_replaced(marker: Draft, known: Known, code_lang: str) -> list[Draft]:
+    """The held drug the switch ends (see :func:`drug_switched`), as no longer taken."""
+    new = set(marker.args[SWITCHED].split())
+    held = [(k, v) for k, v in known if k.startswith("medication:") and k not in new]
+    turn = marker.args[_NAMED]
+    named = [(k, v) for k, v in held if re.search(rf"(?<!\w){re.escape(fold(v))}(?!\w)", turn)]
+    classes = {lex.DRUG_CLASSES.get(k.partition(":")[2]) for k in new} - {None}
+    alike = [(k, v) for k, v in held if lex.DRUG_CLASSES.get(k.partition(":")[2]) in classes]
+    verb = "toma" if code_lang.startswith("pt") else "takes"
+    out = []
+    for key, value in named or (alike if len(alike) == 1 else []):
+        d = draft(T.CRITICAL_INFO, key, value, "medication", verb=verb)
+        d.negated = True
+        out.append(d)
+    return out
+
+
 def from_held(marker: Draft, known: Known, code_lang: str) -> list[Draft]:
     """The drafts a marker of this module stands for, given the memory's current facts."""
     if marker.args.get(EATS):
         return _no_longer_left_out(marker, known)
+    if marker.args.get(SWITCHED):
+        return _drugs_replaced(marker, known, code_lang)
     if marker.args.get(NEW_CODE):
         return _codes_replaced(marker, known, code_lang)
     return _trip_facts(marker, known)
 
 
-FROM_HELD = (TRIP, NEW_CODE, EATS)
+FROM_HELD = (TRIP, NEW_CODE, EATS, SWITCHED)
 """The arguments of the marker drafts :func:`from_held` resolves."""

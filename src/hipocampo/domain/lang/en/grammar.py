@@ -28,6 +28,10 @@ _NEGATIONS = [
     (re.compile(r"^i\s+used\s+to\s+be\s+", re.I), "I am "),
     (re.compile(r"^i\s+used\s+to\s+", re.I), "I "),
     (re.compile(r"^(i'?m|i\s+am)\s+(?:not|no\s+longer)\s+(?:really\s+)?", re.I), r"\1 "),
+    (
+        re.compile(r"^i\s+(?:'ve\s+|have\s+)?(?:stopped|quit)\s+taking\s+|^i\s+(?:came|come|got|went)\s+off\s+", re.I),
+        "I take ",
+    ),
 ]
 
 
@@ -203,7 +207,7 @@ TEMPLATES = {
 FILLERS = re.compile(
     r"^(?:oh+|ah+|well|so|and|but|also|actually|btw|by\s+the\s+way|fyi|for\s+the\s+record|just\s+so\s+you\s+know|"
     r"i\s+(?:just\s+|also\s+|recently\s+)?(?:found\s+out|learned|learnt|discovered|realized|realised)(?:\s+that)?|"
-    r"anyway|anyways|honestly|ok+|okay+|yes|yeah|yep|no|nope|hi+|hello+|hey+|now|currently|these\s+days|nowadays|"
+    r"anyway|anyways|honestly|ok+|okay+|yes|yeah|yep|no|nope|hi+|hiya|heya|hello+|hey+|yo|morning|evening|now|currently|these\s+days|nowadays|"
     r"today|recently|lately|right\s+now|as\s+of\s+now|as\s+you\s+know|you\s+know|remember|note|please\s+note|"
     r"keep\s+in\s+mind|in\s+fact|to\s+be\s+honest|tbh|um|uh|hmm|lol|haha|plus|besides|that\s+said|though|"
     r"good\s+(?:morning|afternoon|evening)|that|oh\s+and|sorry|wait|correction|update)\b[\s,!:.-]*",

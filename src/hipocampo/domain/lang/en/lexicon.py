@@ -67,7 +67,22 @@ OCCUPATIONS = words_set(
     freelancer, contractor, banker, broker, economist, biologist, chemist, physicist, mathematician,
     historian, paramedic, caregiver, nanny, tutor, coach, trainer, athlete, streamer, youtuber,
     marketer, recruiter, salesperson, salesman, saleswoman, intern, lecturer, principal, judge,
-    technician, programmer, administrator, director, lead, officer, student"""
+    technician, programmer, administrator, director, lead, officer, student,
+    dispatcher, paralegal, barista, bartender, server, housekeeper, cleaner, janitor, courier, trucker,
+    mover, welder, machinist, operator, foreman, supervisor, coordinator, specialist, planner, surveyor,
+    inspector, auditor, bookkeeper, underwriter, actuary, adjuster, teller, stocker, merchandiser, buyer,
+    detective, sheriff, deputy, guard, ranger, lifeguard, medic, emt, midwife, doula, optometrist,
+    orthodontist, pediatrician, physio, physiotherapist, counselor, counsellor, carer, dietitian,
+    dietician, nutritionist, chiropractor, radiographer, phlebotomist, optician, instructor, dean,
+    headteacher, headmaster, babysitter, coder, sysadmin, statistician, illustrator, animator, producer,
+    filmmaker, copywriter, blogger, podcaster, influencer, creator, reporter, presenter, advisor, adviser,
+    agent, realtor, trader, executive, president, solicitor, barrister, clerk, diplomat, politician,
+    councillor, councilor, mayor, postman, mailman, archivist, curator, postdoc, rep, retailer,
+    shopkeeper, vendor, sculptor, composer, dj, drummer, guitarist, pianist, comedian, pastor, priest,
+    rabbi, imam, nun, referee, homemaker, housewife, apprentice, trainee, volunteer, roofer, mason,
+    bricklayer, builder, handyman, gardener, landscaper, fisherman, rancher, miner, sommelier, caterer,
+    concierge, conductor, attendant, stewardess, sailor, captain, valet, tester, gp, surgeon, marine,
+    sergeant, lieutenant, engineer, hygienist, orderly, cashier"""
 )
 NOT_OCCUPATIONS = words_set(
     "optimist, pessimist, perfectionist, realist, feminist, minimalist, atheist, buddhist, idealist, "
@@ -108,7 +123,19 @@ MEDICATIONS = words_map(
     """insulin, metformin, aspirin, ibuprofen, paracetamol, acetaminophen, levothyroxine, warfarin,
     lisinopril, atorvastatin, simvastatin, omeprazole, amoxicillin, sertraline, fluoxetine,
     antidepressants, blood thinners, birth control, the pill=birth control, melatonin, prednisone,
-    albuterol, ritalin, lithium, pill=birth control, losartan, amlodipine, metoprolol, an inhaler=inhaler, inhaler"""
+    albuterol, ritalin, lithium, pill=birth control, losartan, amlodipine, metoprolol, an inhaler=inhaler, inhaler,
+    escitalopram, citalopram, paroxetine, venlafaxine, duloxetine, bupropion, wellbutrin=bupropion,
+    mirtazapine, trazodone, quetiapine, aripiprazole, lamotrigine, topiramate, gabapentin, pregabalin,
+    clonazepam, diazepam, alprazolam, lorazepam, xanax=alprazolam, zolpidem, methylphenidate, adderall,
+    vyvanse, hydrochlorothiazide, furosemide, spironolactone, bisoprolol, atenolol, propranolol, ramipril,
+    enalapril, valsartan, candesartan, rosuvastatin, clopidogrel, apixaban, rivaroxaban, eliquis=apixaban,
+    prednisolone, hydrocortisone, montelukast, salbutamol, budesonide, fluticasone, cetirizine,
+    loratadine, fexofenadine, semaglutide, ozempic=semaglutide, wegovy=semaglutide, tirzepatide,
+    mounjaro=tirzepatide, sitagliptin, gliclazide, glipizide, pantoprazole, lansoprazole, famotidine,
+    ondansetron, tramadol, codeine, naproxen, diclofenac, isotretinoin, accutane=isotretinoin,
+    doxycycline, azithromycin, ciprofloxacin, metronidazole, cephalexin, estradiol, progesterone,
+    testosterone, finasteride, minoxidil, tamoxifen, methotrexate, hydroxychloroquine, allopurinol,
+    epipen, an epipen=epipen"""
 )
 DIETS = words_map(
     """vegetarian, vegan, pescatarian, pescetarian=pescatarian, plant-based, flexitarian, keto, paleo,

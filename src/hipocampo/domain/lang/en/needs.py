@@ -225,6 +225,16 @@ def _condition(m: re.Match[str]) -> list[Draft]:
 on(RULES, rf"(?:{I_}(?P<verb>take|use)|{IM}(?:taking|on))\s+(?P<v>.+)")(
     lambda m: medication(m["v"], "uses" if m["verb"] and m["verb"].lower() == "use" else "takes")
 )
+_PRESCRIBER = (
+    r"(?:(?:my|the)\s+)?(?:doc|doctor|gp|dr\.?\s+\w+|physician|psychiatrist|cardiologist|specialist|they|she|he)"
+)
+on(
+    RULES,
+    rf"(?:{_PRESCRIBER}\s+(?:just\s+|(?:stopped|took\s+me\s+off)\s+(?:the\s+|my\s+)?\w+\s+and\s+)?"
+    rf"(?:put|started|switched|moved|changed|swapped)\s+me\s+(?:on(?:to)?|to|over\s+to)|"
+    rf"{I_}(?:started|began)\s+(?:taking|on)|{I_}(?:got|was|'?ve\s+been|have\s+been)\s+(?:put\s+on|prescribed)|"
+    rf"{I_}(?:switched|changed|moved)\s+(?:over\s+)?(?:to|onto))\s+(?P<v>.+)",
+)(lambda m: medication(m["v"], "takes"))
 
 
 # --- tastes and plans ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ...extraction.base import (
     word_count,
 )
 from ...extraction.context import destination
-from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
+from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation, signed_name
 from ...model import MemoryType as T
 from ...text import fold
 from . import lexicon as own
@@ -367,6 +367,9 @@ def _dating(m: re.Match[str]) -> list[Draft] | None:
 
 
 on(LAST, rf"{IM}(?P<v>.+)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM) if name_alone(m["v"]) else None)
+on(LAST, r"(?P<v>[^\W\d_]+)\s+here(?=\s*(?:$|[^\w\s]))")(
+    lambda m: _name(v, lower_ok=True) if (v := signed_name(m["v"])) else None
+)
 
 
 # --- noun phrases -------------------------------------------------------------------------------

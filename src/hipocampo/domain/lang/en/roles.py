@@ -133,6 +133,12 @@ AT_WORK = (
 )
 """Where the speaker now is, said without a work verb ("starting at Brightwater Clinic on monday",
 "i'm at Maplewire now"): an employer only in a turn that says a job changed (:data:`JOINING`)."""
+DRUG_SWITCHED = (
+    r"switch(?:ed|ing)?|chang(?:ed|ing)|swap(?:ped|ping)?|replac(?:ed|ing)|instead\s+of|stopped|took\s+me\s+off"
+)
+"""A drug replaced ("doc switched me to amlodipine", "they changed me to escitalopram"): the new
+drug ends the one the turn names, or the only held one taken for the same thing
+(:func:`~hipocampo.domain.extraction.said_in_passing.drug_switched`)."""
 EATING_AGAIN = (
     r"(?:eat(?:ing)?|having)\s+(?P<food>\w+(?:\s+\w+)?)\s+again\b",
     r"(?:start(?:ed)?|went\s+back\s+to|gone\s+back\s+to|back\s+to)\s+eating\s+(?P<food>\w+(?:\s+\w+)?)",

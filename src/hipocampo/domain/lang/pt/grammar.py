@@ -92,6 +92,7 @@ _MORE = re.compile(r"^((?:eu\s+)?(?:me\s+)?\S+)\s+mais\b\s*", re.I)
 
 
 _STOPPED = re.compile(r"^(?:eu\s+)?(?:deixei|parei)\s+de\s+(?P<verb>\w+)\b", re.I)
+_LEFT = re.compile(r"^(?:eu\s+)?(?:deixei|larguei|parei\s+com|abandonei|parei)\s+(?=(?:[oa]s?\s+)?[^\W\d_])", re.I)
 _PRESENT = {"ser": "sou", "estar": "estou", "ter": "tenho", "ir": "vou", "fazer": "faço", "poder": "posso",
             "querer": "quero", "ver": "vejo", "dizer": "digo", "trazer": "trago", "seguir": "sigo"}  # fmt: skip
 
@@ -110,6 +111,8 @@ def positive(clause: str) -> str | None:
     stopped = _STOPPED.match(clause)
     if stopped and (verb := present(stopped["verb"])) and fold(stopped["verb"]) not in ("comer", "beber"):
         return verb + clause[stopped.end() :]  # "parei de comer carne" is a rule of its own (avoids)
+    if left := _LEFT.match(clause):
+        return "tomo " + clause[left.end() :]  # only a drug makes a fact of it: "deixei a melatonina"
     if not _NOT.match(clause):
         return None
     return _MORE.sub(r"\1 ", _NOT.sub(r"\1", clause, count=1), count=1)

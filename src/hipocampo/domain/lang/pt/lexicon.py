@@ -76,7 +76,20 @@ OCCUPATIONS = words_set(
     corretor, agricultor, padeiro, artista, cantor, dancarino, bailarino, atleta, treinador,
     freelancer, servidor publico, funcionario publico, militar, juiz, promotor, estagiario, ceo,
     fundador, empreendedor, psiquiatra, cirurgiao, terapeuta, professor universitario, dev, personal trainer,
-    personal"""
+    personal, despachante, barista, bartender, faxineiro, diarista, porteiro, zelador, vigilante,
+    entregador, motoboy, caminhoneiro, taxista, cobrador, frentista, soldador, encanador, canalizador,
+    marceneiro, jardineiro, pescador, confeiteiro, doceiro, acougueiro, talhante, atendente, repositor,
+    representante, contabilista, auditor, delegado, escrivao, soldado, sargento, fonoaudiologo,
+    biomedico, radiologista, cuidador, baba, doula, parteira, educador, pedagogo, reitor, investigador,
+    bolsista, doutorando, mestrando, aprendiz, trainee, ilustrador, animador, editor, redator, revisor,
+    interprete, reporter, apresentador, locutor, radialista, cineasta, produtor, poeta, youtuber,
+    influenciador, streamer, marqueteiro, gestor, supervisor, comerciante, lojista, assessor, auxiliar,
+    operador, agente, comissario de bordo, aeromoca, hospedeira, marinheiro, instrutor, arbitro, pastor,
+    padre, freira, carteiro, bibliotecario, arquivista, geografo, geologo, sociologo, filosofo,
+    antropologo, estatistico, agronomo, zootecnista, enologo, sommelier, barbeiro, manicure, esteticista,
+    maquiador, costureiro, estilista, dona de casa, enfermeiro-chefe, tecnico de enfermagem, professor
+    primario, optometrista, podologo, quiropraxista, dentista, ortodontista, pediatra, cardiologista,
+    dermatologista, ginecologista, anestesista, oftalmologista, neurologista, urologista, oncologista"""
 )
 NOT_OCCUPATIONS: frozenset[str] = frozenset()
 OCCUPATION_SUFFIXES: tuple[str, ...] = ()
@@ -122,7 +135,16 @@ MEDICATIONS = words_map(
     atorvastatina=atorvastatin, omeprazol=omeprazole, amoxicilina=amoxicillin, sertralina=sertraline,
     fluoxetina=fluoxetine, antidepressivo=antidepressants, antidepressivos=antidepressants,
     anticoncepcional=birth control, pilula=birth control, melatonina=melatonin, prednisona=prednisone,
-    ritalina=ritalin, litio=lithium, bombinha=inhaler"""
+    ritalina=ritalin, litio=lithium, bombinha=inhaler, escitalopram, citalopram, paroxetina=paroxetine,
+    venlafaxina=venlafaxine, duloxetina=duloxetine, bupropiona=bupropion, mirtazapina=mirtazapine,
+    trazodona=trazodone, quetiapina=quetiapine, rivotril=clonazepam, clonazepam, diazepam, zolpidem,
+    venvanse=vyvanse, hidroclorotiazida=hydrochlorothiazide, furosemida=furosemide,
+    espironolactona=spironolactone, bisoprolol, atenolol, propranolol, enalapril, captopril,
+    valsartana=valsartan, rosuvastatina=rosuvastatin, clopidogrel, puran=levothyroxine,
+    anlodipino=amlodipine, amlodipina=amlodipine, salbutamol, aerolin=salbutamol, novalgina=dipyrone,
+    paracetamol, nimesulida=nimesulide, pantoprazol=pantoprazole, azitromicina=azithromycin,
+    glifage=metformin, ozempic=semaglutide, prednisolona=prednisolone, levotiroxina sodica=levothyroxine,
+    losartana potassica=losartan, insulina glargina=insulin"""
 )
 DIETS = words_map(
     """vegetariano=vegetarian, vegano=vegan, pescetariano=pescatarian, pescatariano=pescatarian,

@@ -229,6 +229,18 @@ def _condition(m: re.Match[str]) -> list[Draft]:
 on(RULES, rf"{EU}{ADV}(?:tomo|estou\s+tomando|tô\s+tomando|to\s+tomando|(?P<use>faço\s+uso\s+de|uso))\s+(?P<v>.+)")(
     lambda m: medication(m["v"], "usa" if m["use"] else "toma")
 )
+_PRESCRIBER = (
+    r"(?:(?:o|a|meu|minha|o\s+meu|a\s+minha)\s+)?(?:m[ée]dic[oa]|doutor[a]?|dr[a]?\.?\s+\w+|psiquiatra|cardiologista|"
+    r"endocrino\w*|gp|cl[íi]nico\s+geral)"
+)
+on(
+    RULES,
+    rf"(?:{_PRESCRIBER}\s+(?:me\s+)?(?:passou|receitou|prescreveu)|"
+    rf"{_PRESCRIBER}\s+(?:(?:tirou|suspendeu|cortou)\s+(?:[oa]\s+)?\w+\s+e\s+)?(?:me\s+)?(?:trocou|mudou|passou)(?:-me)?\s+"
+    rf"(?:o\s+(?:meu\s+)?rem[ée]dio\s+)?(?:para|pra|pro|por)|"
+    rf"(?:trocaram|mudaram|passaram)(?:-me|\s+me)\s+(?:para|pra|pro)|{EU}(?:comecei|passei)\s+a\s+tomar|"
+    rf"{EU}(?:troquei|mudei)\s+(?:para|pra|pro))\s+(?:[oa]\s+)?(?P<v>.+)",
+)(lambda m: medication(m["v"], "toma"))
 
 
 # --- tastes and plans ---------------------------------------------------------------------------

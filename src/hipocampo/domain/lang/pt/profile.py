@@ -28,7 +28,7 @@ from ...extraction.base import (
     word_count,
 )
 from ...extraction.context import destination
-from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation
+from ...extraction.roles import changed_mind, dating, family, job_title, pet, pet_gone, relation, signed_name
 from ...model import MemoryType as T
 from ...text import fold
 from . import lexicon as own
@@ -86,7 +86,7 @@ on(RULES, r"(?:(?:você|voce|vc|vocês)\s+)?(?:pode|podem|podes)\s+me\s+chamar\s
     lambda m: _name(m["v"], call=True)
 )
 on(RULES, r"me\s+chame?\s+de\s+(?P<v>.+)")(lambda m: _name(m["v"], call=True))
-on(RULES, rf"(?:{SOU}(?:o|a)|aqui\s+(?:é|e|quem\s+fala\s+é)\s+(?:o\s+|a\s+)?)\s+(?P<v>.+)")(
+on(RULES, rf"(?:{SOU}(?:o|a)|aqui\s+(?:é|e|quem\s+fala\s+é)(?:\s+(?:o|a)(?=\s))?)\s+(?P<v>.+)")(
     lambda m: _name(m["v"], lower_ok=False)
 )
 
@@ -376,6 +376,9 @@ def _dating(m: re.Match[str]) -> list[Draft] | None:
 
 on(LAST, rf"{SOU}(?P<v>[A-ZÀ-Ý].*)")(
     lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM) if name_alone(m["v"]) else None
+)
+on(LAST, r"(?P<v>[^\W\d_]+)\s+aqui(?=\s*(?:$|[^\w\s]))")(
+    lambda m: _name(v, lower_ok=True) if (v := signed_name(m["v"])) else None
 )
 
 

@@ -87,12 +87,20 @@ def plan_ok(first_word: str) -> bool:
     return bool(_INFINITIVE.match(first_word))
 
 
-_COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de matemática]", "engenheiro [civil] na"
-    r"\s+(?:de|em)\s+[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?"
+_COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de Educação Física]", "engenheiro [civil] em"
+    r"\s+de\s+(?P<field>[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?|[A-ZÀ-Ý][a-zà-ÿ]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ]+)?)"
+    r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
+    r"|\s+em\s+[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?"
     r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
     r"|\s+(?!(?:agora|hoje|aqui|lá|la|também|tambem|ainda|já|ja|só|so|mesmo)\b)[a-zà-ÿ]{3,}"
-    r"(?=\s+(?:na|no|numa|num|pela|pelo)\s)"
+    r"(?=\s+(?:na|no|numa|num|pela|pelo|em)\s)"
 )
+
+
+def _is_place(words: str) -> bool:
+    from ...extraction.lexicon import PLACES  # the merged lexicon reads this bundle: looked up late
+
+    return fold(words) in PLACES
 
 
 def job_title(text: str) -> str | None:
@@ -103,6 +111,8 @@ def job_title(text: str) -> str | None:
         cand = " ".join(ws[:n]).strip(",.;!")
         if len(ws) >= n and masculine(cand, lexicon.OCCUPATIONS):
             comp = _COMPLEMENT.match(text[len(cand) :])
+            if comp and comp["field"] and _is_place(comp["field"]):
+                comp = None  # "professor de Lisboa" is where the teacher is from
             return cand + (comp.group(0) if comp else "")
     return None
 
@@ -159,6 +169,13 @@ AT_WORK = r"(?:estou|tô|to|tou)\s+(?:agora\s+|já\s+|ja\s+|oficialmente\s+)?(?:
 """Where the speaker now is, said without a work verb ("agora tô na Vetra Saúde", "a partir de
 segunda estou na Clínica Sol Nascente"): an employer only in a turn that says a job changed
 (:data:`JOINING`)."""
+DRUG_SWITCHED = (
+    r"troc(?:ou|aram|ei|ar)|mud(?:ou|aram|ei)|substitu(?:iu|íram|iram|i)|em\s+vez\s+d[aeo]|no\s+lugar\s+d[ao]|"
+    r"tir(?:ou|aram)|suspend(?:eu|eram)|pass(?:ou|aram)\s+(?:para|pra|pro)"
+)
+"""A drug replaced ("o médico trocou pra anlodipino", "mudaram-me para o escitalopram"): the new
+drug ends the one the turn names, or the only held one taken for the same thing
+(:func:`~hipocampo.domain.extraction.said_in_passing.drug_switched`)."""
 EATING_AGAIN = (
     r"volt(?:ei|amos|ámos)\s+a\s+comer\s+(?P<food>[\wà-ÿ]+(?:\s+[\wà-ÿ]+)?)",
     r"(?:como|comer|comendo|a\s+comer)\s+(?P<food>[\wà-ÿ]+(?:\s+[\wà-ÿ]+)?)\s+(?:de\s+novo|outra\s+vez)\b",
