@@ -395,3 +395,56 @@ def test_a_drug_switched_to_ends_the_one_it_replaces(known: list[tuple[str, str]
 def test_a_drug_switched_to_never_ends_one_taken_for_something_else() -> None:
     got = facts("doc switched me to amlodipine 5mg", [("medication:sertraline", "sertraline")])
     assert got == {"medication:amlodipine": ("amlodipine", False)}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("im going fully vegan from today, no more dairy or eggs", "diet", "vegan"),
+        ("i went fully vegan", "diet", "vegan"),
+        ("well im officially retired 🎉 no more alarm clocks", "occupation", "retired"),
+        ("GOT IT!!! im officially sous chef at harbor nine", "occupation", "sous chef"),
+        ("also im taking a spanish course at the library on tuesdays", "learning:spanish", "spanish"),
+        ("started a watercolor class at the community center!!", "learning:watercolor", "watercolor"),
+        ("comecei um curso de alemão no goethe", "learning:alemao", "alemão"),
+        ("inscrevi-me num curso de cerâmica às quintas", "learning:ceramica", "cerâmica"),
+        ("i'm learning french pra uma viagem a Paris em maio", "learning:french", "french"),
+        ("update lol im seeing someone new, her name is noor 🥰", "person:partner", "Noor"),
+    ],
+)
+def test_chat_says_what_one_is_and_does_without_the_textbook_verb(text: str, key: str, value: str) -> None:
+    assert facts(text)[key] == (value, False)
+
+
+@pytest.mark.parametrize(
+    ("known", "text", "key"),
+    [
+        ([("learning:japanese", "japanese")], "dropped the japanese class, just no time", "learning:japanese"),
+        (
+            [("learning:spanish", "spanish")],
+            "and i quit the spanish thing, the teacher was too fast",
+            "learning:spanish",
+        ),
+        ([("learning:alemao", "alemão")], "desisti do curso de alemão", "learning:alemao"),
+        ([("person:boyfriend", "Tyler")], "cant sleep. tyler and i are done. that's over.", "person:boyfriend"),
+        (
+            [("medication:lisinopril", "lisinopril")],
+            "doc stopped the lisinopril, told me to eat less salt",
+            "medication:lisinopril",
+        ),
+    ],
+)
+def test_chat_says_what_ended_without_the_textbook_verb(known: list[tuple[str, str]], text: str, key: str) -> None:
+    assert facts(text, known)[key][1] is True
+
+
+def test_a_drug_named_after_a_switch_without_a_verb_is_the_new_one() -> None:
+    got = facts("neuro took me off topiramato. agora é propranolol 40mg", [("medication:topiramate", "topiramato")])
+    assert got == {"medication:topiramate": ("topiramato", True), "medication:propranolol": ("propranolol", False)}
+
+
+@pytest.mark.parametrize(
+    "text", ["desisti do Pedro", "we're done with dinner", "ok we're done, thanks", "i dropped the ball"]
+)
+def test_what_ends_nothing_held(text: str) -> None:
+    assert facts(text, [("person:boyfriend", "Tyler"), ("learning:alemao", "alemão")]) == {}

@@ -150,6 +150,21 @@ _AFTER_PARTNER = re.compile(
 )
 
 
+_LEARNT_ENDS = re.compile(
+    r"\s+(?:for|pra|para|pro|por|because|porque|since|with|com|at|in|no|na|em|on|so|bc|cuz|cause|"
+    r"before|antes|after|depois|while|enquanto)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def learnt(value: str) -> str:
+    """What is being learnt, without why, where or with whom, in either language ("french pra uma
+    viagem a Paris" -> "french", "inglês no duolingo" -> "inglês"): a language, an instrument or a
+    skill is named in a few words, and chat mixes languages inside one sentence, so a cut by one
+    language's words alone left "french pra uma viagem" as the thing learnt."""
+    return _LEARNT_ENDS.sub("", value).strip(" ,;")
+
+
 def signed_name(word: str) -> str | None:
     """The name a chat signs with ("Ben here", "priya here 👋", "Fernanda aqui"): a capitalised
     name, or one lowercase word that is no common word of a language we read ("same here", "still

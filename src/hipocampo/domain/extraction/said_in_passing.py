@@ -272,14 +272,39 @@ def drug_switched(text: str, spans: Sequence[tuple[int, int]], found: Sequence[F
     named, which one ended is not said, and nothing is ended."""
     new = [d for d, _, _ in found if d.key.startswith("medication:") and not d.negated]
     cue = _DRUG_SWITCHED.search(text)
-    if not new or cue is None:
+    if cue is None:
         return []
+    if not new:
+        return _named_after(text, cue, found)
     reader = next(r for d, r, _ in found if d is new[0])
     marker = draft(T.CRITICAL_INFO, "medication", "", "medication", verb="")
     marker.negated = True
     marker.args[SWITCHED] = " ".join(d.key for d in new)
     marker.args[_NAMED] = fold(text)
     return [(marker, reader, (0, len(text)))]
+
+
+_JUST_AFTER = re.compile(r"\s*(?:(?:the|my|her|his|o|a|os|as|meu|minha|do|da)\s+)?", re.IGNORECASE)
+
+
+def _named_after(text: str, cue: re.Match[str], found: Sequence[Found]) -> list[Found]:
+    """The drug a switch names after its cue without a verb the rules read ("neuro took me off
+    topiramato. agora é propranolol", "stopped the statin, now it's rosuvastatin"): a drug the
+    lexicon knows, other than the one the turn ends."""
+    ended = {d.key for d, _, _ in found if d.key.startswith("medication:")}
+    reader = _reader_of(cue.group(0), "DRUG_SWITCHED")
+    verb = "toma" if reader.code.startswith("pt") else "takes"
+    out: list[Found] = []
+    for word in re.finditer(r"[^\W\d_][\w-]+", text[cue.end() :]):
+        key = lex.MEDICATIONS.get(fold(word.group(0)))
+        if _JUST_AFTER.fullmatch(text[cue.end() : cue.end() + word.start()]):
+            continue  # "stopped the lisinopril": the drug the cue ends
+        if key is not None and f"medication:{key}" not in ended:
+            ended.add(f"medication:{key}")
+            start = cue.end() + word.start()
+            d = draft(T.CRITICAL_INFO, f"medication:{key}", word.group(0), "medication", verb=verb)
+            out.append((d, reader, (start, start + len(word.group(0)))))
+    return out
 
 
 def _drugs_replaced(marker: Draft, known: Known, code_lang: str) -> list[Draft]:

@@ -94,7 +94,9 @@ _DROPPED = re.compile(
     r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:can'?t|cannot|can\s+only|allergic\s+to|live\s+in|"
     r"work\s+(?:at|as|for)|moved\s+to|started\s+(?:at|working\s+(?:at|for)|a\s+new\s+job\s+at)|"
     r"quit|left|adopted|broke\s+up\s+with|split\s+(?:up\s+)?with|switched\s+to|relocated\s+to|"
-    r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job))\b",
+    r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job)|"
+    r"(?:started|joined|signed\s+up\s+for|dropped|quit)\s+(?:an?\s+|my\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:class|course|classes|lessons))\b",
     re.I,
 )
 _PROMOTED = re.compile(
@@ -111,7 +113,7 @@ _LIVING = re.compile(r"^(?:i(?:'ve|\s+have)?\s+)?(?:been\s+)?living\s+in\s+", re
 
 _BECAME = re.compile(
     r"^i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|became|become|turned|got)\s+"
-    r"(?=(?:an?\s+)?(?:vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|married|engaged|divorced|retired|"
+    r"(?:(?:fully|full|completely|totally)\s+)?(?=(?:an?\s+)?(?:vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|married|engaged|divorced|retired|"
     r"self-employed|unemployed)\b)",
     re.I,
 )

@@ -22,7 +22,7 @@ from ...extraction.base import (
     word_count,
 )
 from ...extraction.context import SAME_SLOT
-from ...extraction.roles import goal, likes, medication, schedule
+from ...extraction.roles import goal, learnt, likes, medication, schedule
 from ...extraction.validate import trim_plan
 from ...model import MemoryType as T
 from ...text import fold
@@ -69,9 +69,14 @@ _DIET = (
     r"vegetarian|vegan|pescatarian|pescetarian|plant-based|flexitarian|keto|paleo|kosher|halal|gluten-free|"
     r"lactose-free|dairy-free"
 )
+_FULLY = r"(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
 
 
 @on(RULES, rf"{IM}(?:an?\s+)?(?:strict\s+|full\s+)?(?P<v>{_DIET})\b")
+@on(
+    RULES,
+    rf"{IM}(?:going|turning|becoming)\s+{_FULLY}(?P<v>{_DIET})\b",  # "i went vegan": grammar.normalize
+)
 @on(RULES, rf"(?:so\s+)?(?:now\s+)?{I_}(?:now\s+)?(?:call|consider)\s+myself\s+(?:an?\s+)?(?P<v>{_DIET})\b")
 def _diet(m: re.Match[str]) -> list[Draft]:
     return [draft(T.CONSTRAINT, "diet", lex.DIETS.get(m["v"].lower(), m["v"].lower()))]
@@ -226,7 +231,8 @@ on(RULES, rf"(?:{I_}(?P<verb>take|use)|{IM}(?:taking|on))\s+(?P<v>.+)")(
     lambda m: medication(m["v"], "uses" if m["verb"] and m["verb"].lower() == "use" else "takes")
 )
 _PRESCRIBER = (
-    r"(?:(?:my|the)\s+)?(?:doc|doctor|gp|dr\.?\s+\w+|physician|psychiatrist|cardiologist|specialist|they|she|he)"
+    r"(?:(?:my|the)\s+)?(?:doc|doctor|gp|dr\.?\s+\w+|physician|psychiatrist|psych|cardiologist|neurologist|neuro|"
+    r"specialist|they|she|he)"
 )
 on(
     RULES,
@@ -235,6 +241,18 @@ on(
     rf"{I_}(?:started|began)\s+(?:taking|on)|{I_}(?:got|was|'?ve\s+been|have\s+been)\s+(?:put\s+on|prescribed)|"
     rf"{I_}(?:switched|changed|moved)\s+(?:over\s+)?(?:to|onto))\s+(?P<v>.+)",
 )(lambda m: medication(m["v"], "takes"))
+
+
+@on(
+    RULES,
+    rf"(?:{_PRESCRIBER}\s+(?:just\s+)?(?:(?:took|has\s+taken|'s\s+taken)\s+me\s+off|stopped|discontinued)|"
+    rf"{I_}(?:was|got)\s+taken\s+off)\s+(?P<v>.+)",
+)
+def _taken_off(m: re.Match[str]) -> list[Draft] | None:
+    drugs = medication(m["v"], "takes")
+    for d in drugs or ():
+        d.negated = True
+    return drugs
 
 
 # --- tastes and plans ---------------------------------------------------------------------------
@@ -330,9 +348,17 @@ def _saving(m: re.Match[str]) -> list[Draft] | None:
     return [draft(T.GOAL, f"saving_for:{slug(without_article(v))}", v, "saving", prep=m["prep"].lower())]
 
 
+_CLASS = r"(?:\s+(?:evening|night|online|weekly|beginners?|intro|intensive|conversation))?\s+(?:course|class|classes|lessons)\b"
+
+
+@on(
+    RULES,
+    rf"(?:{IM}(?:taking|doing|in)|{I_}(?:started|began|joined|signed\s+up\s+for|enrolled\s+in|take|do))\s+"
+    rf"(?:an?\s+|the\s+|my\s+|some\s+)?(?P<v>[a-z][\w-]*){_CLASS}",
+)
 @on(RULES, rf"{IM}learning\s+(?:to\s+|how\s+to\s+)?(?P<v>.+)")
 def _learning(m: re.Match[str]) -> list[Draft] | None:
-    v = trim_plan(clean(m["v"]), "en")  # "spanish on the side": how, not what
+    v = learnt(trim_plan(clean(m["v"]), "en"))  # "spanish on the side": how, not what
     if not v or word_count(v) > 6 or is_deictic(v):
         return None
     return [draft(T.GOAL, f"learning:{slug(v)}", v, "learning")]

@@ -41,7 +41,7 @@ PHRASES: list[Rule] = []
 ADV = (
     r"(?:(?:really|also|absolutely|totally|just|still|actually|currently|now|truly|honestly|definitely|do|"
     r"very\s+much|seriously|genuinely|kinda|kind\s+of|pretty\s+much|recently|finally|already|even|"
-    r"generally|usually|always|personally|mostly|only)\s+)*"
+    r"generally|usually|always|personally|mostly|only|officially|basically|literally|technically|fully)\s+)*"
 )
 I_ = rf"i\s+{ADV}"  # "I" and the adverbs that may follow it
 IM = rf"(?:i'?m|i\s+am)\s+{ADV}"
@@ -258,6 +258,7 @@ on(RULES, rf"(?:{I_}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or N
 
 
 @on(RULES, rf"{IM}(?:an?\s+)(?P<v>.+)")
+@on(RULES, rf"{IM}(?!(?:an?|the)\s)(?=(?:[\w-]+\s+){{1,3}}(?:at|for)\s)(?P<v>.+)")  # "im officially sous chef at X"
 @on(RULES, rf"(?:{I_}(?:became|have\s+become)|i'?ve\s+{ADV}become)\s+(?:an?\s+|the\s+)?(?P<v>.+)")
 @on(
     RULES,
@@ -364,6 +365,17 @@ _DATING = rf"(?:{IM}(?:dating|in\s+a\s+relationship\s+with|together\s+with)|i(?:
 @on(RULES, rf"{_DATING}\s+(?P<v>.+)")
 def _dating(m: re.Match[str]) -> list[Draft] | None:
     return dating(m["v"], "en")
+
+
+@on(
+    RULES,
+    rf"{IM}(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|woman|man))(?:\s+new)?\s*[,.!;:—-]?\s*"
+    rf"(?:(?:her|his|their)\s+name\s+is|(?:she|he)(?:'s|\s+is)\s+called|called|named)\s+(?P<v>[^\W\d_][\w'-]*)",
+)
+def _seeing_someone(m: re.Match[str]) -> list[Draft] | None:
+    """ "im seeing someone new, her name is noor": the name said after the partner."""
+    name = signed_name(m["v"])
+    return dating(name, "en") if name else None
 
 
 on(LAST, rf"{IM}(?P<v>.+)")(lambda m: _name(m["v"], lower_ok=False, confidence=MEDIUM) if name_alone(m["v"]) else None)

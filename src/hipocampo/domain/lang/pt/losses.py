@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ...extraction.base import Draft, Rule, name_at, on
+from ...extraction.lexicon import common_word
 from ...extraction.losses import course_dropped, job_lost, partner_gone, pet_lost
 from .profile import _PET, ADV, ESTOU, EU, SOU
 
@@ -60,7 +61,18 @@ def _pet(m: re.Match[str]) -> list[Draft] | None:
     return pet_lost(m["v"], m["det"] or "", _PET, "pt")
 
 
-@on(RULES, rf"{EU}{ADV}(?:desisti|larguei)\s+d[oa]\s+(?P<v>[\wÀ-ÿ]+){_WHEN}$")
+@on(
+    RULES,
+    rf"{EU}{ADV}(?:desisti|larguei|sa[íi]|parei|abandonei|tranquei|deixei)\s+(?:d[oa]s?\s+|[oa]s?\s+|com\s+[oa]s?\s+)?"
+    rf"(?:curso|aulas?|cadeira)\s+(?:online\s+)?de\s+(?P<v>[a-zà-ÿ]+){_WHEN}(?:\s*[,;.!].*)?$",
+)
+@on(  # a thing learnt, in lowercase ("desisti do alemão"); never a name ("desisti do Pedro") nor a job or a plan
+    RULES,
+    rf"{EU}{ADV}(?:desisti|larguei)\s+d[oa]\s+(?!(?:curso|aulas?|cadeira|emprego|trabalho|trampo|projeto|namoro|"
+    rf"casamento|apartamento|ap|carro|plano|viagem)\b)(?P<v>[a-zà-ÿ][\wà-ÿ]*){_WHEN}$",
+)
 @on(RULES, rf"{EU}{ADV}(?:parei|deixei)\s+de\s+(?:estudar|aprender)\s+(?:o\s+|a\s+)?(?P<v>[\wÀ-ÿ]+){_WHEN}$")
 def _course(m: re.Match[str]) -> list[Draft] | None:
+    if m["v"][0].isupper() and name_at(m["v"]) == m["v"] and not common_word(m["v"]):
+        return None  # "desisti do Pedro": a person, not a thing learnt
     return course_dropped(m["v"])

@@ -21,7 +21,7 @@ from ...extraction.base import (
     word_count,
 )
 from ...extraction.context import SAME_SLOT
-from ...extraction.roles import goal, likes, medication, schedule
+from ...extraction.roles import goal, learnt, likes, medication, schedule
 from ...extraction.validate import trim_plan
 from ...model import MemoryType as T
 from ...text import fold
@@ -231,7 +231,7 @@ on(RULES, rf"{EU}{ADV}(?:tomo|estou\s+tomando|tô\s+tomando|to\s+tomando|(?P<use
 )
 _PRESCRIBER = (
     r"(?:(?:o|a|meu|minha|o\s+meu|a\s+minha)\s+)?(?:m[ée]dic[oa]|doutor[a]?|dr[a]?\.?\s+\w+|psiquiatra|cardiologista|"
-    r"endocrino\w*|gp|cl[íi]nico\s+geral)"
+    r"neuro\w*|endocrino\w*|gp|cl[íi]nico\s+geral)"
 )
 on(
     RULES,
@@ -362,7 +362,13 @@ def _saving(m: re.Match[str]) -> list[Draft] | None:
     return [draft(T.GOAL, f"saving_for:{key}", v, "saving", prep=m["prep"].lower())]
 
 
+@on(
+    RULES,
+    rf"(?:{EU}{ADV}(?:comecei|entrei\s+(?:n[uo]m?a?|em\s+uma?)|me\s+inscrevi\s+(?:n[uo]m?a?|em\s+uma?)|"
+    rf"inscrevi-me\s+(?:n[uo]m?a?|em\s+uma?)|fa[çc]o|t[ôo]\s+fazendo|estou\s+(?:a\s+fazer|fazendo)|ando\s+a\s+fazer))\s+"
+    rf"(?:um\s+|uma\s+|o\s+|a\s+)?(?:curso|aulas?|cadeira)\s+(?:online\s+)?de\s+(?P<v>[a-zà-ÿ]+)\b",
+)
 @on(RULES, rf"{ESTOU}aprendendo\s+(?:a\s+)?(?P<v>.+)")
 def _learning(m: re.Match[str]) -> list[Draft] | None:
-    v = trim_plan(clean(m["v"]), "pt")  # "guitarra nas horas vagas": how, not what
+    v = learnt(trim_plan(clean(m["v"]), "pt"))  # "guitarra nas horas vagas": how, not what
     return [draft(T.GOAL, f"learning:{slug(v)}", v, "learning")] if v and word_count(v) <= 6 else None
