@@ -448,3 +448,54 @@ def test_a_drug_named_after_a_switch_without_a_verb_is_the_new_one() -> None:
 )
 def test_what_ends_nothing_held(text: str) -> None:
     assert facts(text, [("person:boyfriend", "Tyler"), ("learning:alemao", "alemão")]) == {}
+
+
+@pytest.mark.parametrize(
+    ("known", "text", "home"),
+    [
+        ([("home_city", "Niterói")], "mudamos! ap de 2 quartos em São Gonçalo, aluguel mais barato", "São Gonçalo"),
+        ([], "we moved!! tiny flat in leeds but it's ours", "Leeds"),
+        ([("home_city", "Hartwell")], "ok update i moved to Glenmoor last weekend", "Glenmoor"),
+    ],
+)
+def test_a_move_with_its_place_in_the_next_breath_is_the_new_home(
+    known: list[tuple[str, str]], text: str, home: str
+) -> None:
+    assert facts(text, known)["home_city"] == (home, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my friend Rory just moved to denver lol",
+        "we moved the sofa in Ikea style",
+        "mudei de ideia, vou ficar em Lisboa",
+        "Suppose I moved to Tokyo, would I need a visa?",
+    ],
+)
+def test_no_move_of_ones_own_home_gives_none(text: str) -> None:
+    assert "home_city" not in facts(text)
+
+
+def test_a_drug_switched_for_another_by_name_ends_it() -> None:
+    got = facts("minha psiquiatra trocou a sertralina por escitalopram 10mg", [("medication:sertraline", "sertralina")])
+    assert got == {"medication:escitalopram": ("escitalopram", False), "medication:sertraline": ("sertralina", True)}
+
+
+@pytest.mark.parametrize(
+    ("known", "text"),
+    [
+        ([("diet", "keto")], "i quit keto last month"),
+        ([("diet", "keto")], "im done with the keto thing lol"),
+        ([("diet", "low carb")], "desisti do low carb, não aguentava mais kkk"),
+        ([("diet", "vegetariano")], "desisti do vegetarianismo"),
+    ],
+)
+def test_a_diet_given_up_is_over(known: list[tuple[str, str]], text: str) -> None:
+    assert facts(text, known)["diet"][1] is True
+
+
+def test_starting_as_a_job_gives_the_job_and_the_employer() -> None:
+    got = facts("graduated!! starting as a junior site engineer at Holloway Build next month")
+    assert got["occupation"] == ("junior site engineer", False)
+    assert got["employer"] == ("Holloway Build", False)

@@ -213,6 +213,55 @@ def located_here(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
                 at = start + cue.end()
                 reader = _reader_of(cue.group(0), "HERE" if cue.re is _HERE else "BEING_IN")
                 return [(home, reader, (at, at + len(place)))]
+    return _moved_to(text, spans)
+
+
+_OURS = re.compile(
+    r"(?:(?:^|[.!?…]\s*)(?:(?:ok|so|well|finally|update|news)\W+)*|\b(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?)$",
+    re.IGNORECASE,
+)
+_NO_OBJECT = re.compile(  # "we moved!!", "moved to", "mudei de casa"; never "moved the sofa", "mudei de ideia"
+    r"\s*(?:[^\w\s]|$|(?:to|in|into|out|over|here|there|house|home|away|last|this|yesterday|on|back|again|finally|"
+    r"de\s+(?:casa|cidade|pa[íi]s|ap|apartamento)|para|pra|pro|em|no|na|agora|ontem|semana|h[áa]|finalmente)\b)",
+    re.IGNORECASE,
+)
+
+
+def _ours(text: str, move: re.Match[str]) -> bool:
+    """The speaker's own move, and a move of home: "we moved!!", "mudamos", never "my friend moved",
+    "moved the sofa" or "mudei de ideia"."""
+    first_person = bool(_OURS.search(text[: move.start()])) or move.group(0)[:3].lower() == "mud"
+    return first_person and bool(_NO_OBJECT.match(text[move.end() :]))
+
+
+_AT_PLACE = re.compile(r"\b(?:(?P<in>in|em|no|na)|to|into|pra|para|pro)\s+", re.IGNORECASE)
+
+
+def _moved_to(text: str, spans: Sequence[tuple[int, int]]) -> list[Found]:
+    """A move said with its place in the next breath: "mudamos! ap de 2 quartos em São Gonçalo",
+    "we moved!! tiny flat in leeds but it's ours". The move must be the speaker's (a Portuguese
+    verb in the first person, "we/I moved" or a bare "moved" opening a sentence; never "my friend
+    moved to denver"), in a sentence of no trip; the place one the lexicon knows, or a capitalised
+    name after "in"/"em" (after "to", a name may be a new employer: :func:`destination` decides)."""
+    from . import unsure  # the package reads clauses; this module is imported by it
+
+    move = next((m for m in _MOVED.finditer(text) if _ours(text, m)), None)
+    if move is None:
+        return []
+    for start, end in spans:
+        if end <= move.start():
+            continue
+        whole = text[start:end]
+        sentence = text[max(start, move.end()) : end]
+        if _AWAY.search(fold(sentence)) or unsure(whole) or whole.rstrip().endswith("?"):
+            continue  # "Suppose I moved to Tokyo, would I need a visa?"
+        for at in _AT_PLACE.finditer(sentence):
+            place = place_at(sentence[at.end() :])
+            # "in/em" a capitalised name is a place; "moved to Globex" may be a job (see destination)
+            if place and (fold(place) in lex.PLACES or (at["in"] and place[0].isupper())):
+                home = _as_home(draft(T.USER_PROFILE, "home_city", place, "home"), place, None)
+                begin = max(start, move.end()) + at.end()
+                return [(home, _reader_of(move.group(0), "MOVED"), (begin, begin + len(place)))]
     return []
 
 

@@ -270,18 +270,19 @@ def drug_switched(text: str, spans: Sequence[tuple[int, int]], found: Sequence[F
     when it names none, the only held drug taken for the same thing (:data:`~.lexicon.DRUG_CLASSES`);
     a blood pressure drug never ends an antidepressant, and with two of a class held and none
     named, which one ended is not said, and nothing is ended."""
-    new = [d for d, _, _ in found if d.key.startswith("medication:") and not d.negated]
     cue = _DRUG_SWITCHED.search(text)
     if cue is None:
         return []
+    read = [(d, r) for d, r, _ in found if d.key.startswith("medication:") and not d.negated]
+    named = [] if read else _named_after(text, cue, found)
+    new = read or [(d, r) for d, r, _ in named]
     if not new:
-        return _named_after(text, cue, found)
-    reader = next(r for d, r, _ in found if d is new[0])
+        return []
     marker = draft(T.CRITICAL_INFO, "medication", "", "medication", verb="")
     marker.negated = True
-    marker.args[SWITCHED] = " ".join(d.key for d in new)
+    marker.args[SWITCHED] = " ".join(d.key for d, _ in new)
     marker.args[_NAMED] = fold(text)
-    return [(marker, reader, (0, len(text)))]
+    return [*named, (marker, new[0][1], (0, len(text)))]
 
 
 _JUST_AFTER = re.compile(r"\s*(?:(?:the|my|her|his|o|a|os|as|meu|minha|do|da)\s+)?", re.IGNORECASE)

@@ -120,7 +120,8 @@ CONDITIONS = words_map(
     =parkinsons, bipolar disorder, ptsd, ocd"""
 )
 MEDICATIONS = words_map(
-    """topiramate, insulin, metformin, aspirin, ibuprofen, paracetamol, acetaminophen, levothyroxine, warfarin,
+    """lisdexamfetamine=vyvanse, topiramate,
+    insulin, metformin, aspirin, ibuprofen, paracetamol, acetaminophen, levothyroxine, warfarin,
     lisinopril, atorvastatin, simvastatin, omeprazole, amoxicillin, sertraline, fluoxetine,
     antidepressants, blood thinners, birth control, the pill=birth control, melatonin, prednisone,
     albuterol, ritalin, lithium, pill=birth control, losartan, amlodipine, metoprolol, an inhaler=inhaler, inhaler,

@@ -70,6 +70,7 @@ _DIET = (
     r"lactose-free|dairy-free"
 )
 _FULLY = r"(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
+_ENDS = r"(?=\s*(?:$|[,;.!]|\b(?:because|bc|cuz|since|last|this|after|lol|tbh|for\s+good)\b))"
 
 
 @on(RULES, rf"{IM}(?:an?\s+)?(?:strict\s+|full\s+)?(?P<v>{_DIET})\b")
@@ -80,6 +81,20 @@ _FULLY = r"(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
 @on(RULES, rf"(?:so\s+)?(?:now\s+)?{I_}(?:now\s+)?(?:call|consider)\s+myself\s+(?:an?\s+)?(?P<v>{_DIET})\b")
 def _diet(m: re.Match[str]) -> list[Draft]:
     return [draft(T.CONSTRAINT, "diet", lex.DIETS.get(m["v"].lower(), m["v"].lower()))]
+
+
+@on(
+    RULES,
+    rf"{I_}(?:quit|stopped|dropped|ditched|gave\s+up(?:\s+on)?|(?:am|'m)\s+(?:done\s+with|off))\s+(?:the\s+|my\s+)?"
+    rf"(?P<v>{_DIET}|low[- ]carb)(?:\s+(?:diet|thing))?{_ENDS}",
+)
+@on(RULES, rf"{IM}(?:done\s+with|off)\s+(?:the\s+|my\s+)?(?P<v>{_DIET}|low[- ]carb)(?:\s+(?:diet|thing))?{_ENDS}")
+def _diet_dropped(m: re.Match[str]) -> list[Draft]:
+    """ "i quit keto", "im done with the vegan thing": the diet held is over."""
+    v = m["v"].lower()
+    d = draft(T.CONSTRAINT, "diet", lex.DIETS[v]) if v in lex.DIETS else draft(T.CONSTRAINT, "diet", v, "diet_plan")
+    d.negated = True
+    return [d]
 
 
 @on(

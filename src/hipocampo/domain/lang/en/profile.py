@@ -257,6 +257,9 @@ def _described_org(text: str) -> str | None:
 on(RULES, rf"(?:{I_}work|{IM}working)\s+(?P<v>.+)")(lambda m: _work(m["v"]) or None)
 
 
+@on(
+    RULES, rf"(?:{I_}|{IM})?(?:start(?:ed|ing)?|began|beginning)\s+(?:work(?:ing)?\s+)?as\s+(?:an?\s+|the\s+)?(?P<v>.+)"
+)
 @on(RULES, rf"{IM}(?:an?\s+)(?P<v>.+)")
 @on(RULES, rf"{IM}(?!(?:an?|the)\s)(?=(?:[\w-]+\s+){{1,3}}(?:at|for)\s)(?P<v>.+)")  # "im officially sous chef at X"
 @on(RULES, rf"(?:{I_}(?:became|have\s+become)|i'?ve\s+{ADV}become)\s+(?:an?\s+|the\s+)?(?P<v>.+)")

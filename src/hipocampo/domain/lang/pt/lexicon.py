@@ -130,7 +130,7 @@ CONDITIONS = words_map(
     transtorno bipolar=bipolar disorder, toc=ocd"""
 )
 MEDICATIONS = words_map(
-    """topiramato=topiramate, propranolol,
+    """lisdexanfetamina=vyvanse, topiramato=topiramate, propranolol,
     insulina=insulin, metformina=metformin, aspirina=aspirin, ibuprofeno=ibuprofen, dipirona=dipyrone,
     levotiroxina=levothyroxine, varfarina=warfarin, losartana=losartan, sinvastatina=simvastatin,
     atorvastatina=atorvastatin, omeprazol=omeprazole, amoxicilina=amoxicillin, sertralina=sertraline,

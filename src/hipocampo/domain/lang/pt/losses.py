@@ -69,7 +69,8 @@ def _pet(m: re.Match[str]) -> list[Draft] | None:
 @on(  # a thing learnt, in lowercase ("desisti do alemão"); never a name ("desisti do Pedro") nor a job or a plan
     RULES,
     rf"{EU}{ADV}(?:desisti|larguei)\s+d[oa]\s+(?!(?:curso|aulas?|cadeira|emprego|trabalho|trampo|projeto|namoro|"
-    rf"casamento|apartamento|ap|carro|plano|viagem)\b)(?P<v>[a-zà-ÿ][\wà-ÿ]*){_WHEN}$",
+    rf"casamento|apartamento|ap|carro|plano|viagem|dieta|low|keto|jejum|vegetarianismo|veganismo)\b)"
+    rf"(?P<v>[a-zà-ÿ][\wà-ÿ]*){_WHEN}$",
 )
 @on(RULES, rf"{EU}{ADV}(?:parei|deixei)\s+de\s+(?:estudar|aprender)\s+(?:o\s+|a\s+)?(?P<v>[\wÀ-ÿ]+){_WHEN}$")
 def _course(m: re.Match[str]) -> list[Draft] | None:

@@ -229,6 +229,21 @@ def _condition(m: re.Match[str]) -> list[Draft]:
 on(RULES, rf"{EU}{ADV}(?:tomo|estou\s+tomando|tô\s+tomando|to\s+tomando|(?P<use>faço\s+uso\s+de|uso))\s+(?P<v>.+)")(
     lambda m: medication(m["v"], "usa" if m["use"] else "toma")
 )
+
+
+@on(
+    RULES,
+    rf"{EU}{ADV}(?:desisti|larguei|sa[íi]|parei\s+com|abandonei)\s+(?:d[oa]\s+|[oa]\s+)?(?:dieta\s+)?"
+    r"(?P<v>low\s*carb|keto|cetog[êe]nica|vegetarianismo|veganismo|paleo|jejum\s+intermitente)\b",
+)
+def _diet_dropped(m: re.Match[str]) -> list[Draft]:
+    """ "desisti do low carb", "larguei a dieta keto": the diet held is over."""
+    v = {"vegetarianismo": "vegetariano", "veganismo": "vegano"}.get(fold(m["v"]))
+    d = draft(T.CONSTRAINT, "diet", v, "diet", adj=v) if v else draft(T.CONSTRAINT, "diet", m["v"].lower(), "diet_plan")
+    d.negated = True
+    return [d]
+
+
 _PRESCRIBER = (
     r"(?:(?:o|a|meu|minha|o\s+meu|a\s+minha)\s+)?(?:m[ée]dic[oa]|doutor[a]?|dr[a]?\.?\s+\w+|psiquiatra|cardiologista|"
     r"neuro\w*|endocrino\w*|gp|cl[íi]nico\s+geral)"
@@ -238,7 +253,7 @@ on(
     rf"(?:{_PRESCRIBER}\s+(?:me\s+)?(?:passou|receitou|prescreveu)|"
     rf"{_PRESCRIBER}\s+(?:(?:tirou|suspendeu|cortou)\s+(?:[oa]\s+)?\w+\s+e\s+)?(?:me\s+)?(?:trocou|mudou|passou)(?:-me)?\s+"
     rf"(?:o\s+(?:meu\s+)?rem[ée]dio\s+)?(?:para|pra|pro|por)|"
-    rf"(?:trocaram|mudaram|passaram)(?:-me|\s+me)\s+(?:para|pra|pro)|{EU}(?:comecei|passei)\s+a\s+tomar|"
+    rf"(?:trocaram|mudaram|passaram)(?:-me|\s+me)\s+(?:para|pra|pro)|{EU}(?:comecei|passei)\s+(?:a\s+tomar|com)|{EU}comecei|"
     rf"{EU}(?:troquei|mudei)\s+(?:para|pra|pro))\s+(?:[oa]\s+)?(?P<v>.+)",
 )(lambda m: medication(m["v"], "toma"))
 
