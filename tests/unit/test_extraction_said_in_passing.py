@@ -499,3 +499,36 @@ def test_starting_as_a_job_gives_the_job_and_the_employer() -> None:
     got = facts("graduated!! starting as a junior site engineer at Holloway Build next month")
     assert got["occupation"] == ("junior site engineer", False)
     assert got["employer"] == ("Holloway Build", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("1 mês morando em floripa e já tô bronzeada kkkk", "Floripa"),
+        ("primeira semana em Lisboa, tudo caro lol", "Lisboa"),
+        ("2 months living in Tacoma and i love it", "Tacoma"),
+    ],
+)
+def test_time_spent_living_somewhere_is_a_move_there(text: str, home: str) -> None:
+    assert facts(text, [("home_city", "Curitiba")])["home_city"] == (home, False)
+
+
+def test_a_first_week_on_a_trip_is_no_move() -> None:
+    assert "home_city" not in facts("first week in Paris on vacation, love it")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "name"),
+    [
+        ("meu namorado rafa come tudo", "person:boyfriend", "Rafa"),
+        ("minha irmã mariana é celíaca", "person:sister", "Mariana"),
+        ("my coworker tasha is great", "person:colleague", "Tasha"),
+    ],
+)
+def test_a_lowercase_name_after_a_relation_word(text: str, key: str, name: str) -> None:
+    assert facts(text)[key] == (name, False)
+
+
+@pytest.mark.parametrize("text", ["Eu e minha namorada adotamos um cachorro", "minha namorada adotou um gato"])
+def test_a_verb_after_a_relation_word_is_no_name(text: str) -> None:
+    assert not any(k.startswith("person:") for k in facts(text))

@@ -227,6 +227,14 @@ _NO_OBJECT = re.compile(  # "we moved!!", "moved to", "mudei de casa"; never "mo
 )
 
 
+def _mover(text: str, at: int) -> Grammar:
+    """The grammar of the bundle whose move cue starts at ``at`` (a cue may end in a lookahead)."""
+    for lang in LANGUAGES.values():
+        if re.compile(lang.roles.MOVED, re.IGNORECASE).match(text, at):
+            return lang.reader
+    return next(iter(LANGUAGES.values())).reader
+
+
 def _ours(text: str, move: re.Match[str]) -> bool:
     """The speaker's own move, and a move of home: "we moved!!", "mudamos", never "my friend moved",
     "moved the sofa" or "mudei de ideia"."""
@@ -261,7 +269,7 @@ def _moved_to(text: str, spans: Sequence[tuple[int, int]]) -> list[Found]:
             if place and (fold(place) in lex.PLACES or (at["in"] and place[0].isupper())):
                 home = _as_home(draft(T.USER_PROFILE, "home_city", place, "home"), place, None)
                 begin = max(start, move.end()) + at.end()
-                return [(home, _reader_of(move.group(0), "MOVED"), (begin, begin + len(place)))]
+                return [(home, _mover(text, move.start()), (begin, begin + len(place)))]
     return []
 
 

@@ -390,10 +390,17 @@ on(LAST, r"(?P<v>[^\W\d_]+)\s+here(?=\s*(?:$|[^\w\s]))")(
 # --- noun phrases -------------------------------------------------------------------------------
 
 
+_VERB_ENDINGS = ("ed", "ing", "s")
+"""Endings of a verb right after a relation word ("minha namorada adotamos"): no lowercase name."""
+
+
 @on(PHRASES, rf"\bmy\s+{REL_ADJ}(?P<rel>{REL})(?:'s\s+name\s+is|\s+is\s+(?:called|named)|\s*,)?\s+(?P<name>\S.*)")
 @on(PHRASES, rf"\b(?P<name>[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?)\s*(?:,|\()\s*my\s+{REL_ADJ}(?P<rel>{REL})\b")
 def _relation(m: re.Match[str]) -> list[Draft] | None:
     name = name_at(m["name"])
+    if not name and m.start("name") > m.start("rel"):  # "my bf kevin says", "meu namorado rafa come tudo"
+        word = m["name"].split()[0].strip(",.!?;:")
+        name = None if fold(word).endswith(_VERB_ENDINGS) else signed_name(word)
     if not name or (m.start("name") < m.start("rel") and name != m["name"].strip()):
         return None
     rel = m["rel"].lower()

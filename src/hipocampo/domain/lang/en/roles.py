@@ -107,9 +107,14 @@ STAY = (
     r"atm|until|till"
 )
 """How long one is somewhere: "I'm in Lisbon this week" names no home."""
-MOVED = r"\b(?:moved|relocated|settled\s+in)\b"
-"""A move said in the same turn ("pronto, já estou em dublin! moved last weekend"): the place the
-speaker is in is then their new home, whatever home the memory held."""
+MOVED = (
+    r"\b(?:moved|relocated|settled\s+in)\b|"
+    r"\b(?:(?:first|1st|\d+|one|two|three|a)\s+(?:days?|weeks?|months?|years?)\s+(?:of\s+)?living|first\s+(?:day|week|month))"
+    r"(?=\s+in\b)"
+)
+"""A move said in the same turn ("pronto, já estou em dublin! moved last weekend", "first week in
+berlin", "2 months living in tacoma"): the place the speaker is in is then their new home,
+whatever home the memory held."""
 AWAY = (
     r"visit(?:ing)?|trip|vacation|holiday|conference|business\s+trip|for\s+the\s+(?:week(?:end)?|day|summer)|"
     r"travell?ing"

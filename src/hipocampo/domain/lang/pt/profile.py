@@ -387,11 +387,18 @@ on(LAST, r"(?P<v>[^\W\d_]+)\s+aqui(?=\s*(?:$|[^\w\s]))")(
 _RELATION_NAME = r"(?:\s+se\s+chama|\s+chama-se|\s+chama|\s+chamad[oa]|\s+(?:é|e)\s+[oa]|\s*,)?\s+(?:[oa]\s+(?=[A-ZÀ-Ý]))?(?P<name>\S.*)"
 
 
+_VERB_ENDINGS = ("mos", "ou", "am", "em", "ava", "avam", "ia", "iam", "ando", "endo", "indo", "ar", "er", "ir", "ei")
+"""Endings of a verb right after a relation word ("minha namorada adotamos"): no lowercase name."""
+
+
 @on(PHRASES, rf"\b(?:meu|minha)\s+(?P<rel>{REL})(?:\s+mais\s+(?:velh[oa]|nov[oa]))?{_RELATION_NAME}")
 @on(PHRASES, rf"\bo\s+nome\s+d[oa]\s+(?:meu|minha)\s+(?P<rel>{REL})\s+(?:é|e)\s+(?P<name>.+)")
 @on(PHRASES, rf"\b(?P<name>[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?)\s*(?:,|\()\s*(?:meu|minha)\s+(?P<rel>{REL})\b")
 def _relation(m: re.Match[str]) -> list[Draft] | None:
     name = name_at(m["name"])
+    if not name and m.start("name") > m.start("rel"):  # "my bf kevin says", "meu namorado rafa come tudo"
+        word = m["name"].split()[0].strip(",.!?;:")
+        name = None if fold(word).endswith(_VERB_ENDINGS) else signed_name(word)
     if not name or (m.start("name") < m.start("rel") and name != m["name"].strip()):
         return None
     word = m["rel"].lower()

@@ -142,9 +142,14 @@ STAY = (
     r"por\s+enquanto|at[ée]"
 )
 """How long one is somewhere: "estou em Lisboa esta semana" names no home."""
-MOVED = r"\b(?:mud(?:ei|amos|ámos)|mudei-me|mudámo-nos|mudamo-nos|me\s+mudei|nos\s+mudamos)\b"
-"""A move said in the same turn ("pronto, mudei!! tô em curitiba desde sábado"): the place the
-speaker is in is then their new home, whatever home the memory held."""
+MOVED = (
+    r"\b(?:mud(?:ei|amos|ámos)|mudei-me|mudámo-nos|mudamo-nos|me\s+mudei|nos\s+mudamos)\b|"
+    r"\b(?:(?:primeir[oa]|\d+|um|uma|dois|duas|tr[êe]s)\s+(?:dias?|semanas?|m[êe]s|meses|anos?)\s+(?:morando|vivendo|a\s+viver)|"
+    r"primeir[oa]\s+(?:semana|m[êe]s|dia))(?=\s+(?:em|no|na)\b)"
+)
+"""A move said in the same turn ("pronto, mudei!! tô em curitiba desde sábado", "primeira semana
+em Lisboa", "1 mês morando em floripa"): the place the speaker is in is then their new home,
+whatever home the memory held."""
 AWAY = (
     r"viagem|viajando|viajar|f[eé]rias|visita|visitar|a\s+passeio|de\s+passagem|congresso|confer[eê]ncia|"
     r"(?:este|esse|neste|nesse|no)\s+fim\s+de\s+semana"
