@@ -110,3 +110,22 @@ def test_a_line_about_someone_else_is_told_from_the_speakers_own(turn: str, othe
 )
 def test_a_turn_that_only_says_what_would_be_is_told_from_one_that_says_what_is(turn: str, what_if: bool) -> None:
     assert hypothetical(turn) is what_if
+
+
+@pytest.mark.parametrize(
+    "turn", ["ok vou falar pra ela", "ok i'll try that", "sure, will do", "fixe, vou experimentar"]
+)
+def test_advice_acknowledged_in_a_few_words_is_filler(turn: str) -> None:
+    assert classify(turn) == "filler"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "ok i'll be in Lisbon next week",
+        "blz, vou tomar dps do almoço entao",
+        "ok i'll tell my boss tomorrow about the raise",
+    ],
+)
+def test_a_plan_that_tells_more_stays_a_disclosure(turn: str) -> None:
+    assert classify(turn) == "disclosure"

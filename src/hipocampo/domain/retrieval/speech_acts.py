@@ -40,6 +40,9 @@ _ASKS_NAME = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NAME))
 _ASKS_NUMBER = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NUMBER))
 _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
 _NUMBER = re.compile(r"\d")
+_ACKNOWLEDGED = re.compile("|".join(p for b in _BUNDLES for p in getattr(b, "ACKNOWLEDGED", ())))
+ACK_WORDS = 6
+"""An acknowledgement is short: "ok vou falar pra ela"; "ok i'll be in Lisbon next week" tells more."""
 _FILLER = frozenset(w for b in _BUNDLES for w in b.FILLER_WORDS)
 _SKIP = frozenset(w for b in _BUNDLES for w in b.OPENER_WORDS)
 _VERBS = frozenset(v for b in _BUNDLES for v in getattr(b, "FIRST_PERSON_VERBS", ()))
@@ -66,6 +69,8 @@ def _clause_act(clause: str) -> SpeechAct | None:
         return None
     if all(w in _FILLER for w in ws):
         return "filler"
+    if ws[0] in _FILLER and len(ws) <= ACK_WORDS and _ACKNOWLEDGED.match(" ".join(ws[1:])):
+        return "filler"  # "ok vou falar pra ela", "sure, i'll try that": the advice acknowledged
     start = 0
     while start < len(ws) - 1 and ws[start] in _SKIP:
         start += 1

@@ -106,6 +106,13 @@ ASKS_NUMBER: tuple[str, ...] = (
 )
 """A question answered by a number or a code: "how old...", "what's my flight number?"."""
 
+ACKNOWLEDGED: tuple[str, ...] = (
+    r"(?:i'?ll|i will|will|gonna|im gonna|i'?m gonna|let me|lemme)(?: \w+)? "
+    r"(?:try|ask|tell|check|talk|text|call|look|see|do|test|think|keep|let|give)\b",
+)
+"""After a word of filler, a short promise to act on the assistant's advice ("ok i'll try that",
+"sure, will do", "got it, i'll ask her"): an acknowledgement, social like a thank-you (folded)."""
+
 ASIDES: tuple[str, ...] = ("btw", "by the way", "also")
 """Words that start another clause inside a line ("lol nice. btw im allergic to shellfish"):
 each clause is read for its own act (folded)."""

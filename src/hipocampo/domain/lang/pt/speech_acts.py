@@ -115,6 +115,13 @@ ASKS_NUMBER: tuple[str, ...] = (
 )
 """A question answered by a number or a code: "quantos anos...", "qual o número do voo?"."""
 
+ACKNOWLEDGED: tuple[str, ...] = (
+    r"(?:vou|vamos|ja vou|deixa eu|vou sim)(?: \w+)? (?:falar|tentar|testar|perguntar|ver|olhar|conversar|ligar|mandar|"
+    r"avisar|pensar|fazer|experimentar)\b",
+)
+"""After a word of filler, a short promise to act on the assistant's advice ("ok vou falar pra ela",
+"blz, vou testar", "fixe, vou experimentar"): an acknowledgement, social like a thank-you (folded)."""
+
 ASIDES: tuple[str, ...] = ("alias", "ah e", "e tambem")
 """Words that start another clause inside a line ("valeu! ah e sou alérgica a camarão"):
 each clause is read for its own act (folded)."""
