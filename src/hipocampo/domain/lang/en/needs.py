@@ -85,7 +85,7 @@ def _diet(m: re.Match[str]) -> list[Draft]:
 
 @on(
     RULES,
-    rf"{I_}(?:quit|stopped|dropped|ditched|gave\s+up(?:\s+on)?|(?:am|'m)\s+(?:done\s+with|off))\s+(?:the\s+|my\s+)?"
+    rf"{I_}(?:quit|stopped|dropped|ditched|gave\s+up(?:\s+on)?)\s+(?:the\s+|my\s+)?"
     rf"(?P<v>{_DIET}|low[- ]carb)(?:\s+(?:diet|thing))?{_ENDS}",
 )
 @on(RULES, rf"{IM}(?:done\s+with|off)\s+(?:the\s+|my\s+)?(?P<v>{_DIET}|low[- ]carb)(?:\s+(?:diet|thing))?{_ENDS}")
