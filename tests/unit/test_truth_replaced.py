@@ -210,3 +210,23 @@ def test_new_beside_no_code_or_amount_restates_no_name() -> None:
     """ "new" is a change cue only for a code or an amount: a capitalised first word is no name."""
     assert restated("Thanks Sam! Trying out new recipes is a great way to stay busy.", "That's great, Sam!") == []
     assert restated("comi de novo 2 coxinhas", "pedido 88213-B") == []
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "old", "new"),
+    [
+        ("im on levothyroxine 50 mcg.", "bloodwork came back, doc upped me to 75 mcg", "50", "75"),
+        ("ganho 1400 euros líquidos, sou técnica de contabilidade", "e tive aumento, agora ganho 1650", "1400", "1650"),
+        ("gasto uns 600 reais por mes com isso 😵", "e cortei os gastos, agr é 300 por mes no maximo", "600", "300"),
+    ],
+)
+def test_an_amount_in_the_same_frame_restates_the_earlier_one(earlier: str, later: str, old: str, new: str) -> None:
+    """The unit after an amount or the word before it says the two measure one thing ("50 mcg" /
+    "75 mcg", "ganho 1400" / "ganho 1650") when the turns share one word or none."""
+    assert restated(later, earlier) == [(old, new)]
+
+
+def test_a_currency_frames_no_one_thing() -> None:
+    """A rate, a rent and a budget are all euros: a studio's rent restates no hourly rate."""
+    earlier = "update: subi a tarifa pra 35 euros à hora, estava a trabalhar bué por pouco"
+    assert restated("and i rented a shared studio in Bonfim now, 180 euros por mês", earlier) == []

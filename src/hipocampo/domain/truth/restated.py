@@ -48,6 +48,7 @@ class _Values:
     names: frozenset[str]
     numbers: frozenset[str]
     codes: frozenset[str]
+    framed: frozenset[str] = frozenset()  # the word before and the unit after each amount
 
     @property
     def all(self) -> frozenset[str]:
@@ -55,8 +56,10 @@ class _Values:
 
     def shapes(self) -> frozenset[str]:
         """A code's shape ("aa####" for TP1357): two flight numbers share it, and so do two booking
-        references a system issued ("K7PQ2L" and "K9XT4M", "88213-B" and "88570-C")."""
-        return frozenset(_shape(c) for c in self.codes if len(c) >= 4)
+        references a system issued ("K7PQ2L" and "K9XT4M", "88213-B" and "88570-C"). An amount's
+        frame too: the unit after it or the word before it ("50 mcg" / "75 mcg", "ganho 1400" /
+        "ganho 1650"), which says the two amounts measure one thing."""
+        return frozenset(_shape(c) for c in self.codes if len(c) >= 4) | self.framed
 
 
 def _shape(code: str) -> str:
@@ -69,13 +72,37 @@ def _values(sentence: str) -> _Values:
     """The names, amounts and codes a sentence states, folded: what a restatement changes."""
     codes = {fold(c) for c in _CODE.findall(sentence) if not _UNIT_TAIL.search(fold(c))}
     numbers = set()
+    framed = set()
     for m in _AMOUNT.finditer(sentence):
         if any(m.group(1) in c for c in codes):
             continue
         numbers.add(_amount(m))
+        framed |= _frame(sentence, m)
     own = {fold(next(g for g in m.groups() if g)) for m in _SELF.finditer(sentence)}  # the speaker's own name
     names = {_name(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own - {""}
-    return _Values(frozenset(names), frozenset(numbers), frozenset(codes))
+    return _Values(frozenset(names), frozenset(numbers), frozenset(codes), frozenset(framed))
+
+
+_BEFORE = re.compile(r"([^\W\d_]{3,})\s+(?:(?:de|of|about|around|uns|umas|cerca\s+de|like)\s+)?$")
+_AFTER = re.compile(r"^\s*([^\W\d_]{2,})")
+
+
+def _frame(sentence: str, m: re.Match[str]) -> set[str]:
+    """The content word right before an amount and the unit right after it, folded and marked
+    ("<ganho", ">mcg"); function words, chat words and currencies frame nothing."""
+    out = set()
+    before = _BEFORE.search(fold(sentence[: m.start()]))
+    after = _AFTER.match(fold(sentence[m.end() :])) if not m.group(2) else None
+    for mark, word in (("<", before.group(1) if before else ""), (">", after.group(1) if after else "")):
+        if word and word not in _stop() and word not in _FUNCTION and word not in _CURRENCIES:
+            out.add(mark + word)
+    return out
+
+
+_CURRENCIES = frozenset(
+    "euro euros eur reais real brl usd dollar dollars bucks gbp pound pounds libras quid k mil".split()
+)
+"""Units that frame no one thing: a rate, a rent and a budget are all euros."""
 
 
 def _name(words: str) -> str:

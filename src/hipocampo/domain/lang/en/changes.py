@@ -124,6 +124,7 @@ NOT_VALUES = (
 NOW = (
     r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmove[ds]?\s+(?:it|us|me)\b|"
     r"\brescheduled\b|\bupdated?\b|\bwent\s+up\b|\bwent\s+down\b|\braised\b|\bnew\s+one\b"
+    r"|\bupped\b|\bbumped\b|\bincreased\b|\bdecreased\b|\blowered\b|\breduced\b|\bcut\s+(?:it|back|down)\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
 favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and

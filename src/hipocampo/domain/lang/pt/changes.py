@@ -139,7 +139,8 @@ NOT_VALUES = (
 NOW = (
     r"\bagora\b|\bem\s+vez\s+d[eoa]s?\b|\bao\s+inves\b|\bhoje\s+em\s+dia\b|\bpassou\s+a\b|\bpassei\s+a\b|"
     r"\bmud(?:ou|aram|ei|amos|ar)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos|ar)\b|\bremarc\w*\b|"
-    r"\batualiz\w*\b|\bafinal\b"
+    r"\batualiz\w*\b|\bafinal\b|\bsubi\b|\bsubimos\b|\baumentei\b|\baument(?:ou|aram|amos)\b|\breduzi\b|"
+    r"\breduz(?:iu|imos)\b|\bcort(?:ei|amos)\b|\bbaix(?:ei|amos)\b|\btive\s+aumento\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject
