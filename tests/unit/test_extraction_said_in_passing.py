@@ -168,7 +168,7 @@ def test_a_new_code_after_a_change_replaces_the_held_code_of_its_shape(text: str
 @pytest.mark.parametrize(
     "text",
     [
-        "rebooked, the code is XY12",  # no held code of that shape
+        "rebooked, the code is 7781-XYZ",  # no held code of that shape (XY12 would be a flight number)
         "should i rebook on TP2150?",  # a question
         "my friend's flight is AB1234",  # no change cue
     ],
@@ -532,3 +532,11 @@ def test_a_lowercase_name_after_a_relation_word(text: str, key: str, name: str) 
 @pytest.mark.parametrize("text", ["Eu e minha namorada adotamos um cachorro", "minha namorada adotou um gato"])
 def test_a_verb_after_a_relation_word_is_no_name(text: str) -> None:
     assert not any(k.startswith("person:") for k in facts(text))
+
+
+def test_a_rebooked_flight_and_booking_replace_the_held_ones_whatever_their_letters() -> None:
+    """A flight number is a carrier's two characters and its digits ("LA8121" after "AC092"); a
+    booking reference six letters and digits in any order ("QM5R2T" after "HQ3ZP8")."""
+    held = [("id:reservation", "HQ3ZP8"), ("id:flight", "AC092")]
+    got = facts("cancelaram meu voo 🤬 rebooked on LA8121 via santiago, new code is QM5R2T", held)
+    assert got == {"id:flight": ("LA8121", False), "id:reservation": ("QM5R2T", False)}

@@ -228,8 +228,18 @@ def code_changed(text: str, spans: Sequence[tuple[int, int]], found: Sequence[Fo
     return []
 
 
+_FLIGHT = re.compile(r"[A-Z][A-Z0-9]\s?\d{1,4}")
+_BOOKING = re.compile(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}")
+
+
 def _shape(code: str) -> tuple[str, int]:
-    """A code's shape: its letters before the first digit, and its length ("TP2150" -> ("TP", 6))."""
+    """A code's shape: a flight number (a carrier's two characters and up to four digits: "LA8121"
+    after "AC092"), a booking reference (six letters and digits in any order: "QM5R2T" after
+    "HQ3ZP8"), or else its letters before the first digit and its length ("HB-90477")."""
+    if _FLIGHT.fullmatch(code) and not code[:2].isdigit():
+        return "flight", 0
+    if _BOOKING.fullmatch(code):
+        return "booking", 6
     return re.match(r"[^0-9]*", code).group(0), len(code)  # type: ignore[union-attr]
 
 
