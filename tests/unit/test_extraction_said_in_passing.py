@@ -540,3 +540,9 @@ def test_a_rebooked_flight_and_booking_replace_the_held_ones_whatever_their_lett
     held = [("id:reservation", "HQ3ZP8"), ("id:flight", "AC092")]
     got = facts("cancelaram meu voo 🤬 rebooked on LA8121 via santiago, new code is QM5R2T", held)
     assert got == {"id:flight": ("LA8121", False), "id:reservation": ("QM5R2T", False)}
+
+
+def test_a_diet_quit_is_no_employer_left() -> None:
+    """ "i quit X" with a lowercase X reads an employer left; a diet, a food or a drug is none."""
+    got = facts("i quit low-carb", [("employer", "Acme"), ("diet", "low carb")])
+    assert got == {"diet": ("low carb", True)}

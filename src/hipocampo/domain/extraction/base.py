@@ -345,7 +345,7 @@ def lower_org_at(text: str) -> str | None:
     """An employer's name written in lowercase, where a slot expects one ("i work at spotify",
     "trabalho na edp na área de redes"): one word that is no common word of any language we read
     (:func:`~.lexicon.common_word`: "home", "casa", "padaria", "trampo"), no place, no nationality,
-    no laugh, and that ends the clause or is followed by a stopword ("spotify as a designer",
+    no diet, food or drug the lexicon knows, no laugh, and that ends the clause or is followed by a stopword ("spotify as a designer",
     "edp na área"). Chat is mostly lowercase, and a capital was the only sign of a name the rules
     had; a longer lowercase name ("mercado livre") is made of common words and stays unread."""
     m = _LOWER_ORG.match(text.strip())
@@ -357,6 +357,8 @@ def lower_org_at(text: str) -> str | None:
         return None
     if len(f) < 3 or f in PLACES or f in NATIONALITIES or LAUGH.match(f) or common_word(f):
         return None
+    if f in DIETS or f in FOODS or f in MEDICATIONS or f.replace("-", " ") in ("low carb", "gluten free", "dairy free"):
+        return None  # "i quit low-carb", "i quit keto": a diet, a food or a drug is no employer
     return word
 
 

@@ -92,7 +92,11 @@ def _diet(m: re.Match[str]) -> list[Draft]:
 def _diet_dropped(m: re.Match[str]) -> list[Draft]:
     """ "i quit keto", "im done with the vegan thing": the diet held is over."""
     v = m["v"].lower()
-    d = draft(T.CONSTRAINT, "diet", lex.DIETS[v]) if v in lex.DIETS else draft(T.CONSTRAINT, "diet", v, "diet_plan")
+    d = (
+        draft(T.CONSTRAINT, "diet", lex.DIETS[v])
+        if v in lex.DIETS
+        else draft(T.CONSTRAINT, "diet", v.replace("-", " "), "diet_plan")
+    )
     d.negated = True
     return [d]
 
