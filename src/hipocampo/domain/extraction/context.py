@@ -227,12 +227,13 @@ _NO_OBJECT = re.compile(  # "we moved!!", "moved to", "mudei de casa"; never "mo
 )
 
 
+_MOVERS = [(re.compile(lang.roles.MOVED, re.IGNORECASE), lang) for lang in LANGUAGES.values()]
+
+
 def _mover(text: str, at: int) -> Grammar:
-    """The grammar of the bundle whose move cue starts at ``at`` (a cue may end in a lookahead)."""
-    for lang in LANGUAGES.values():
-        if re.compile(lang.roles.MOVED, re.IGNORECASE).match(text, at):
-            return lang.reader
-    return next(iter(LANGUAGES.values())).reader
+    """The grammar of the bundle whose move cue starts at ``at`` (a cue may end in a lookahead, so
+    the cue's text alone cannot tell, as :func:`_reader_of` does for the others)."""
+    return next((lang.reader for cue, lang in _MOVERS if cue.match(text, at)), next(iter(LANGUAGES.values())).reader)
 
 
 def _ours(text: str, move: re.Match[str]) -> bool:

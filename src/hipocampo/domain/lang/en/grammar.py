@@ -95,7 +95,7 @@ _DROPPED = re.compile(
     r"work\s+(?:at|as|for)|moved\s+to|started\s+(?:at|working\s+(?:at|for)|a\s+new\s+job\s+at)|"
     r"quit|left|adopted|broke\s+up\s+with|split\s+(?:up\s+)?with|switched\s+to|relocated\s+to|"
     r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job)|"
-    r"(?:started|joined|signed\s+up\s+for|dropped|quit)\s+(?:an?\s+|my\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:started|joined|signed\s+up\s+for|dropped)\s+(?:an?\s+|my\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
     r"(?:class|course|classes|lessons))\b",
     re.I,
 )

@@ -81,8 +81,8 @@ OCCUPATIONS = words_set(
     shopkeeper, vendor, sculptor, composer, dj, drummer, guitarist, pianist, comedian, pastor, priest,
     rabbi, imam, nun, referee, homemaker, housewife, apprentice, trainee, volunteer, roofer, mason,
     bricklayer, builder, handyman, gardener, landscaper, fisherman, rancher, miner, sommelier, caterer,
-    concierge, conductor, attendant, stewardess, sailor, captain, valet, tester, gp, surgeon, marine,
-    sergeant, lieutenant, engineer, hygienist, orderly, cashier"""
+    concierge, conductor, attendant, stewardess, sailor, captain, valet, tester, gp, marine,
+    sergeant, lieutenant, hygienist, orderly"""
 )
 NOT_OCCUPATIONS = words_set(
     "optimist, pessimist, perfectionist, realist, feminist, minimalist, atheist, buddhist, idealist, "
@@ -120,7 +120,7 @@ CONDITIONS = words_map(
     =parkinsons, bipolar disorder, ptsd, ocd"""
 )
 MEDICATIONS = words_map(
-    """lisdexamfetamine=vyvanse, topiramate,
+    """lisdexamfetamine=vyvanse,
     insulin, metformin, aspirin, ibuprofen, paracetamol, acetaminophen, levothyroxine, warfarin,
     lisinopril, atorvastatin, simvastatin, omeprazole, amoxicillin, sertraline, fluoxetine,
     antidepressants, blood thinners, birth control, the pill=birth control, melatonin, prednisone,

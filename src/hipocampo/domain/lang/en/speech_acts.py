@@ -111,7 +111,7 @@ ACKNOWLEDGED: tuple[str, ...] = (
     r"(?:try|ask|tell|check|talk|text|call|look|see|do|test|think|keep|let|give)\b",
 )
 """After a word of filler, a short promise to act on the assistant's advice ("ok i'll try that",
-"sure, will do", "got it, i'll ask her"): an acknowledgement, social like a thank-you (folded)."""
+"sure, will do", "ok, i'll ask her"): an acknowledgement, social like a thank-you (folded)."""
 
 ASIDES: tuple[str, ...] = ("btw", "by the way", "also")
 """Words that start another clause inside a line ("lol nice. btw im allergic to shellfish"):

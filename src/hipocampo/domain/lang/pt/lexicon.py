@@ -88,7 +88,7 @@ OCCUPATIONS = words_set(
     padre, freira, carteiro, bibliotecario, arquivista, geografo, geologo, sociologo, filosofo,
     antropologo, estatistico, agronomo, zootecnista, enologo, sommelier, barbeiro, manicure, esteticista,
     maquiador, costureiro, estilista, dona de casa, enfermeiro-chefe, tecnico de enfermagem, professor
-    primario, optometrista, podologo, quiropraxista, dentista, ortodontista, pediatra, cardiologista,
+    primario, optometrista, podologo, quiropraxista, ortodontista, pediatra, cardiologista,
     dermatologista, ginecologista, anestesista, oftalmologista, neurologista, urologista, oncologista"""
 )
 NOT_OCCUPATIONS: frozenset[str] = frozenset()
@@ -130,7 +130,7 @@ CONDITIONS = words_map(
     transtorno bipolar=bipolar disorder, toc=ocd"""
 )
 MEDICATIONS = words_map(
-    """lisdexanfetamina=vyvanse, topiramato=topiramate, propranolol,
+    """lisdexanfetamina=vyvanse, topiramato=topiramate,
     insulina=insulin, metformina=metformin, aspirina=aspirin, ibuprofeno=ibuprofen, dipirona=dipyrone,
     levotiroxina=levothyroxine, varfarina=warfarin, losartana=losartan, sinvastatina=simvastatin,
     atorvastatina=atorvastatin, omeprazol=omeprazole, amoxicilina=amoxicillin, sertralina=sertraline,
