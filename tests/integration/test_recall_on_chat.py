@@ -121,3 +121,44 @@ def test_a_line_about_someone_else_says_so_in_its_explanation(family: Memory) ->
     assert brother.features.get("others_line") == 1.0 and brother.contributions["others_line"] < 0
     theirs = {h.memory.content: h.explanation for h in family.search("pri", "where does my brother work?").hits}
     assert not theirs["my brother Tom just moved to Denver for a job at Stripe"].features.get("others_line")
+
+
+@pytest.fixture(scope="module")
+def typed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """A job said inside a request, beside short social lines that sit close to any question."""
+    path = tmp_path_factory.mktemp("typed") / "memory.db"
+    with Memory.open(str(path)) as memory:
+        memory.add("kay", "t1", [
+            {"role": "user", "content": "jake and i broke up"},
+            {"role": "assistant", "content": "I'm sorry. Do you want to talk about it?"},
+            {"role": "user", "content": "not really. i have to move out of his place by may"},
+            {"role": "user", "content": "also whats a good question to open a user interview, im a ux researcher"},
+            {"role": "assistant", "content": "Try: 'Walk me through the last time you did this.'"},
+            {"role": "user", "content": "ooh good"},
+        ], at="2025-03-03T12:00:00Z")  # fmt: skip
+        memory.add("kay", "t2", [
+            {"role": "user", "content": "my sister Mia is a nurse in Chicago, she loves it"},
+        ], at="2025-03-10T12:00:00Z")  # fmt: skip
+        memory.flush()
+        yield memory
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["what's my job title", "qual é meu cargo?"])
+def test_the_turn_a_fact_of_the_kind_asked_came_from_leads(typed: Memory, query: str) -> None:
+    """The job was said inside a request, and "ooh good" sits as close to the question as anything
+    for a small embedder; the occupation fact read from the request, and the request itself, carry
+    ``slot``, and the answer leads. Neither the filler nor the sister's job does."""
+    hits = typed.search("kay", query).hits
+    assert "ux researcher" in hits[0].memory.content
+    assert hits[0].explanation.features.get("slot") == 1.0
+    slotted = [h.memory.content for h in hits if h.explanation.features.get("slot")]
+    assert all("nurse" not in c and c != "ooh good" for c in slotted)
+
+
+@pytest.mark.slow
+def test_a_question_about_someone_else_asks_for_their_facts_of_the_kind(typed: Memory) -> None:
+    """Asked what the sister does, the user's own occupation is not of the kind asked."""
+    hits = typed.search("kay", "what does my sister do for work?").hits
+    slotted = [h.memory.content for h in hits if h.explanation.features.get("slot")]
+    assert not any("ux researcher" in c for c in slotted)

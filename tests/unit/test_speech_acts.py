@@ -49,7 +49,8 @@ def test_saying_something_about_ones_life_is_a_disclosure(turn: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "turn", ["valeu!! bjs", "thanks!!", "lol nice", "kkkk obrigada", "ok cool ty", "fixe, obrigado"]
+    "turn",
+    ["valeu!! bjs", "thanks!!", "lol nice", "kkkk obrigada", "ok cool ty", "fixe, obrigado", "ooh good", "aff, poxa"],
 )
 def test_social_turns_are_filler(turn: str) -> None:
     assert classify(turn) == "filler"
@@ -91,6 +92,11 @@ def test_slang_and_the_other_language_join_the_keyword_search() -> None:
         ("lol im not quitting. my sister just left her bank job tho", False),
         ("im allergic to cashews, my sister too", False),
         ("moro em Braga com a minha irmã", False),
+        # chat drops the subject: a clause opening with a past verb is the speaker's
+        ("update: moved into a 2br in east austin with my friend tess", False),
+        ("just started at Stripe, my boss seems nice", False),
+        ("my friend tess moved to denver", True),
+        ("need a gift idea for my mom", True),
     ],
 )
 def test_a_line_about_someone_else_is_told_from_the_speakers_own(turn: str, others: bool) -> None:

@@ -125,7 +125,9 @@ async def recall(
     # Without an anchor in the query's words, a neighbour must stand on its own relevance too.
     relevance = {h.memory.id: h.explanation.relevance for h in ranked.hits}
     bar = max(floor, UNANCHORED_NEIGHBOUR_RELEVANCE)
-    admit = None if anchored else (lambda m: relevance.get(m.id, 0.0) >= bar)
+    admit: Callable[[MemoryItem], bool] | None = None
+    if not anchored:  # a world question's one doubtful line comes alone (domain/retrieval/choice.py)
+        admit = (lambda m: relevance.get(m.id, 0.0) >= bar) if q.about_user else (lambda m: False)
     pieces = await _pieces(deps, scope, hits, ranked.hits, in_window, admit)
     if not include_recent:
         recent = []

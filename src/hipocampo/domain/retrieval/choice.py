@@ -98,6 +98,11 @@ def chosen(
             own = said
         picked += own[: OWN_EXTRA * facets] if own is not said else own
         anchored = anchored or bool(own)
+    elif not anchored:
+        # A question about the world that shares no word, name or subject with any memory: its best
+        # hit stands on a small embedder's cosine alone ("how do I boil an egg?" and a sister's
+        # pregnancy sit close), so one line at most, without the facts that restate it.
+        return picked[:1], anchored, floor
     return _with_their_facts(picked, hits), anchored, floor
 
 

@@ -58,6 +58,7 @@ FEATURES: tuple[str, ...] = (
     "number_answer",  # the question asks for a number or a code and the memory holds one
     "length",  # log of the word count, scaled to about [0, 1]
     "learned_match",  # how well the memory answers the question, learned on the embedder's vectors (match.py)
+    "slot",  # a current fact of the kind the question asks about, or the turn it was drawn from (services/rerank.py)
     # Relative to the other candidates (set after a first pass, see services/retrieval.py):
     "own_newest",  # about the user: the newest of the user's best-ranked own lines (a later one may update the rest)
     "own_older",  # about the user: one of those best own lines, with a newer one beside it

@@ -122,12 +122,28 @@ def holds(text: str) -> tuple[bool, bool]:
     return bool(_NAME.search(text)), bool(_NUMBER.search(text))
 
 
+_DROPPED = re.compile("|".join(d for b in _BUNDLES if (d := getattr(b, "DROPPED_SUBJECT", None))))
+
+
 @lru_cache(maxsize=50_000)
 def self_subject(text: str) -> bool:
     """Whether the speaker is the subject of something the text says ("im a pharmacist", "sou
-    enfermeiro", "moro em BH"), not only the owner of it ("my brother is a data engineer"): the
-    user's own job or home is stated so, a relative's beside it is not."""
-    return any(w in _SELF for w in _words(fold(text.replace("’", "'"))))
+    enfermeiro", "moro em BH", "moved into a 2br with my friend tess"), not only the owner of it
+    ("my brother is a data engineer"): the user's own job or home is stated so, a relative's beside
+    it is not. A clause whose dropped subject is the speaker counts (each bundle's
+    ``DROPPED_SUBJECT``; Portuguese marks it on the verb, which ``FIRST_PERSON_VERBS`` reads)."""
+    folded = fold(text.replace("’", "'"))
+    if any(w in _SELF for w in _words(folded)):
+        return True
+    if _DROPPED.pattern:
+        for clause in _CLAUSES.split(folded):
+            ws = _words(clause)
+            start = 0
+            while start < len(ws) - 1 and ws[start] in _SKIP:
+                start += 1
+            if _DROPPED.match(" ".join(ws[start:])):
+                return True
+    return False
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")

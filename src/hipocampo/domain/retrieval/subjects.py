@@ -57,6 +57,31 @@ SUBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = _thesaurus(
 bundles first name them."""
 
 
+FAMILIES: dict[str, frozenset[str]] = {
+    "food restrictions": frozenset({"allergy", "intolerance", "diet", "avoids"}),
+    "health": frozenset({"allergy", "intolerance", "condition", "medication"}),
+    "work": frozenset({"employer", "occupation", "work_city", "work_field", "work_mode"}),
+    "home": frozenset({"home_city", "home_country", "moving_to"}),
+    "family": frozenset({"person", "family", "marital_status"}),
+    "pets": frozenset({"pet"}),
+    "schedule": frozenset({"available", "unavailable"}),
+    "money": frozenset({"budget", "saving_for"}),
+    "study": frozenset({"learning"}),
+}
+"""The fact families (a slot's kind: the key before its first colon) that hold each subject's
+answers. A fact is the extractor's reading of what the user said, typed: "The user works as a ux
+researcher" is filed under ``occupation`` whatever the turn's words were ("also whats a good
+question to open a user interview, im a ux researcher"). So a current fact of the family a question
+asks about, and the turn it was drawn from, answer that question by their type, where the
+thesaurus's words and a small embedder's cosine see only the wording. Language-free: the keys are
+the same in every language."""
+
+
+def families(query_subjects: frozenset[str]) -> frozenset[str]:
+    """The fact families that answer a question on ``query_subjects`` (:data:`FAMILIES`)."""
+    return frozenset(f for s in query_subjects for f in FAMILIES.get(s, ()))
+
+
 def asked(query: str) -> frozenset[str]:
     """The subjects a question asks about."""
     text = fold(query)

@@ -44,7 +44,8 @@ FILLER_WORDS: frozenset[str] = frozenset(
     hi hey hello yo morning evening night gn gm bye cya later see you good bad sweet love it got noted
     np welcome cheers appreciate appreciated man dude bro sis mate amazing fine ugh meh indeed true
     exactly totally agreed agree sounds fun interesting wild crazy smh fr ikr idk nvm anyway anyways
-    much so very really too that this all rock rocks lifesaver helpful you u a the is was will""".split()
+    much so very really too that this all rock rocks lifesaver helpful you u a the is was will ooh oooh
+    aw aww awww whoa woah yikes oof dang lovely neat""".split()
 )
 """Words a purely social turn is made of ("thanks!!", "lol nice", "ok cool ty")."""
 
@@ -70,6 +71,14 @@ OTHERS: tuple[str, ...] = (
 SELF_SUBJECT: frozenset[str] = frozenset("""i i'm im i've ive i'd i'll we we're we've""".split())
 """The speaker as the subject of a clause ("i'm a pharmacist"), as against only their possessions
 or relations ("my brother is a data engineer")."""
+
+DROPPED_SUBJECT: str = (
+    r"^(?:just |finally |officially |also |then |and )?(?:(?!\w*eed\b)\w{3,}ed|got|went|began|took|left|quit|"
+    r"bought|sold|found|became|made|signed|switched|joined|landed|adopted|started)\b"
+)
+"""A clause with its subject dropped, as chat drops it ("moved into a 2br with my friend tess", "got
+promoted!!", "just started at Stripe"): a past verb opens it, and its subject is the speaker.
+Folded text, one clause, its opener words skipped."""
 
 SELF_QUESTION: tuple[str, ...] = (
     r"\b(?:my|mine|myself)\b",

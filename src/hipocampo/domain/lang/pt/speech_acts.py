@@ -41,7 +41,8 @@ FILLER_WORDS: frozenset[str] = frozenset(
     haha hahaha hehe sim nao nop isso exato certo claro entendi entendido ah oh eita nossa uau
     oi ola bom dia boa tarde boa noite tchau ate logo mais abraco abracos bjs beijo beijos fui
     de nada tranquilo suave tudo bem otimo adorei adoro amei muito mto mt mesmo demais viu ne
-    pois e ta bem tá certo combinado fechou fechado mano cara vei véi pa pá epa ui que a o e""".split()
+    pois e ta bem tá certo combinado fechou fechado mano cara vei véi pa pá epa ui que a o e aff afe
+    aham uhum hum hmm poxa putz caramba eba oba opa""".split()
 )
 """Words a purely social turn is made of ("valeu!!", "kkkk obrigada", "fixe, obrigado")."""
 
