@@ -1,70 +1,95 @@
-"""Employers written in lowercase, as chat writes them: one word that no language we read uses
-commonly is a name in an employer's slot ("i work at spotify", "trabalho na edp"); a common word,
-a noun-shaped word, slang, a laugh or a place never is."""
+"""Names chat writes in lowercase: employers of several words ("cajá logística", "corvid
+analytics"), pets named in an appositive (", a mel,"); English titles inside Portuguese, and the
+frames chat says a job with: "comecei como X na Y", "tô na Y como X", "voltei a trabalhar meio
+período na Y", "got a job at Y", "at Y where i work", "senior accountant now"."""
 
 from __future__ import annotations
 
 import pytest
 
 from hipocampo.domain.extraction import extract_facts
-from hipocampo.domain.extraction.base import lower_org_at
-from hipocampo.domain.extraction.lexicon import common_word
 
 
-def employers(text: str) -> list[str]:
-    return [f.value for f in extract_facts(text) if f.key == "employer"]
+def facts(text: str) -> dict[str, str]:
+    return {f.key: f.value for f in extract_facts(text) if not f.negated}
 
 
 @pytest.mark.parametrize(
     ("text", "employer"),
     [
-        ("i work at spotify", "spotify"),
-        ("i work at spotify as a designer", "spotify"),
-        ("im a backend dev at klarna", "klarna"),
-        ("i'm a junior dev at thoughtworks, em bh.", "thoughtworks"),
-        ("trabalho na edp na área de redes", "edp"),
-        ("bom dia! sou analista de dados no ifood, vou presencial todo dia", "ifood"),
-        ("saí da stone, entrei na nubank", "nubank"),
-        ("i got the job at dyson, so we're relocating", "dyson"),
+        ("trabalho na cajá logística, o refeitório lá é só carbo lol", "cajá logística"),
+        ("sou enfermeira no hospital santa clarice, então preciso pedir férias", "hospital santa clarice"),
+        ("vlw!! trabalho como analista no banco aurora e vivo no excel kkkk", "banco aurora"),
+        ("im a graphic designer at brightline studio here in chicago", "brightline studio"),
+        ("im a junior accountant at halvorsen & pike in toronto", "halvorsen & pike"),
+        ("trabalho home office na grão fino consultoria, então", "grão fino consultoria"),
+        ("voltei a trabalhar meio período na clínica ipê semana passada", "clínica ipê"),
+        ("trabalho ao fim de semana no café andorinha para pagar as propinas", "café andorinha"),
+        ("agora tô na capivara pay como dev, mto mais leve", "capivara pay"),
+        ("pelo menos comecei como marketing manager na brava foods semana passada", "brava foods"),
+        ("got a job at loop coffee as a barista", "loop coffee"),
+        ("we do that in like 40 places at corvid analytics where i work lol", "corvid analytics"),
+        ("starting monday at pollenworks, small climate startup", "pollenworks"),
+        ("trabalho no mercado livre", "mercado livre"),
     ],
 )
-def test_an_uncommon_lowercase_word_in_an_employers_slot_is_a_name(text: str, employer: str) -> None:
-    assert employers(text) == [employer]
+def test_a_lowercase_employer_of_several_words_is_read(text: str, employer: str) -> None:
+    assert facts(text)["employer"] == employer
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "i work at home",
-        "i work for peanuts",
-        "i work at night",
-        "trabalho em casa",
-        "trabalho na padaria do meu tio",  # a noun of the language, in no word list or in one
-        "trabalho na lanchonete",
-        "trabalho no mercadinho",
-        "trabalho na prefeitura",
-        "trabalho pra kct",  # slang, and "pra" takes no lowercase name
-        "i work at kkk",  # a laugh
-        "trabalho no hospital",
-        "trabalho na paulista",
-        "i work at spotify stuff all day",  # runs on into more words: not a name alone
+        "trabalho na padaria do bairro",  # a description, not a name
+        "trabalho numa padaria perto de casa",
+        "trabalho no banco agora",  # one common word, then when
+        "trabalho no hospital central",  # a generic adjective
+        "i work at the local hospital",
+        "my sister got a job at Stripe",  # someone else
+        "starting at noon tomorrow",
+        "tô na praia como sempre",
     ],
 )
-def test_a_common_word_is_no_employer(text: str) -> None:
-    assert employers(text) == []
+def test_a_described_place_of_work_is_no_employer(text: str) -> None:
+    assert "employer" not in facts(text)
 
 
-@pytest.mark.parametrize("word", ["home", "casa", "warehouse", "empresa", "trampo", "tbh", "lojinha", "sorveteria"])
-def test_common_words(word: str) -> None:
-    assert common_word(word)
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("perfect. sou ux researcher na lumo health, ele é super chill", "ux researcher"),
+        ("comecei como marketing manager na brava foods", "marketing manager"),
+        ("im a backend engineer there", "backend engineer"),
+    ],
+)
+def test_a_title_borrowed_from_the_other_language_is_the_occupation(text: str, title: str) -> None:
+    assert facts(text)["occupation"] == title
 
 
-@pytest.mark.parametrize("word", ["spotify", "klarna", "nubank", "ifood", "vtex", "edp"])
-def test_names_are_not_common_words(word: str) -> None:
-    assert not common_word(word)
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("agora tô na capivara pay como dev júnior, mto mais leve", "dev júnior"),
+        ("ok two things. 1: got promoted last week!! senior accountant now 🥳", "senior accountant"),
+    ],
+)
+def test_a_seniority_and_a_title_said_with_now_are_the_occupation(text: str, title: str) -> None:
+    assert facts(text)["occupation"] == title
 
 
-def test_a_place_or_a_laugh_is_no_lowercase_name() -> None:
-    assert lower_org_at("lisboa") is None
-    assert lower_org_at("hahaha") is None
-    assert lower_org_at("kkkk") is None
+@pytest.mark.parametrize(
+    ("text", "key", "name"),
+    [
+        ("oi!! tenho uma cachorra, a mel, vira-lata de 4 anos", "pet:dog", "Mel"),
+        ("e adotei um gato, o farrusco", "pet:cat", "Farrusco"),
+        ("i have two cats named miso and tofu", "pet:cat", "Miso and Tofu"),
+        ("we also have a dog named Waffles and a hamster named Nugget lol", "pet:dog", "Waffles"),
+    ],
+)
+def test_a_pet_named_in_lowercase_is_its_name(text: str, key: str, name: str) -> None:
+    assert facts(text)[key] == name
+
+
+@pytest.mark.parametrize("text", ["tenho uma cachorra, a coisa mais fofa do mundo", "tenho um gato, o meu bebê"])
+def test_a_description_after_the_pet_is_no_name(text: str) -> None:
+    assert facts(text).get("pet:dog", facts(text).get("pet:cat")) in ("cachorra", "gato")

@@ -21,10 +21,13 @@ from .lexicon import (
     DEICTIC,
     DIETS,
     FOODS,
+    GENERIC_ADJECTIVES,
     MEDICATIONS,
     MULTIPLE_RELATIONS,
+    NAME_ENDS,
     NATIONALITIES,
     NOT_NAMES,
+    ORG_WORDS,
     PLACES,
     common_word,
 )
@@ -354,12 +357,63 @@ def lower_org_at(text: str) -> str | None:
     word, following = m.group(1).strip("-"), m.group(2)
     f = fold(word)
     if following is not None and not is_stopword(following.strip(_EDGE)):
-        return None
+        return _lower_org_words(text)
     if len(f) < 3 or f in PLACES or f in NATIONALITIES or LAUGH.match(f) or common_word(f):
         return None
     if f in DIETS or f in FOODS or f in MEDICATIONS or f.replace("-", " ") in ("low carb", "gluten free", "dairy free"):
         return None  # "i quit low-carb", "i quit keto": a diet, a food or a drug is no employer
     return word
+
+
+_ORG_WORDS = frozenset(map(fold, ORG_WORDS))
+_ORG_NAME_ENDS = frozenset(map(fold, NAME_ENDS))
+_GENERIC = frozenset(map(fold, GENERIC_ADJECTIVES))
+_HEAD = re.compile(r"[^,.;:!?()\n]*")
+_NAME_WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9'’-]*|&")
+MAX_ORG_WORDS = 4
+
+
+def _lower_org_words(text: str) -> str | None:
+    """An employer's name of two to four lowercase words ("corvid analytics", "café andorinha",
+    "hospital santa clarice", "halvorsen & pike"): one of its ends is a word companies are named
+    with (each bundle's ``ORG_WORDS``), or an ampersand joins it, and it ends the clause or is
+    followed by a stopword or a word that ends a name ("agora", "here", "semana passada"). Its other
+    words describe nothing ("the local hospital", "no hospital central", each bundle's
+    ``GENERIC_ADJECTIVES``) and are no stopword, place, nationality, number or laugh. The shortest
+    such phrase is the name. Several common words make a name only beside a company word: "mercado
+    livre" reads, "na padaria ali" and "no banco agora" do not."""
+    words = _HEAD.match(text.strip()).group(0).split()  # type: ignore[union-attr]
+    for n in range(2, MAX_ORG_WORDS + 1):
+        if len(words) < n:
+            return None
+        phrase = words[:n]
+        if not all(_NAME_WORD.fullmatch(w) for w in phrase):
+            return None
+        if len(words) > n and not _ends_name(words[n]):
+            continue
+        if _named_org([fold(w) for w in phrase]):
+            return " ".join(phrase)
+    return None
+
+
+def _ends_name(word: str) -> bool:
+    f = fold(word.strip(_EDGE))
+    return not re.search(r"[a-z0-9]", f) or is_stopword(f) or f in _ORG_NAME_ENDS or bool(LAUGH.match(f))
+
+
+def _named_org(folded: list[str]) -> bool:
+    joined = "&" in folded[1:-1]
+    if not (joined or folded[0] in _ORG_WORDS or folded[-1] in _ORG_WORDS):
+        return False
+    others = [w for w in folded if w != "&" and w not in _ORG_WORDS]
+    if not others or "&" in (folded[0], folded[-1]):
+        return False
+    if any(
+        is_stopword(w) or w in _ORG_NAME_ENDS or w in _GENERIC or w in NATIONALITIES or w.isdigit() or LAUGH.match(w)
+        for w in others
+    ):
+        return False
+    return not all(w in PLACES for w in others)
 
 
 # --- money --------------------------------------------------------------------------------------

@@ -128,6 +128,9 @@ switched to ends the only held drug of its class even when the turn does not nam
 (:func:`~hipocampo.domain.extraction.said_in_passing.drug_switched`). World knowledge, not a language's."""
 
 NOT_NAMES = merged_set("NOT_NAMES")
+ORG_WORDS = merged_set("ORG_WORDS")  # what a company's name is made with: "corvid analytics", "café andorinha"
+NAME_ENDS = merged_set("NAME_ENDS")  # words that end a lowercase name: "agora", "here", "semana"
+GENERIC_ADJECTIVES = merged_set("GENERIC_ADJECTIVES")  # "the local hospital", "na escola municipal"
 NATIONALITIES = merged_map("NATIONALITIES")
 RELATIONS = merged_map("RELATIONS")
 PETS = merged_map("PETS")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-from ..lang import language
+from ..lang import LANGUAGES, language
 from ..model import MemoryType as T
 from ..text import fold
 from . import lexicon as lex
@@ -20,6 +20,7 @@ from .base import (
     clean,
     draft,
     is_deictic,
+    is_stopword,
     items,
     name_at,
     slug,
@@ -59,12 +60,22 @@ def names_after(rest: str) -> list[str]:
     if not lead or not lead.group(0).strip():
         return []
     names = []  # the names that open the tail; what follows them ("que vai adorar", "lol") is another clause
-    for part in items(tail):
-        name = name_at(re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE))
+    named = bool(_NAMED.search(lead.group(0)))
+    for i, part in enumerate(items(tail)):
+        bare = re.sub(r"^(?:o|a|os|as|the|my)\s+", "", part, flags=re.IGNORECASE)
+        # Chat writes names in lowercase: right after "named"/"chamada", or as an appositive with
+        # its article and nothing after it (", a mel,", ", o tico 🐱"), a lowercase word is the name;
+        # "named miso and tofu" names two, "named Waffles and a hamster" one.
+        appositive = bare != part and _ALONE.match(bare) is not None
+        name = name_at(bare, lower_ok=(named and (i == 0 or bare == part)) or (i == 0 and appositive))
         if not name:
             break
         names.append(name)
     return names
+
+
+_NAMED = re.compile(r"named|called|chamad[oa]s?|chamam?|de\s+nome", re.IGNORECASE)
+_ALONE = re.compile(r"[a-zà-ÿ][\w'’-]*\s*(?:$|[^\w\s])", re.IGNORECASE)
 
 
 def count(word: str) -> int | None:
@@ -318,9 +329,26 @@ def medication(text: str, verb: str) -> list[Draft] | None:
 
 
 def job_title(text: str, lang: str) -> str | None:
-    """The job at the start of ``text`` ("software engineer at Google" -> "software engineer")."""
+    """The job at the start of ``text`` ("software engineer at Google" -> "software engineer"). A
+    title in another language we read counts too: mixed chat borrows English titles inside
+    Portuguese ("sou ux researcher na lumo", "comecei como marketing manager na brava"). The words
+    before the first stopword or punctuation are then read by the other languages' rules, as a whole."""
     found: str | None = _words(lang).job_title(text)
-    return found
+    if found:
+        return found
+    head = _BORROWED.match(text.strip())
+    if not head:
+        return None
+    words = head.group(0).split()
+    words = words[: next((i for i, w in enumerate(words) if is_stopword(w)), len(words))]
+    for n in range(len(words), 0, -1):
+        cand = " ".join(words[:n])
+        if any(code != lang and language(code).roles.job_title(cand) == cand for code in LANGUAGES):
+            return cand
+    return None
+
+
+_BORROWED = re.compile(r"[\w-]+(?:\s+[\w-]+){0,3}")
 
 
 def schedule(prefix: str, template: str) -> Handler:

@@ -7,7 +7,7 @@ import re
 
 from ...extraction import lexicon as lex
 from ...extraction.base import Grammar, Person, leading_name
-from . import ids, losses, needs, profile
+from . import ids, losses, needs, profile, roles
 from .profile import REL, REL_ADJ
 
 
@@ -94,7 +94,8 @@ _DROPPED = re.compile(
     r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:can'?t|cannot|can\s+only|allergic\s+to|live\s+in|"
     r"work\s+(?:at|as|for)|moved\s+to|started\s+(?:at|working\s+(?:at|for)|a\s+new\s+job\s+at)|"
     r"quit|left|adopted|broke\s+up\s+with|split\s+(?:up\s+)?with|switched\s+to|relocated\s+to|"
-    r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job)|"
+    r"got\s+(?:a|an)\s+(?:dog|cat|puppy|kitten|new\s+job)|got\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)|"
+    r"landed\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role)|started\s+(?:on\s+)?\w+\s+at|"
     r"(?:started|joined|signed\s+up\s+for|dropped)\s+(?:an?\s+|my\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
     r"(?:class|course|classes|lessons))\b",
     re.I,
@@ -109,6 +110,12 @@ _NOT_ANYMORE = re.compile(
 """'not vegetarian anymore': the dropped "I'm" of a retraction."""
 _LIVING = re.compile(r"^(?:i(?:'ve|\s+have)?\s+)?(?:been\s+)?living\s+in\s+", re.I)
 """Chat drops the subject ("just moved to Glasgow!!", "quit Deliveroo last week"): read as the user's."""
+
+
+_TITLE_NOW = re.compile(r"^(?P<t>[a-z][\w-]*(?:\s+[\w-]+){0,3}?)\s+now\s*(?:$|[^\w\s])", re.I)
+"""'senior accountant now 🥳' after a promotion: the dropped "I'm a" of a new title."""
+_STARTING = re.compile(r"^(?:(?:just|finally|officially)\s+)?starting\s+(?:(?:on\s+)?\w+\s+)?at\s", re.I)
+"""'starting monday at pollenworks': the dropped "I'm" of a new job."""
 
 
 _BECAME = re.compile(
@@ -132,6 +139,10 @@ def normalize(clause: str) -> str:
         return f"I'm {clause}"
     if _LIVING.match(clause):
         return _LIVING.sub("I live in ", clause, count=1)
+    if _STARTING.match(clause):
+        return f"I'm {clause}"
+    if (title := _TITLE_NOW.match(clause)) and roles.job_title(title["t"]) == title["t"]:
+        return f"I'm a {title['t']} now"
     return f"I {clause}" if _DROPPED.match(clause) else clause
 
 
@@ -212,7 +223,8 @@ FILLERS = re.compile(
     r"anyway|anyways|honestly|ok+|okay+|yes|yeah|yep|no|nope|hi+|hiya|heya|hello+|hey+|yo|morning|evening|now|currently|these\s+days|nowadays|"
     r"today|recently|lately|right\s+now|as\s+of\s+now|as\s+you\s+know|you\s+know|remember|note|please\s+note|"
     r"keep\s+in\s+mind|in\s+fact|to\s+be\s+honest|tbh|um|uh|hmm|lol|haha|plus|besides|that\s+said|though|"
-    r"good\s+(?:morning|afternoon|evening)|that|oh\s+and|sorry|wait|correction|update)\b[\s,!:.-]*",
+    r"good\s+(?:morning|afternoon|evening)|that|oh\s+and|sorry|wait|correction|update|at\s+least|finally|"
+    r"guess\s+what|ngl|welp|omg|news)\b[\s,!:.-]*",
     re.IGNORECASE,
 )
 HEDGES = re.compile(

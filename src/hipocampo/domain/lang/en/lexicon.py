@@ -24,6 +24,29 @@ DICTIONARY = "en"
 what tells a common word from a name written in lowercase ("i work at spotify", "trabalho na
 edp"; :func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
 
+ORG_WORDS = words_set(
+    """systems, system, labs, lab, studio, studios, software, health, healthcare, analytics, foods, digital,
+    pay, insights, tech, technologies, group, bank, hospital, clinic, cafe, coffee, agency, consulting,
+    logistics, energy, solutions, media, capital, partners, ventures, industries, insurance,
+    communications, engineering, construction, transport, motors, pharma, robotics, games, cloud,
+    networks, services, store, shop, market, academy, institute, works, inc, llc, ltd, co, corp, company,
+    bakery, restaurant, bistro, hotel, gym, fitness, dental, school, college, university, realty,
+    builders, design, films, records, press, publishing, airlines, airways, telecom, security, brewing"""
+)
+"""Words a company's name is made with ("corvid analytics", "loop coffee", "brightline studio"): one
+beside another word, where a slot expects an employer, reads a lowercase name of several words
+(:func:`~hipocampo.domain.extraction.base.lower_org_at`)."""
+NAME_ENDS = words_set(
+    """here, there, now, today, yesterday, tonight, tomorrow, since, for, where, when, which, who, tho,
+    though, lol, rn, btw, now, last, next, this, week, month, year, already, too, also, lmao, haha"""
+)
+"""Words that end a name read in lowercase ("at corvid analytics where i work", "loop coffee last week")."""
+GENERIC_ADJECTIVES = words_set(
+    """local, big, small, new, old, main, central, nearby, downtown, public, private, little, huge, tiny,
+    same, other, another, family, fancy, cheap, good, bad, nice, busy, quiet, best, worst, whole"""
+)
+"""Words that describe a place of work, not name it ("the local hospital", "a small studio")."""
+
 NOT_NAMES = words_set(
     """everyone, everybody, someone, somebody, nobody, anyone, people, everything, nothing, something,
     monday, tuesday, wednesday, thursday, friday, saturday, sunday, january, february, march, april, may,

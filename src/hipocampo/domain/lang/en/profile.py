@@ -291,6 +291,12 @@ _NOT_A_JOB = re.compile(  # "I joined Tom for lunch", "I joined Ana and her frie
 @on(RULES, rf"{I_}(?:got|landed)\s+(?:an?\s+|the\s+)?(?:new\s+)?job\s+(?:at|with)\s+(?P<v>.+)")
 @on(RULES, rf"{I_}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+(?P<v>.+)")
 @on(RULES, rf"(?:{I_}(?:start|am\s+starting|'m\s+starting)|my\s+first\s+day)\s+(?:is\s+|was\s+)?at\s+(?P<v>[A-Z].+)")
+@on(
+    RULES,
+    rf"(?:{I_}(?:start|started|am\s+starting)|i'?m\s+{ADV}starting)\s+(?:on\s+)?(?:monday|tuesday|wednesday|thursday|"
+    rf"friday|saturday|sunday|tomorrow|today|next\s+week|next\s+month)\s+at\s+(?P<v>.+)",
+)
+@on(RULES, r"(?:.*?\s)?at\s+(?P<v>[\w&'’ -]+?)\s+where\s+i\s+(?:work|am\s+working|'m\s+working)\b.*")
 def _employer(m: re.Match[str]) -> list[Draft] | None:
     org = org_at(m["v"]) or lower_org_at(m["v"])
     if not org or fold(org) in lex.PLACES or _NOT_A_JOB.search(after(m["v"], org)):

@@ -67,7 +67,7 @@ def plan_ok(first_word: str) -> bool:
 
 _TITLE = re.compile(
     r"[\w-]+(?:\s+[\w-]+){0,4}?(?=\s+(?:at|for|in|with|from|and|who|that|since|by|on|but|"
-    r"last|this|yesterday|today|now|recently)\b|\s*[,;.!]|\s*$)",
+    r"last|this|yesterday|today|now|recently|there|here|lol|tho)\b|\s*[,;.!]|\s*$)",
     re.IGNORECASE,
 )
 

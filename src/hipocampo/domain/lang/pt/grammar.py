@@ -293,7 +293,8 @@ FILLERS = re.compile(
     r"além\s+disso|alem\s+disso|agora|atualmente|hoje\s+em\s+dia|hoje|ultimamente|recentemente|sim|não,|nao,|"
     r"oi+e?|olá+|ola+|opa+|ok+|tá|ta|beleza|enfim|só\s+pra\s+(?:você|vc)\s+saber|só\s+para\s+(?:você|vc)\s+saber|"
     r"pra\s+constar|para\s+constar|lembr[ae](?:-se)?\s+que|vale\s+lembrar\s+que|como\s+(?:você|vc)\s+sabe|"
-    r"sabe|tipo|né|hmm|haha|kkk+|bom\s+dia|boa\s+tarde|boa\s+noite|corrigindo|correção|atualizando|que)\b[\s,!:.-]*",
+    r"sabe|tipo|né|hmm|haha|kkk+|bom\s+dia|boa\s+tarde|boa\s+noite|corrigindo|correção|atualizando|que|"
+    r"pelo\s+menos|ao\s+menos|finalmente|pois|olha|vlw|valeu|mds|gente|aff|poxa|novidade|novidades|update)\b[\s,!:.-]*",
     re.IGNORECASE,
 )
 HEDGES = re.compile(

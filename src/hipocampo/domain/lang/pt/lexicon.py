@@ -33,6 +33,30 @@ holds of it (its subtitles miss much Brazilian everyday speech: "lanchonete" is 
 :func:`~hipocampo.domain.extraction.lexicon.common_word`)."""
 
 
+ORG_WORDS = words_set(
+    """sistemas, laboratorio, laboratorios, estudio, software, saude, analytics, alimentos, digital, pay,
+    tecnologia, tech, grupo, banco, hospital, clinica, cafe, cafeteria, agencia, consultoria, logistica,
+    energia, solucoes, midia, capital, parceiros, industria, industrias, seguros, comunicacao,
+    engenharia, construtora, transportes, farma, farmacia, padaria, confeitaria, restaurante, hotel,
+    academia, escola, colegio, faculdade, universidade, instituto, loja, lojas, mercado, supermercado,
+    ltda, cia, editora, imobiliaria, escritorio, atelier, distribuidora, servicos, telecom, seguranca,
+    advocacia, advogados, contabilidade, odontologia, imoveis, studio"""
+)
+"""Palavras com que se faz o nome de uma empresa ("cajá logística", "café andorinha", "hospital santa
+clarice"): uma ao lado de outra palavra, onde se espera um empregador, lê um nome em minúsculas de
+várias palavras (:func:`~hipocampo.domain.extraction.base.lower_org_at`)."""
+NAME_ENDS = words_set(
+    """agora, aqui, ali, la, hoje, ontem, amanha, semana, mes, ano, passada, passado, desde, onde, quando,
+    que, ha, faz, tb, tbm, tambem, ja, kkk, kkkk, kkkkk, rs, cá, ca, pa, msm, mesmo, ainda, entao"""
+)
+"""Palavras que terminam um nome lido em minúsculas ("na clínica ipê semana passada", "na orla systems agora")."""
+GENERIC_ADJECTIVES = words_set(
+    """local, grande, pequeno, pequena, novo, nova, velho, velha, municipal, estadual, federal, publico,
+    publica, privado, privada, particular, central, perto, mesma, mesmo, outra, outro, bom, boa, chique,
+    barato, barata, familiar"""
+)
+"""Palavras que descrevem um local de trabalho, sem o nomear ("no hospital central", "na escola municipal")."""
+
 NOT_NAMES = words_set(
     """todos, todas, alguem, ninguem, gente, tudo, nada, algo, segunda, terca, quarta, quinta, sexta,
     sabado, domingo, janeiro, fevereiro, marco, abril, maio, junho, julho, agosto, setembro, outubro,

@@ -220,6 +220,15 @@ def _status(m: re.Match[str]) -> list[Draft] | None:
 _END = r"(?=\s+(?:na|no|nos|nas|em|para|pra|pela|pelo|numa|num|há|ha|desde|e|com)\s+|[,;]|$)"
 
 
+_WHEN_WORKED = re.compile(
+    r"(?:(?:a\s+)?meio[\s-]+per[ií]odo|part[\s-]?time|full[\s-]?time|a\s+tempo\s+(?:inteiro|parcial)|"
+    r"ao\s+fim\s+de\s+semana|aos\s+fins\s+de\s+semana|aos\s+(?:s[áa]bados|domingos)|"
+    r"(?:de|à|a|pela)\s+(?:manh[ãa]|tarde|noite)|[àa]\s+noite|durante\s+o\s+dia|de\s+dia)\b",
+    re.I,
+)
+"""When or how much one works, said before where ("trabalho ao fim de semana no café X")."""
+
+
 def _work(rest: str) -> list[Draft]:
     """Read "como designer na Natura", "na Natura como designer", "com marketing", "de casa"."""
     out: list[Draft] = []
@@ -231,6 +240,8 @@ def _work(rest: str) -> list[Draft]:
             re.I,
         ):
             out.append(draft(T.USER_PROFILE, "work_mode", "remoto"))
+        elif m := _WHEN_WORKED.match(rest):
+            pass  # "ao fim de semana no café X", "meio período na clínica Y": when, not where
         elif m := re.match(rf"como\s+(?:um\s+|uma\s+)?(?P<v>.+?){_END}", rest, re.I):
             job = clean(m["v"])
             if job and word_count(job) <= 5:
@@ -262,9 +273,11 @@ def _work(rest: str) -> list[Draft]:
     return out
 
 
-on(RULES, rf"{EU}{ADV}(?:trabalho|trampo|(?:estou|tô|to)\s+(?:trabalhando|trampando)|atuo)\s+(?P<v>.+)")(
-    lambda m: _work(m["v"]) or None
-)
+on(
+    RULES,
+    rf"{EU}{ADV}(?:trabalho|trampo|(?:estou|tô|to)\s+(?:trabalhando|trampando)|atuo|voltei\s+a\s+trabalhar|"
+    rf"continuo\s+(?:a\s+trabalhar|trabalhando)|continuo(?=\s+n[oa]\s))\s+(?P<v>.+)",
+)(lambda m: _work(m["v"]) or None)
 
 
 @on(RULES, rf"{SOU}(?:um\s+|uma\s+)?(?P<v>.+)")
@@ -280,6 +293,25 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
             d.key, d.template = "school", "school"
         out.append(d)
     return out
+
+
+@on(RULES, rf"{EU}{ADV}(?:comecei|entrei|voltei|fui\s+contratad[oa]|fiquei)\s+(?P<v>como\s+.+)")
+def _started_as(m: re.Match[str]) -> list[Draft] | None:
+    """ "comecei como marketing manager na brava foods": the job, and where."""
+    return _work(m["v"]) or None
+
+
+@on(RULES, rf"{EU}{ADV}(?:tô|to|estou)\s+(?:agora\s+)?(?P<prep>na|no)\s+(?P<v>.+?)\s+como\s+(?P<job>.+)")
+def _there_as(m: re.Match[str]) -> list[Draft] | None:
+    """ "agora tô na capivara pay como dev júnior": a job names the place an employer."""
+    title = job_title(m["job"], "pt")
+    org = org_at(m["v"]) or lower_org_at(m["v"])
+    if not title or not org or fold(org) != fold(m["v"].strip()) or fold(org) in lex.PLACES:
+        return None
+    return [
+        draft(T.USER_PROFILE, "occupation", title, "occupation", verb="é", lemma=title),
+        draft(T.USER_PROFILE, "employer", org, prep=m["prep"].lower()),
+    ]
 
 
 @on(

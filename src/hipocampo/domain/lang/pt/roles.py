@@ -113,8 +113,14 @@ def job_title(text: str) -> str | None:
             comp = _COMPLEMENT.match(text[len(cand) :])
             if comp and comp["field"] and _is_place(comp["field"]):
                 comp = None  # "professor de Lisboa" is where the teacher is from
-            return cand + (comp.group(0) if comp else "")
+            title = cand + (comp.group(0) if comp else "")
+            level = _LEVEL.match(text[len(title) :])
+            return title + level.group(0).rstrip(",.;!") if level else title
     return None
+
+
+_LEVEL = re.compile(r"\s+(?:j[úu]nior|s[êe]nior|pleno|jr\.?|sr\.?|trainee)(?=\s|[,.;!]|$)", re.IGNORECASE)
+"""A seniority after the title ("dev júnior", "analista sênior"): part of it."""
 
 
 # --- a move to a name: a new job or a new home (read by domain/extraction/context.py) ----------
