@@ -546,3 +546,19 @@ def test_a_diet_quit_is_no_employer_left() -> None:
     """ "i quit X" with a lowercase X reads an employer left; a diet, a food or a drug is none."""
     got = facts("i quit low-carb", [("employer", "Acme"), ("diet", "low carb")])
     assert got == {"diet": ("low carb", True)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["e decidimos: a gente muda pro porto next month", "vamos mudar pra porto em maio", "a gente vai mudar pro porto"],
+)
+def test_a_move_planned_in_the_first_person_plural_is_where_one_is_moving(text: str) -> None:
+    assert facts(text)["moving_to"] == ("Porto", False)
+
+
+def test_being_where_one_said_one_was_moving_is_the_move_done() -> None:
+    """ "já estamos no porto!!" replaces the held home only when the memory holds the move to Porto:
+    being somewhere else is a trip or a visit, and fills no slot the memory holds."""
+    text = "já estamos no porto!! the view from our apt is insane"
+    assert facts(text, [("home_city", "Lisboa"), ("moving_to", "Porto")])["home_city"] == ("Porto", False)
+    assert "home_city" not in facts(text, [("home_city", "Lisboa")])

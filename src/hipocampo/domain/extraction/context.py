@@ -88,7 +88,10 @@ def resolve(found: list[Found], text: str, known: Known) -> list[Found]:
             d = _pet(first, known) if first.person is None else None
         elif first.args.get(HERE):  # a home said in passing fills no slot the memory holds otherwise
             homes = _values(known, *_HOMES)
-            d = first if not homes or fold(first.value) in homes else None
+            # ... unless it is where the user said they were moving: "já estamos no porto!!" after
+            # "a gente muda pro porto next month" is the move done, and replaces the old home.
+            arrived = fold(first.value) in _values(known, "moving_to")
+            d = first if not homes or fold(first.value) in homes or arrived else None
         elif any(first.args.get(k) for k in said_in_passing.FROM_HELD):
             out += [(t, lang, span) for t in said_in_passing.from_held(first, known, lang.code)]
             continue

@@ -38,7 +38,7 @@ beside another word, where a slot expects an employer, reads a lowercase name of
 (:func:`~hipocampo.domain.extraction.base.lower_org_at`)."""
 NAME_ENDS = words_set(
     """here, there, now, today, yesterday, tonight, tomorrow, since, for, where, when, which, who, tho,
-    though, lol, rn, btw, now, last, next, this, week, month, year, already, too, also, lmao, haha"""
+    though, lol, rn, btw, last, next, this, week, month, year, already, too, also, lmao, haha"""
 )
 """Words that end a name read in lowercase ("at corvid analytics where i work", "loop coffee last week")."""
 GENERIC_ADJECTIVES = words_set(

@@ -178,6 +178,12 @@ def _origin(m: re.Match[str]) -> list[Draft] | None:
     rf"{EU}(?:vou\s+me\s+mudar|estou\s+me\s+mudando|tô\s+me\s+mudando|vou\s+mudar)\s+(?:para|pra|"
     rf"pro)\s+(?P<v>.+)",
 )
+@on(  # "a gente muda pro porto mês que vem", "vamos mudar pra curitiba", "vamo-nos mudar para o Porto"
+    RULES,
+    r"(?:(?:n[óo]s|a\s+gente)\s+)?(?:(?:decidimos|decidimos\s+que)\s*:?\s*)?(?:a\s+gente\s+(?:muda|vai\s+mudar|se\s+muda)|"
+    r"vamos\s+(?:nos\s+)?mudar|vamo-nos\s+mudar)\s+"
+    r"(?:para|pra|pro)\s+(?P<v>.+)",
+)
 def _moving(m: re.Match[str]) -> list[Draft] | None:
     v = place_at(m["v"])
     return [draft(T.GOAL, "moving_to", v, "moving")] if v else None
