@@ -500,3 +500,17 @@ def test_not_anymore_without_a_question_says_nothing() -> None:
 def test_not_anymore_then_the_new_value_is_one_update() -> None:
     (fact,) = extract_facts("Nope, not anymore. I moved to Lisbon.", asked="Do you still live in Porto?")
     assert (fact.key, fact.value, fact.previous_value, fact.negated) == ("home_city", "Lisbon", "Porto", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("update: my new goal is a 2k open water swim in august", "goal:2k_open_water_swim", "2k open water swim"),
+        ("minha meta é perder 10kg até o verão", "goal:perder_10kg", "perder 10kg"),
+        ("uns 1500 por mês. sou motorista de app aqui em fortaleza", "occupation", "motorista de app"),
+    ],
+)
+def test_a_value_ends_where_its_phrase_does(text: str, key: str, value: str) -> None:
+    """When a plan is for ("in august", "até o verão") and where the speaker is ("aqui") are no part
+    of the value; a plan named as a thing is as bare as a job."""
+    assert (key, value, False) in facts(text)

@@ -274,6 +274,8 @@ assunto", "I want to continue")."""
 def goal(value: str, verb: str, lang: str) -> list[Draft] | None:
     """A plan in the user's words, unless it is a request to the assistant ("I want to know...")."""
     v = trim_plan(clean(value), lang)
+    if v and word_count(v) > 1:  # "a 2k open water swim": the plan, as bare as a job or a pet's species
+        v = re.sub(r"^(?:an?|the|um|uma|o|a)\s+", "", v, flags=re.IGNORECASE)
     if not v or word_count(v) > 15:
         return None
     ws = fold(v).split()

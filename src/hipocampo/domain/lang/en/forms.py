@@ -40,7 +40,9 @@ TIME_TAIL = (
     r"(?:year|month|summer|winter|spring|fall|autumn|week)|in\s+\d{4}|by\s+\d{4}|"
     r"(?:over|during|before)\s+the\s+(?:summer|winter|holidays|break)|before\s+(?:christmas|summer|winter)|"
     r"(?:now|especially)\s+that\b.*|now\s+(?:i|we)\b.*|(?:over\s+|out\s+|up\s+|down\s+)?here\s+in\b.*|"
-    r"on\s+the\s+side|as\s+a\s+hobby|for\s+fun"
+    r"on\s+the\s+side|as\s+a\s+hobby|for\s+fun|"
+    r"(?:in|by|before|until|till|this|next)\s+(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)|(?:in|by|before|until|till)\s+(?:the\s+)?(?:summer|winter|spring|fall|autumn)"
 )
 """A time, a reason or where the speaker is, after a plan ("run a marathon next year", "learn to surf
 now that I live by the sea", "open a bakery here in leeds"): no part of what is planned, nor how

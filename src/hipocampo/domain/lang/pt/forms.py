@@ -54,7 +54,10 @@ TIME_TAIL = (
     r"(?:no|em)\s+(?:fim|final)\s+d[oa]\s+(?:ano|mês|mes|semestre)|em\s+\d{4}|"
     r"antes\s+d[oa]\s+(?:verão|verao|inverno|natal|carnaval|fim\s+do\s+ano|final\s+do\s+ano|próximo\s+ano|proximo\s+ano)|"
     r"agora\s+que\b.*|já\s+que\b.*|ja\s+que\b.*|(?:aqui|cá|ca)\s+(?:em|no|na|nos|nas)\b.*|"
-    r"nas\s+horas\s+vagas|por\s+hobby|de\s+hobby|por\s+divers[ãa]o"
+    r"nas\s+horas\s+vagas|por\s+hobby|de\s+hobby|por\s+divers[ãa]o|"
+    r"(?:em|até|ate|antes\s+de)\s+(?:janeiro|fevereiro|março|marco|abril|maio|junho|julho|agosto|setembro|outubro|"
+    r"novembro|dezembro)|(?:até|ate)\s+(?:o\s+|ao\s+)?(?:verão|verao|inverno|natal|carnaval|outono)|"
+    r"no\s+(?:verão|verao|inverno|outono)"
 )
 """A time, a reason or where the speaker is, after a plan ("correr a maratona do Rio ano que vem",
 "aprender kitesurf agora que moro na praia", "abrir um food truck aqui em campinas"): no part of what

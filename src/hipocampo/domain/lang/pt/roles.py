@@ -88,8 +88,9 @@ def plan_ok(first_word: str) -> bool:
 
 
 _COMPLEMENT = re.compile(  # "engenheira [de software]", "professora [de Educação Física]", "engenheiro [civil] em"
-    r"\s+de\s+(?P<field>[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?|[A-ZÀ-Ý][a-zà-ÿ]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ]+)?)"
-    r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
+    r"\s+de\s+(?P<field>[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b|(?:aqui|ali|cá|ca|lá|la|agora|hoje)\b)[a-zà-ÿ]+)?|"
+    r"[A-ZÀ-Ý][a-zà-ÿ]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ]+)?)"
+    r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|aqui|ali|cá|lá|agora|hoje|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
     r"|\s+em\s+[a-zà-ÿ]+(?:\s+(?![a-zà-ÿ]+mente\b)[a-zà-ÿ]+)?"
     r"(?=\s+(?:na|no|numa|num|em|pela|pelo|da|do|e|há|ha|[a-zà-ÿ]+mente)\b|\s*[,;.!]|\s*$)"
     r"|\s+(?!(?:agora|hoje|aqui|lá|la|também|tambem|ainda|já|ja|só|so|mesmo)\b)[a-zà-ÿ]{3,}"
