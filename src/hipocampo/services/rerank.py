@@ -103,8 +103,7 @@ def rerank(
                 own_line,
             )
         )
-    _stated_in_requests(query, rows)
-    _slot_answers(query, rows)
+    _read_from_facts(query, rows)
     if about:
         _newest_own(model, rows)
     out = []
@@ -255,54 +254,53 @@ class _Row(NamedTuple):
     own: bool  # the user's own disclosure turn, or a fact, not about someone else
 
 
-def _stated_in_requests(query: RecallQuery, rows: list[_Row]) -> None:
-    """A request that a current fact of the user was read from also says something of the user
-    ("also whats a good question to open a user interview, im a ux researcher"): it is weighed as
-    a disclosure, not a request. The speech act reads the turn's shape (it asks); the extractor
-    found the first-person statement inside it. Facts about someone else ("person:...") do not
-    count: the request then speaks of them."""
-    sources = {
-        turn_memory_id(s)
-        for r in rows
-        if r.item.kind is MemoryKind.FACT and r.outdated is None and not (r.item.key or "").startswith("person:")
-        for s in r.item.source_message_ids
-    }
+def _read_from_facts(query: RecallQuery, rows: list[_Row]) -> None:
+    """What the current facts among the candidates say of the turns they were drawn from, in one
+    pass over them:
+
+    - A request a fact of the user was read from also says something of the user ("also whats a
+      good question to open a user interview, im a ux researcher"): it is weighed as a disclosure,
+      not a request. The speech act reads the turn's shape (it asks); the extractor found the
+      first-person statement inside it. A fact about someone else ("person:...") does not count:
+      the request then speaks of them.
+    - ``slot``: the facts of the kind the question asks about
+      (:data:`~hipocampo.domain.retrieval.subjects.FAMILIES`: "qual é meu cargo?" asks for an
+      occupation or an employer), and the turns they were drawn from. The extractor typed what the
+      turn said when it was written; a small embedder sees the request above as a question about
+      interviews, and a filler line ("ooh good") sits as close to "what's my job title" as
+      anything. A question about someone else ("where does my sister live?") asks for that
+      person's facts of the kind (``person:home_city``), never the user's own.
+
+    Read from the candidates alone: no read of its own."""
+    wanted = subjects.families(query.subjects)
+    if query.of_others:  # "where does my sister live?": her facts answer, not the user's own
+        wanted = frozenset(f if f == "person" else f"person:{f}" for f in wanted)
+    users: set[str] = set()  # turns a current fact of the user was drawn from
+    slotted: set[str] = set()  # turns a current fact of the kind asked was drawn from
+    for r in rows:
+        item = r.item
+        if item.kind is not MemoryKind.FACT or not item.key or r.outdated is not None:
+            continue
+        sources = {turn_memory_id(s) for s in item.source_message_ids}
+        if not item.key.startswith("person:"):
+            users |= sources
+        if family(item.key) in wanted:
+            r.features["slot"] = 1.0
+            slotted |= sources
+    about = float(query.about_user)
     for i, r in enumerate(rows):
-        if r.memory_id in sources and r.features["request"] and r.outdated is None:
-            f = r.features
+        if r.outdated is not None or (r.memory_id not in users and r.memory_id not in slotted):
+            continue
+        f = r.features
+        if r.memory_id in slotted:
+            f["slot"] = 1.0
+        if r.memory_id in users and f["request"]:
             f["request"] = f["about_request"] = 0.0
             f["disclosure"] = 1.0
-            about = float(query.about_user)
             f["about_own"] = about
             f["about_subject"] = about * f["subject"]
             f["about_self"] = about * float(speech_acts.self_subject(r.item.content))
             rows[i] = r._replace(act="disclosure", own=True)
-
-
-def _slot_answers(query: RecallQuery, rows: list[_Row]) -> None:
-    """Mark (``slot``) the current facts of the kind the question asks about
-    (:data:`~hipocampo.domain.retrieval.subjects.FAMILIES`: "qual é meu cargo?" asks for an
-    occupation or an employer) and the turns they were drawn from, among the candidates. The
-    extractor typed what the turn said when it was written; a small embedder sees "whats a good
-    question to open a user interview, im a ux researcher" as a question about interviews, and a
-    filler line ("ooh good") sits as close to "what's my job title" as anything. A question about
-    someone else ("where does my sister live?") asks for that person's facts of the kind
-    (``person:home_city``), never the user's own. Read from the candidates alone: no read of its
-    own."""
-    wanted = subjects.families(query.subjects)
-    if query.of_others:  # "where does my sister live?": her facts answer, not the user's own
-        wanted = frozenset(f if f == "person" else f"person:{f}" for f in wanted)
-    if not wanted:
-        return
-    sources: set[str] = set()
-    for r in rows:
-        item = r.item
-        if item.kind is MemoryKind.FACT and item.key and r.outdated is None and family(item.key) in wanted:
-            r.features["slot"] = 1.0
-            sources.update(map(turn_memory_id, item.source_message_ids))
-    for r in rows:
-        if r.memory_id in sources and r.outdated is None:
-            r.features["slot"] = 1.0
 
 
 def _newest_own(model: learned.Ranker, rows: list[_Row]) -> None:

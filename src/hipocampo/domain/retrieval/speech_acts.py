@@ -62,6 +62,14 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _opened(ws: list[str]) -> int:
+    """Where a clause's words start past its opener words ("ok so", "btw", "update"), the last kept."""
+    start = 0
+    while start < len(ws) - 1 and ws[start] in _SKIP:
+        start += 1
+    return start
+
+
 def _clause_act(clause: str) -> SpeechAct | None:
     """One clause's act; None for an empty one."""
     ws = _words(clause)
@@ -71,9 +79,7 @@ def _clause_act(clause: str) -> SpeechAct | None:
         return "filler"
     if ws[0] in _FILLER and len(ws) <= ACK_WORDS and _ACKNOWLEDGED.match(" ".join(ws[1:])):
         return "filler"  # "ok vou falar pra ela", "sure, i'll try that": the advice acknowledged
-    start = 0
-    while start < len(ws) - 1 and ws[start] in _SKIP:
-        start += 1
+    start = _opened(ws)
     rest = " ".join(ws[start:])
     stated = any(w in _FIRST for w in ws)
     if clause.rstrip().endswith("?"):
@@ -138,10 +144,7 @@ def self_subject(text: str) -> bool:
     if _DROPPED.pattern:
         for clause in _CLAUSES.split(folded):
             ws = _words(clause)
-            start = 0
-            while start < len(ws) - 1 and ws[start] in _SKIP:
-                start += 1
-            if _DROPPED.match(" ".join(ws[start:])):
+            if _DROPPED.match(" ".join(ws[_opened(ws) :])):
                 return True
     return False
 
@@ -171,10 +174,7 @@ def speaks_of_others(text: str) -> bool:
     if not clauses:
         return False
     ws = _words(clauses[0])
-    start = 0
-    while start < len(ws) - 1 and ws[start] in _SKIP:
-        start += 1
-    return bool(_OTHERS.match(" ".join(ws[start:]))) or (of_others(text) and not self_subject(text))
+    return bool(_OTHERS.match(" ".join(ws[_opened(ws) :]))) or (of_others(text) and not self_subject(text))
 
 
 @lru_cache(maxsize=50_000)
