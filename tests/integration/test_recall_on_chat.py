@@ -162,3 +162,34 @@ def test_a_question_about_someone_else_asks_for_their_facts_of_the_kind(typed: M
     hits = typed.search("kay", "what does my sister do for work?").hits
     slotted = [h.memory.content for h in hits if h.explanation.features.get("slot")]
     assert not any("ux researcher" in c for c in slotted)
+
+
+@pytest.fixture(scope="module")
+def lowercase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """A city said in lowercase inside a line about work, and a later line the small embedder
+    puts as close to "where do I live?" as anything."""
+    path = tmp_path_factory.mktemp("lowercase") / "memory.db"
+    with Memory.open(str(path)) as memory:
+        memory.add("yas", "t1", [
+            {"role": "user", "content": "hii can u give me a cheap gluten free dinner idea"},
+            {"role": "assistant", "content": "Sure: rice bowls with black beans and roasted veggies."},
+            {"role": "user", "content": "👍 i'm a phd student here in austin so cheap pls lol"},
+        ], at="2025-03-03T12:00:00Z")  # fmt: skip
+        memory.add("yas", "t2", [
+            {"role": "user", "content": "ok keto is over. eu sonhava com arroz 😭"},
+            {"role": "assistant", "content": "Fair enough! Rice is back on the menu."},
+        ], at="2025-04-10T12:00:00Z")  # fmt: skip
+        memory.flush()
+        yield memory
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["where do i live", "em que cidade eu moro?"])
+def test_a_city_in_lowercase_answers_a_question_asking_where(lowercase: Memory, query: str) -> None:
+    """Capitalised, "Austin" is a name and ``name_answer`` says so; in chat's lowercase the
+    gazetteer reads it, and the line that names the city leads."""
+    hits = lowercase.search("yas", query).hits
+    assert "austin" in hits[0].memory.content.lower()
+    assert hits[0].explanation.features.get("name_answer") == 1.0
+    keto = next(h for h in hits if h.memory.content.startswith("ok keto"))
+    assert not keto.explanation.features.get("name_answer")

@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from hipocampo.domain.retrieval.lexicon import expansions
-from hipocampo.domain.retrieval.speech_acts import about_user, classify, hypothetical, speaks_of_others
+from hipocampo.domain.retrieval.speech_acts import (
+    about_user,
+    answer_kinds,
+    classify,
+    hypothetical,
+    names_medication,
+    names_occupation,
+    names_place,
+    speaks_of_others,
+)
 
 
 @pytest.mark.parametrize(
@@ -135,3 +144,105 @@ def test_advice_acknowledged_in_a_few_words_is_filler(turn: str) -> None:
 )
 def test_a_plan_that_tells_more_stays_a_disclosure(turn: str) -> None:
     assert classify(turn) == "disclosure"
+
+
+@pytest.mark.parametrize(
+    ("turn", "place"),
+    [
+        ("my granddaughter set this up for me. im hank, 74, retired machinist up in duluth", True),
+        ("👍 i'm a phd student here in austin so cheap pls lol", True),
+        ("perfeito kkk trampo de designer em bh é isso", True),
+        ("encontrei um quarto em alvalade!! 430 com despesas incluídas", True),
+        ("mudamos pra são josé dos campos mês passado", True),
+        ("moved to Tacoma lol", True),
+        # A town whose name is a word too, or a common word the gazetteer lists, is no place here.
+        ("socorro kkk os gêmeos não dormem", False),
+        ("a horta tá linda esse ano", False),
+        ("boa viagem! aproveita", False),
+        ("feliz natal pra vc", False),
+        ("let us know lol", False),
+        ("ok keto is over", False),
+    ],
+)
+def test_a_place_is_read_however_chat_writes_it(turn: str, place: bool) -> None:
+    assert names_place(turn) is place
+
+
+@pytest.mark.parametrize(
+    ("query", "place"),
+    [
+        ("where do i live", True),
+        ("which city do i live in now?", True),
+        ("onde eu moro", True),
+        ("em que cidade eu moro?", True),
+        ("em que bairro fica a confeitaria", True),
+        ("who's my partner", False),
+        ("qual é meu trampo", False),
+        ("pra que empresa trabalho", False),
+    ],
+)
+def test_a_question_answered_by_a_place_is_told_from_one_answered_by_another_name(query: str, place: bool) -> None:
+    assert ("place" in answer_kinds(query)) is place
+
+
+@pytest.mark.parametrize(
+    ("query", "occupation"),
+    [
+        ("what do i do for a living again", True),
+        ("what's my job title", True),
+        ("what do i teach", True),
+        ("qual é o meu cargo agora?", True),
+        ("o que eu faço da vida", True),
+        ("trabalho com o que msm", True),
+        ("what do i do if the pipes freeze", False),
+        ("where do i work", False),
+        ("o que eu faço pro jantar hoje?", False),
+    ],
+)
+def test_a_question_answered_by_an_occupation_is_told_apart(query: str, occupation: bool) -> None:
+    assert ("occupation" in answer_kinds(query)) is occupation
+
+
+@pytest.mark.parametrize(
+    ("turn", "occupation"),
+    [
+        ("sou enfermeira há 6 anos e nunca me habituei às noites", True),  # the feminine of a listed job
+        ("boa. sou dev backend faz 4 anos e nunca decoro regex kkkk", True),
+        ("cheers. im an electrician so i can at least do the nursery lights lol", True),
+        ("já sou reformado, finalmente", True),
+        ("ok keto is over. eu sonhava com arroz", False),
+        ("gym is monday wednesday friday after work now", False),
+    ],
+)
+def test_an_occupation_is_read_in_any_words_and_either_gender(turn: str, occupation: bool) -> None:
+    assert names_occupation(turn) is occupation
+
+
+@pytest.mark.parametrize(
+    ("query", "medication"),
+    [
+        ("what bp med am i on now", True),
+        ("whats the dose of my blood pressure pill", True),
+        ("que antidepressivo eu tomo agora?", True),
+        ("qual remedio de pressão eu tomo agora", True),
+        ("qual a dose do meu remédio agora", True),
+        ("what time do i take my pill", False),
+        ("tenho alguma alergia?", False),
+    ],
+)
+def test_a_question_answered_by_a_medication_is_told_apart(query: str, medication: bool) -> None:
+    assert ("medication" in answer_kinds(query)) is medication
+
+
+@pytest.mark.parametrize(
+    ("turn", "medication"),
+    [
+        ("a psiquiatra tirou a sertralina, agora é escitalopram 10mg", True),
+        ("doc switched me from metformin to jardiance last week", True),
+        ("o médico trocou pra olmesartana", True),  # unlisted, read by its class's ending
+        ("is it ok to take ibuprofen w lisinopril?", True),
+        ("kids finally asleep, quick q about the weekend", False),
+    ],
+)
+def test_a_medication_is_read_by_name_or_by_its_class(turn: str, medication: bool) -> None:
+    assert names_medication(turn) is medication

@@ -190,6 +190,9 @@ def _signals(
         relevance = min(relevance, ranking.FILLER_RELEVANCE)
     assistant = item.role is not None and item.role.value == "assistant"
     has_name, has_number = speech_acts.holds(item.content)
+    # A place, a job or a drug answers its question however it is written: chat writes them in
+    # lowercase ("trampo de designer em bh"), where no capital marks a name.
+    name_answer = (wants_name and has_name) or any(speech_acts.holds_kind(item.content, k) for k in query.answer_kinds)
     # A line about someone else ("my cousin spent 40k on her wedding") is not the user's own word
     # on a question about the user; on one about that person ("what does my bf do?") it is. Nor is
     # a hypothetical ("if i ever moved id go to canada"): it says what would be, not what is.
@@ -228,7 +231,7 @@ def _signals(
         "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
         "others_line": float(others_line),
         "outdated": float(outdated is not None),
-        "name_answer": float(wants_name and has_name),
+        "name_answer": float(name_answer),
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
     }

@@ -165,11 +165,11 @@ _RARE = 100
 
 
 @cache
-def _common_words() -> frozenset[str]:
-    """Every language's common words, folded. pyspellchecker ships the lists (a gzipped JSON of word
-    counts per language); read once, on the first lowercase name to judge. Read entry by entry
-    rather than with ``json.load``: the whole table (577,000 words) would cost ~110 MB of memory for
-    a moment, when what is kept is ~20,000 words."""
+def _word_counts() -> dict[str, int]:
+    """Every language's words seen at least :data:`_RARE` times, folded, with their counts.
+    pyspellchecker ships the lists (a gzipped JSON of word counts per language); read once, on the
+    first lowercase name to judge. Read entry by entry rather than with ``json.load``: the whole
+    table (577,000 words) would cost ~110 MB of memory for a moment, when what is kept is a tenth."""
     from importlib.resources import files
 
     counts: dict[str, int] = {}
@@ -184,7 +184,13 @@ def _common_words() -> frozenset[str]:
             if n >= _RARE:
                 key = fold(json.loads(f'"{m.group(1)}"'))
                 counts[key] = counts.get(key, 0) + n
-    return frozenset(w for w, n in counts.items() if n >= COMMON_MIN)
+    return counts
+
+
+@cache
+def _common_words() -> frozenset[str]:
+    """Every language's common words (:data:`COMMON_MIN`), folded."""
+    return frozenset(w for w, n in _word_counts().items() if n >= COMMON_MIN)
 
 
 @cache
@@ -195,6 +201,29 @@ def _chat_words() -> frozenset[str]:
 
 
 _NOUN_ENDINGS = tuple(e for code in LANGUAGES for e in getattr(language(code).lexicon, "NOUN_ENDINGS", ()))
+
+
+_OCCUPATIONS = (merged_set("OCCUPATIONS") | frozenset(STATUSES)) - merged_set("NOT_OCCUPATIONS")
+
+
+def occupation_word(word: str) -> bool:
+    """Whether a folded word names an occupation or a work status in a language we read, in any
+    gender ("enfermeira", "nurse", "reformada")."""
+    return any(language(code).roles.masculine(word, _OCCUPATIONS) for code in LANGUAGES)
+
+
+def medication_word(word: str) -> bool:
+    """Whether a folded word names a medication in a language we read: listed, or ending as the
+    drugs of a class do ("ramipril", "olmesartana")."""
+    return word in MEDICATIONS or (len(word) > 6 and word.endswith(DRUG_SUFFIXES))
+
+
+def known_word(word: str) -> bool:
+    """Whether ``word`` is a word of a language we read at all, however rare (:data:`_RARE`), or a
+    stopword or chat slang: a stricter test of a name than :func:`common_word`, for names from a
+    list too long to read ("horta", "socorro" and "helena" are towns too)."""
+    w = fold(word)
+    return w in _word_counts() or w in _chat_words()
 
 
 def common_word(word: str) -> bool:

@@ -99,6 +99,12 @@ class RecallQuery:
         return speech_acts.asks_for(self.text)
 
     @cached_property
+    def answer_kinds(self) -> frozenset[speech_acts.AnswerKind]:
+        """The kinds of word its answer holds: a place, an occupation, a medication
+        (:func:`~.speech_acts.answer_kinds`)."""
+        return speech_acts.answer_kinds(self.text)
+
+    @cached_property
     def expansions(self) -> tuple[str, ...]:
         """Slang's standard forms and other languages' words for its words, for the keyword search
         (:func:`~.lexicon.expansions_of`)."""

@@ -17,8 +17,10 @@ any request makes it a request, else it is filler.
 
 from __future__ import annotations
 
+import gzip
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
 from typing import Literal
 
 from ..lang import LANGUAGES
@@ -38,6 +40,11 @@ _HOW_TO = re.compile("|".join(p for b in _BUNDLES for p in b.HOW_TO))
 _OTHERS = re.compile("|".join(p for b in _BUNDLES for p in b.OTHERS))
 _ASKS_NAME = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NAME))
 _ASKS_NUMBER = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NUMBER))
+AnswerKind = Literal["place", "occupation", "medication"]
+_ASKS_KIND: dict[AnswerKind, re.Pattern[str]] = {
+    kind: re.compile("|".join(p for b in _BUNDLES for p in getattr(b, f"ASKS_{kind.upper()}")))
+    for kind in ("place", "occupation", "medication")
+}
 _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
 _NUMBER = re.compile(r"\d")
 _ACKNOWLEDGED = re.compile("|".join(p for b in _BUNDLES for p in getattr(b, "ACKNOWLEDGED", ())))
@@ -126,6 +133,83 @@ def holds(text: str) -> tuple[bool, bool]:
     """Whether a text holds a name (a capitalised word inside a sentence, an acronym, a CamelCase
     brand) and whether a number."""
     return bool(_NAME.search(text)), bool(_NUMBER.search(text))
+
+
+def answer_kinds(query: str) -> frozenset[AnswerKind]:
+    """The kinds of word a question's answer holds, beyond a capitalised name: a place ("where do
+    I live?"), an occupation ("qual é o meu cargo?"), a medication ("what bp med am I on?"). Chat
+    writes each in lowercase ("trampo de designer em bh", "sou enfermeira", "tô no losartan"), where
+    :func:`holds` sees no name; :func:`holds_kind` reads them. Each bundle's ``ASKS_<KIND>``."""
+    folded = fold(query.replace("’", "'"))
+    return frozenset(kind for kind, pattern in _ASKS_KIND.items() if pattern.search(folded))
+
+
+def holds_kind(text: str, kind: AnswerKind) -> bool:
+    """Whether ``text`` names a word of the kind (:func:`answer_kinds`)."""
+    if kind == "place":
+        return names_place(text)
+    if kind == "occupation":
+        return names_occupation(text)
+    return names_medication(text)
+
+
+_PLACE_WORDS = 4
+"""The longest place name looked up, in words ("sao jose dos campos")."""
+
+
+@lru_cache(maxsize=50_000)
+def names_occupation(text: str) -> bool:
+    """Whether ``text`` names an occupation of any language we read ("im a ux researcher", "sou
+    enfermeira há 6 anos", "trampo de designer em bh"): a word of each bundle's ``OCCUPATIONS``,
+    or its masculine form (Portuguese lists them so), or a status ("retired", "reformado")."""
+    from ..extraction.lexicon import occupation_word
+
+    return any(occupation_word(w) for w in _WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=50_000)
+def names_medication(text: str) -> bool:
+    """Whether ``text`` names a medication of any language we read ("tô tomando losartana",
+    "doc switched me from metformin to jardiance"): a word of each bundle's ``MEDICATIONS``, or one
+    ending as drugs of a class do (``DRUG_SUFFIXES``: "-pril", "-sartana")."""
+    from ..extraction.lexicon import medication_word
+
+    return any(medication_word(w) for w in _WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=50_000)
+def names_place(text: str) -> bool:
+    """Whether ``text`` names a place, however it is written: "phd student here in duluth",
+    "trampo de designer em bh". A capitalised place is a name to :func:`holds` already; a
+    lowercase one is not, and a question asking where (:func:`answer_kinds`) is answered by a
+    line that names a city in chat's lowercase.
+
+    Lowercase, a place's name is often a word too. So a place of the extractor's gazetteer, read by
+    people, counts unless it is one common word ("porto" is a harbour, "natal" Christmas, "us" a
+    pronoun); one of GeoNames' thousands only when some word of it is no word of a language we read
+    at all ("duluth", "vila mariana"): "horta", "socorro", "helena" and "boa viagem" are towns too."""
+    from ..extraction.lexicon import PLACES, common_word, known_word
+
+    cities = places()
+    words = _WORD.findall(fold(text))
+    for n in range(_PLACE_WORDS, 0, -1):
+        for i in range(len(words) - n + 1):
+            phrase = words[i : i + n]
+            name = " ".join(phrase)
+            if name in PLACES and (n > 1 or not common_word(name)):
+                return True
+            if name in cities and not all(known_word(w) for w in phrase):
+                return True
+    return False
+
+
+@cache
+def places() -> frozenset[str]:
+    """GeoNames' cities of 15,000 people or more, countries and US states, by their folded names
+    (``places.txt.gz``, written by ``scripts/build_places.py``)."""
+    raw = resources.files(__package__).joinpath("places.txt.gz").read_bytes()
+    lines = gzip.decompress(raw).decode("utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
 _DROPPED = re.compile("|".join(d for b in _BUNDLES if (d := getattr(b, "DROPPED_SUBJECT", None))))

@@ -108,6 +108,33 @@ ASKS_NAME: tuple[str, ...] = (
 """A question answered by a name (a person, a place, a company): "who...", "where...", "what's
 my dog called?"."""
 
+ASKS_PLACE: tuple[str, ...] = (
+    r"\bwhere\b",
+    r"\bwhich (?:city|town|country|state|neighbou?rhood|part of town)\b",
+    r"\bwhat(?:'s| is| was)? (?:the |my |our |his |her )?(?:city|town|country|state|neighbou?rhood)\b",
+)
+"""A question answered by a place: "where...", "which city...". Its answer names the place,
+capitalised or not ("phd student here in austin")."""
+
+ASKS_OCCUPATION: tuple[str, ...] = (
+    r"\bwhat do i do\b(?! (?:if|when|about|with|now that)\b)",
+    r"\bdo i do for (?:a living|work|money)\b",
+    r"\bwhat(?:'s| is| was)? my (?:job|role|title|job title|position|profession|occupation|line of work)\b",
+    r"\bwhat (?:job|role|title|position|profession|kind of work) do i\b",
+    r"\bwhat do i (?:teach|work as)\b",
+)
+"""A question answered by an occupation: "what do I do for a living?", "what's my job title?".
+Its answer names a job (each bundle's ``OCCUPATIONS``), said in any words ("im a ux researcher")."""
+
+ASKS_MEDICATION: tuple[str, ...] = (
+    r"\bwhat(?:'?s| is| are)? (?:the |my )?(?:\w+ ){0,2}"
+    r"(?:med|meds|medication|medicine|pill|pills|drug|drugs|dose|dosage)\b",
+    r"\b(?:med|meds|medication|medicine|pill|pills|drugs?) (?:am i|do i) (?:on|take|taking)\b",
+    r"\bwhat am i (?:taking|on) for\b",
+)
+"""A question answered by a medication: "what bp med am I on?", "what pill do I take for my
+thyroid?". Its answer names a drug (each bundle's ``MEDICATIONS`` and ``DRUG_SUFFIXES``)."""
+
 ASKS_NUMBER: tuple[str, ...] = (
     r"\bhow (?:many|much|old|long|far)\b",
     r"\b(?:number|code|reference|booking|flight|order|policy|id|pin|budget|price|rent|salary|age)\b",

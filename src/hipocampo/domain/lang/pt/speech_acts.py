@@ -108,6 +108,31 @@ ASKS_NAME: tuple[str, ...] = (
 """A question answered by a name (a person, a place, a company): "quem...", "onde...", "como se
 chama o meu cão?"."""
 
+ASKS_PLACE: tuple[str, ...] = (
+    r"\b(?:onde|aonde|donde)\b",
+    r"\b(?:que|qual|em que|de que|pra que|para que) (?:cidade|pais|bairro|zona|estado|terra)\b",
+)
+"""A question answered by a place: "onde...", "em que cidade...". Its answer names the place,
+capitalised or not ("trampo de designer em bh")."""
+
+ASKS_OCCUPATION: tuple[str, ...] = (
+    r"\b(?:meu|minha) (?:cargo|profissao|funcao|oficio|area)\b",
+    r"\bo que (?:e que )?(?:eu )?fa[cç]o (?:da vida|no trampo|no trabalho|profissionalmente|de trabalho)\b",
+    r"\btrabalho (?:com|de|como) (?:o )?que\b",
+    r"\b(?:qual|que) (?:e |era )?(?:o |a )?(?:meu |minha )?(?:cargo|profissao|funcao|oficio)\b",
+    r"\bo que (?:e que )?(?:eu )?ensino\b",
+)
+"""A question answered by an occupation: "qual é o meu cargo?", "o que eu faço da vida?". Its
+answer names a job (each bundle's ``OCCUPATIONS``), said in any words ("sou dev backend")."""
+
+ASKS_MEDICATION: tuple[str, ...] = (
+    r"\b(?:que|qual|quais) (?:e |sao )?(?:o |a |os |as )?(?:meu |minha |meus |minhas )?(?:\w+ )?(?:remedio|remedios"
+    r"|medicamento|medicamentos|medicacao|comprimido|comprimidos|antidepressivo|anticoagulante|dose)\b",
+    r"\b(?:remedio|medicamento|comprimido)s? (?:eu )?(?:tomo|to tomando|estou a tomar|tou a tomar)\b",
+)
+"""A question answered by a medication: "que antidepressivo eu tomo agora?", "qual remédio de
+pressão eu tomo?". Its answer names a drug (each bundle's ``MEDICATIONS`` and ``DRUG_SUFFIXES``)."""
+
 ASKS_NUMBER: tuple[str, ...] = (
     r"\bquant(?:o|a|os|as)\b",
     r"\b(?:numero|codigo|referencia|reserva|voo|pedido|protocolo|apolice|localizador|senha|orcamento|preco"
