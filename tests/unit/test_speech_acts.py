@@ -177,6 +177,9 @@ def test_a_place_is_read_however_chat_writes_it(turn: str, place: bool) -> None:
         ("em que cidade eu moro?", True),
         ("em que bairro fica a confeitaria", True),
         ("who's my partner", False),
+        ("where do i work these days?", False),  # an employer, not a town
+        ("onde é que eu trabalho?", False),
+        ("em que cidade vou trabalhar", True),
         ("qual é meu trampo", False),
         ("pra que empresa trabalho", False),
     ],

@@ -109,7 +109,7 @@ ASKS_NAME: tuple[str, ...] = (
 my dog called?"."""
 
 ASKS_PLACE: tuple[str, ...] = (
-    r"\bwhere\b",
+    r"\bwhere\b(?!(?: \w+){1,3} work)",  # "where do I work?" asks for an employer, not a town
     r"\bwhich (?:city|town|country|state|neighbou?rhood|part of town)\b",
     r"\bwhat(?:'s| is| was)? (?:the |my |our |his |her )?(?:city|town|country|state|neighbou?rhood)\b",
 )

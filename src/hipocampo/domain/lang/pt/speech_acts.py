@@ -109,7 +109,7 @@ ASKS_NAME: tuple[str, ...] = (
 chama o meu cão?"."""
 
 ASKS_PLACE: tuple[str, ...] = (
-    r"\b(?:onde|aonde|donde)\b",
+    r"\b(?:onde|aonde|donde)\b(?!(?: \w+){0,3} (?:trabalh|tramp))",  # "onde trabalho?": an employer, not a town
     r"\b(?:que|qual|em que|de que|pra que|para que) (?:cidade|pais|bairro|zona|estado|terra)\b",
 )
 """A question answered by a place: "onde...", "em que cidade...". Its answer names the place,
