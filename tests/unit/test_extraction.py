@@ -481,7 +481,7 @@ LABELLED: list[tuple[str, set[Triple]]] = [
     ("Só consigo treinar de manhã cedo.", {(CON, "available:morning", "de manhã")}),
     ("Ele disse que eu sou muito teimoso.", set()),
     ("Obrigada pela ajuda!", set()),
-    ("Não moro mais em Belo Horizonte, me mudei pra Floripa em março.", {(UP, "home_city", "Floripa")}),
+    ("Não moro mais em Belo Horizonte, me mudei pra Floripa em março.", {(UP, "home_city", "Florianópolis")}),
     ("Meu sonho é conhecer a Islândia.", {(GOAL, "goal:", "conhecer a Islândia")}),
     ("Eu e minha namorada adotamos um cachorro chamado Bolt.", {(ENT, "pet:dog", "Bolt")}),
 ]  # fmt: skip

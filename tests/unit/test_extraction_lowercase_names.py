@@ -1,4 +1,4 @@
-"""Names chat writes in lowercase: employers of several words ("cajá logística", "corvid
+"""Names chat writes in lowercase or by a nickname: employers of several words ("cajá logística", "corvid
 analytics"), pets named in an appositive (", a mel,"); English titles inside Portuguese, and the
 frames chat says a job with: "comecei como X na Y", "tô na Y como X", "voltei a trabalhar meio
 período na Y", "got a job at Y", "at Y where i work", "senior accountant now"."""
@@ -93,3 +93,24 @@ def test_a_pet_named_in_lowercase_is_its_name(text: str, key: str, name: str) ->
 @pytest.mark.parametrize("text", ["tenho uma cachorra, a coisa mais fofa do mundo", "tenho um gato, o meu bebê"])
 def test_a_description_after_the_pet_is_no_name(text: str) -> None:
     assert facts(text).get("pet:dog", facts(text).get("pet:cat")) in ("cachorra", "gato")
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("moro em bh", "Belo Horizonte"),
+        ("moro em BH desde 2019", "Belo Horizonte"),
+        ("moro no rio, laranjeiras", "Rio de Janeiro"),
+        ("primeira semana em floripa, tudo caro lol", "Florianópolis"),
+        ("i live in nyc now", "New York"),
+        ("moved to philly last month", "Philadelphia"),
+        ("moro no Rio de Janeiro", "Rio de Janeiro"),
+    ],
+)
+def test_a_city_called_by_its_nickname_is_filed_under_its_name(text: str, city: str) -> None:
+    """ "bh" and "Belo Horizonte" said months apart are one home, not a move."""
+    assert facts(text).get("home_city") == city
+
+
+def test_a_river_is_no_city() -> None:
+    assert "home_city" not in facts("moro perto do rio")

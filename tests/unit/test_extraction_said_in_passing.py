@@ -212,7 +212,7 @@ def test_no_diet_ends_on_a_question_a_wish_or_a_food_it_allows(text: str) -> Non
             [("home_city", "London")],
             "Manchester",
         ),
-        ("mudamos!! agora tô em Floripa 🏖️ o Pipoca tá amando", [("home_city", "Curitiba")], "Floripa"),
+        ("mudamos!! agora tô em Floripa 🏖️ o Pipoca tá amando", [("home_city", "Curitiba")], "Florianópolis"),
     ],
 )
 def test_a_home_said_without_i(text: str, held: list[tuple[str, str]], home: str) -> None:
@@ -504,7 +504,7 @@ def test_starting_as_a_job_gives_the_job_and_the_employer() -> None:
 @pytest.mark.parametrize(
     ("text", "home"),
     [
-        ("1 mês morando em floripa e já tô bronzeada kkkk", "Floripa"),
+        ("1 mês morando em floripa e já tô bronzeada kkkk", "Florianópolis"),
         ("primeira semana em Lisboa, tudo caro lol", "Lisboa"),
         ("2 months living in Tacoma and i love it", "Tacoma"),
     ],

@@ -17,6 +17,7 @@ from ..lang import LANGUAGES
 from ..model import MemoryType
 from ..text import EN_STOPWORDS, PT_STOPWORDS, fold
 from .lexicon import (
+    CITY_NICKNAMES,
     CONDITIONS,
     DEICTIC,
     DIETS,
@@ -313,15 +314,19 @@ _PLACE_ARTICLE = re.compile(r"^(?:the|o|a|os|as)\s+", re.IGNORECASE)
 
 def place_at(text: str) -> str | None:
     """A place name at the start of ``text``: capitalised words ("Rio de Janeiro", "the US"), or a
-    known place written in lowercase ("lisbon")."""
+    known place written in lowercase ("lisbon"); a city's nickname gives its name ("bh", "BH" ->
+    "Belo Horizonte": :data:`~.lexicon.CITY_NICKNAMES`)."""
     text = _PLACE_ARTICLE.sub("", text.strip())
     m = _PLACE.match(text)
     if m and not _not_a_name(m.group(0)):
-        return m.group(0).strip(_EDGE)
+        name = m.group(0).strip(_EDGE)
+        return CITY_NICKNAMES.get(fold(name), name)
     ws = text.split()
     for n in (3, 2, 1):
         cand = " ".join(ws[:n]).strip(_EDGE)
         if len(ws) >= n and fold(cand) in PLACES:
+            if fold(cand) in CITY_NICKNAMES:
+                return CITY_NICKNAMES[fold(cand)]
             return " ".join(w.capitalize() if w not in ("de", "do", "da") else w for w in cand.split())
     return None
 

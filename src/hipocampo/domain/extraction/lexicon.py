@@ -15,7 +15,7 @@ import json
 import re
 from functools import cache
 
-from ..lang import LANGUAGES, language, merged_map, merged_set, words_set
+from ..lang import LANGUAGES, language, merged_map, merged_set, words_map, words_set
 from ..text import fold
 
 _set = words_set
@@ -88,7 +88,14 @@ REGIONS = _set(
     catalonia, catalunha, andalusia, andaluzia, galicia, galiza, bavaria, baviera, tuscany, toscana,
     provence, brittany, bretanha, normandy, normandia, sicily, sicilia, sardinia, sardenha"""
 )
-PLACES = COUNTRIES | CITIES | REGIONS
+CITY_NICKNAMES = words_map(
+    """bh=Belo Horizonte, rio=Rio de Janeiro, floripa=Florianópolis, sampa=São Paulo, poa=Porto Alegre,
+    bsb=Brasília, nyc=New York, philly=Philadelphia, vegas=Las Vegas, nola=New Orleans"""
+)
+"""What chat calls a city by, with the city's own name: "moro em bh" is a home in Belo Horizonte.
+The fact holds the name, so "bh" and "Belo Horizonte" said months apart are one value, not a move,
+and the fact reads as a sentence ("mora em Belo Horizonte", not "mora em Bh")."""
+PLACES = COUNTRIES | CITIES | REGIONS | frozenset(CITY_NICKNAMES)
 
 # Relations a user may have more than one of: each named one is its own person (two sisters).
 MULTIPLE_RELATIONS = _set(

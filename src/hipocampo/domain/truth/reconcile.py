@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..extraction.lexicon import MULTIPLE_RELATIONS
+from ..extraction.lexicon import CITY_NICKNAMES, MULTIPLE_RELATIONS
 from ..model import MemoryItem
 from ..text import fold
 
@@ -54,7 +54,11 @@ class Decision:
 
 
 def normalise_value(value: str | None) -> str:
-    return " ".join(fold(value or "").replace(".", " ").split())
+    """A value as values are compared: folded, without dots, and a city's nickname read as its name
+    ("Floripa" and "Florianópolis" are one home)."""
+    folded = " ".join(fold(value or "").replace(".", " ").split())
+    nickname = CITY_NICKNAMES.get(folded)
+    return " ".join(fold(nickname).split()) if nickname else folded
 
 
 _ONE_PER_ITEM = ("budget:", "prefers:", "id:")
