@@ -54,7 +54,7 @@ FEATURES: tuple[str, ...] = (
     "about_others",  # ... not about another person, and this turn speaks of one ("my brother is a ...")
     "others_line",  # ... and this turn is about another person, not the speaker (speech_acts.speaks_of_others)
     "outdated",  # a later fact replaced what it says (domain/truth/validity.py)
-    "name_answer",  # the question asks for a name (who, where...) and the memory holds one
+    "name_answer",  # the question asks for a name (who, where...) or a place, job or drug, and the memory holds one
     "number_answer",  # the question asks for a number or a code and the memory holds one
     "length",  # log of the word count, scaled to about [0, 1]
     "learned_match",  # how well the memory answers the question, learned on the embedder's vectors (match.py)

@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
+from ..extraction.lexicon import PLACES, common_word, known_word, medication_word, occupation_word
 from ..lang import LANGUAGES
 from ..text import fold
 
@@ -153,17 +154,11 @@ def holds_kind(text: str, kind: AnswerKind) -> bool:
     return names_medication(text)
 
 
-_PLACE_WORDS = 4
-"""The longest place name looked up, in words ("sao jose dos campos")."""
-
-
 @lru_cache(maxsize=50_000)
 def names_occupation(text: str) -> bool:
     """Whether ``text`` names an occupation of any language we read ("im a ux researcher", "sou
     enfermeira há 6 anos", "trampo de designer em bh"): a word of each bundle's ``OCCUPATIONS``,
     or its masculine form (Portuguese lists them so), or a status ("retired", "reformado")."""
-    from ..extraction.lexicon import occupation_word
-
     return any(occupation_word(w) for w in _WORD.findall(fold(text)))
 
 
@@ -172,9 +167,11 @@ def names_medication(text: str) -> bool:
     """Whether ``text`` names a medication of any language we read ("tô tomando losartana",
     "doc switched me from metformin to jardiance"): a word of each bundle's ``MEDICATIONS``, or one
     ending as drugs of a class do (``DRUG_SUFFIXES``: "-pril", "-sartana")."""
-    from ..extraction.lexicon import medication_word
-
     return any(medication_word(w) for w in _WORD.findall(fold(text)))
+
+
+_PLACE_WORDS = 4
+"""The longest place name looked up, in words ("sao jose dos campos")."""
 
 
 @lru_cache(maxsize=50_000)
@@ -188,8 +185,6 @@ def names_place(text: str) -> bool:
     people, counts unless it is one common word ("porto" is a harbour, "natal" Christmas, "us" a
     pronoun); one of GeoNames' thousands only when some word of it is no word of a language we read
     at all ("duluth", "vila mariana"): "horta", "socorro", "helena" and "boa viagem" are towns too."""
-    from ..extraction.lexicon import PLACES, common_word, known_word
-
     cities = places()
     words = _WORD.findall(fold(text))
     for n in range(_PLACE_WORDS, 0, -1):
