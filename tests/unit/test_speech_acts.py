@@ -3,6 +3,9 @@ question asks about the user, and the slang and cross-language words of the keyw
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from hipocampo.domain.retrieval.lexicon import expansions
@@ -14,6 +17,7 @@ from hipocampo.domain.retrieval.speech_acts import (
     names_medication,
     names_occupation,
     names_place,
+    places,
     speaks_of_others,
 )
 
@@ -249,3 +253,15 @@ def test_a_question_answered_by_a_medication_is_told_apart(query: str, medicatio
 )
 def test_a_medication_is_read_by_name_or_by_its_class(turn: str, medication: bool) -> None:
     assert names_medication(turn) is medication
+
+
+def test_the_shipped_places_keep_up_with_the_extractors_gazetteer() -> None:
+    """``places.txt.gz`` is written by ``scripts/build_places.py``, the extractor's gazetteer
+    included: a city added to the gazetteer is read in lowercase only once the file is written again."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "build_places.py"
+    spec = importlib.util.spec_from_file_location("build_places", path)
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    missing = build.gazetteer_places() - places()
+    assert not missing, f"run scripts/build_places.py: {sorted(missing)[:10]}"

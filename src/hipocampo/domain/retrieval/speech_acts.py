@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
-from ..extraction.lexicon import PLACES, common_word, known_word, medication_word, occupation_word
+from ..extraction.lexicon import medication_word, occupation_word
 from ..lang import LANGUAGES
 from ..text import fold
 
@@ -179,29 +179,20 @@ def names_place(text: str) -> bool:
     """Whether ``text`` names a place, however it is written: "phd student here in duluth",
     "trampo de designer em bh". A capitalised place is a name to :func:`holds` already; a
     lowercase one is not, and a question asking where (:func:`answer_kinds`) is answered by a
-    line that names a city in chat's lowercase.
-
-    Lowercase, a place's name is often a word too. So a place of the extractor's gazetteer, read by
-    people, counts unless it is one common word ("porto" is a harbour, "natal" Christmas, "us" a
-    pronoun); one of GeoNames' thousands only when some word of it is no word of a language we read
-    at all ("duluth", "vila mariana"): "horta", "socorro", "helena" and "boa viagem" are towns too."""
-    cities = places()
+    line that names a city in chat's lowercase. The places are those whose name says a place in
+    lowercase (:func:`places`): "porto", "natal", "horta" and "boa viagem" are words too."""
+    known = places()
     words = _WORD.findall(fold(text))
-    for n in range(_PLACE_WORDS, 0, -1):
-        for i in range(len(words) - n + 1):
-            phrase = words[i : i + n]
-            name = " ".join(phrase)
-            if name in PLACES and (n > 1 or not common_word(name)):
-                return True
-            if name in cities and not all(known_word(w) for w in phrase):
-                return True
-    return False
+    return any(
+        " ".join(words[i : i + n]) in known for n in range(_PLACE_WORDS, 0, -1) for i in range(len(words) - n + 1)
+    )
 
 
 @cache
 def places() -> frozenset[str]:
-    """GeoNames' cities of 15,000 people or more, countries and US states, by their folded names
-    (``places.txt.gz``, written by ``scripts/build_places.py``)."""
+    """The places whose folded name says a place even in lowercase: the extractor's gazetteer and
+    GeoNames' cities of 15,000 people or more, countries and US states, as judged by
+    ``scripts/build_places.py`` (which says how) into ``places.txt.gz``."""
     raw = resources.files(__package__).joinpath("places.txt.gz").read_bytes()
     lines = gzip.decompress(raw).decode("utf-8").splitlines()
     return frozenset(line for line in lines if line and not line.startswith("#"))
