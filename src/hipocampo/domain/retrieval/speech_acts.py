@@ -159,7 +159,7 @@ def names_occupation(text: str) -> bool:
     """Whether ``text`` names an occupation of any language we read ("im a ux researcher", "sou
     enfermeira há 6 anos", "trampo de designer em bh"): a word of each bundle's ``OCCUPATIONS``,
     or its masculine form (Portuguese lists them so), or a status ("retired", "reformado")."""
-    return any(occupation_word(w) for w in _WORD.findall(fold(text)))
+    return any(occupation_word(w) for w in _words(fold(text)))
 
 
 @lru_cache(maxsize=50_000)
@@ -167,7 +167,7 @@ def names_medication(text: str) -> bool:
     """Whether ``text`` names a medication of any language we read ("tô tomando losartana",
     "doc switched me from metformin to jardiance"): a word of each bundle's ``MEDICATIONS``, or one
     ending as drugs of a class do (``DRUG_SUFFIXES``: "-pril", "-sartana")."""
-    return any(medication_word(w) for w in _WORD.findall(fold(text)))
+    return any(medication_word(w) for w in _words(fold(text)))
 
 
 _PLACE_WORDS = 4
@@ -182,7 +182,7 @@ def names_place(text: str) -> bool:
     line that names a city in chat's lowercase. The places are those whose name says a place in
     lowercase (:func:`places`): "porto", "natal", "horta" and "boa viagem" are words too."""
     known = places()
-    words = _WORD.findall(fold(text))
+    words = _words(fold(text))
     return any(
         " ".join(words[i : i + n]) in known for n in range(_PLACE_WORDS, 0, -1) for i in range(len(words) - n + 1)
     )
