@@ -230,3 +230,101 @@ def test_a_currency_frames_no_one_thing() -> None:
     """A rate, a rent and a budget are all euros: a studio's rent restates no hourly rate."""
     earlier = "update: subi a tarifa pra 35 euros à hora, estava a trabalhar bué por pouco"
     assert restated("and i rented a shared studio in Bonfim now, 180 euros por mês", earlier) == []
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "old", "new"),
+    [
+        ("just started buspirone 5mg twice a day", "doc bumped me up, it's 10mg twice a day now", "5", "10"),
+        (
+            "i make 16/hr at a coffee shop and we have 450 a month for food",
+            "also got a raise, 18.50/hr now",
+            "16",
+            "18",
+        ),
+        ("arranjei um part-time num centro de explicações, 12€ à hora", "subiram-me pra 14€ à hora 🎉", "12", "14"),
+        ("tô em low carb, peso 86kg e a meta é 78", "agora peso 81kg 💪", "86", "81"),
+    ],
+)
+def test_an_amount_with_its_unit_written_on_restates_the_earlier_one(
+    earlier: str, later: str, old: str, new: str
+) -> None:
+    """Chat glues units on ("10mg", "16/hr", "86kg", "14€"): the amount is a value all the same, and a
+    rate per hour is framed as one, so it is told apart from a monthly budget said beside it."""
+    assert restated(later, earlier) == [(old, new)]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "old", "new"),
+    [
+        (
+            "i work nights at the hospital, 7p-7a three nights a week",
+            "they switched me to days at the hospital, 7a-7p now",
+            "7p-7a",
+            "7a-7p",
+        ),
+        (
+            "trampo no call center das 14h às 20h",
+            "mudaram meu turno no call center, agora é das 22h às 4h",
+            "14h-20h",
+            "22h-4h",
+        ),
+    ],
+)
+def test_a_span_of_hours_restates_the_earlier_one(earlier: str, later: str, old: str, new: str) -> None:
+    """A shift is one value however it is written ("7p-7a", "das 14h às 20h"), never a code."""
+    assert restated(later, earlier) == [(old, new)]
+
+
+def test_amounts_framed_alike_in_sentences_of_one_subject_restate_across_languages() -> None:
+    """ "a room ... 1020 a month" and "vivo num quarto, pago 1350 por mês" share no word, but both
+    speak of a home and frame the amount per month."""
+    earlier = "vivo em clapham num quarto, pago 1350 por mês 😩"
+    assert restated("found a room in walthamstow, 1020 a month incl bills, moving in on july 5", earlier) == [
+        ("1350", "1020")
+    ]
+
+
+def test_a_time_of_day_is_no_amount_and_a_lowercase_name_opens_someone_elses_news() -> None:
+    assert restated("savings goal is 200 a month now", "my brain is mush by 7pm, trying to save 400 a month") == [
+        ("400", "200")
+    ]
+    earlier = "we moved!! my gf noor and i got a 2br in pilsen, 1725 total"
+    assert restated("noor got a job in milwaukee and moved out last week", earlier) == []
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "old", "new"),
+    [
+        (
+            "btw moro em neukölln, any spot w decent food?",
+            "mano achei um ap em friedrichshain!! we move next month",
+            "neukolln",
+            "friedrichshain",
+        ),
+        (
+            "oi! moro na bela vista, aluguel 1.650",
+            "mudamos semana passada!!! agora é santana, 1.900 dividido",
+            "bela vista",
+            "santana",
+        ),
+    ],
+)
+def test_a_move_said_with_a_place_and_no_home_frame_replaces_the_earlier_home(
+    earlier: str, later: str, old: str, new: str
+) -> None:
+    """A turn of a home ("ap", "mudamos") with a change cue, naming one place, lowercase or not."""
+    found = replaced_statements(later, [("m1", earlier)])
+    assert [(r.subject, r.words, r.new_words) for r in found] == [("home", old, new)]
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "a minha flatmate is moving to Dublin next month, vou ter de encontrar outra 😩",  # hers
+        "visiting dublin next week, any tips for a cheap room?",  # no change cue
+        "i moved my desk to the window lol",  # no place
+    ],
+)
+def test_a_move_that_is_not_the_users_replaces_no_home(later: str) -> None:
+    assert replaced_statements(later, [("m1", "olá! living in London for 3 years now")]) == []

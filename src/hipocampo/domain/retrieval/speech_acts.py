@@ -181,11 +181,24 @@ def names_place(text: str) -> bool:
     lowercase one is not, and a question asking where (:func:`answer_kinds`) is answered by a
     line that names a city in chat's lowercase. The places are those whose name says a place in
     lowercase (:func:`places`): "porto", "natal", "horta" and "boa viagem" are words too."""
+    return bool(places_named(fold(text)))
+
+
+@lru_cache(maxsize=50_000)
+def places_named(folded: str) -> tuple[str, ...]:
+    """The places a folded text names (:func:`places`), longest first where two overlap: "moved to
+    new york" names "new york", not "york" as well."""
     known = places()
-    words = _words(fold(text))
-    return any(
-        " ".join(words[i : i + n]) in known for n in range(_PLACE_WORDS, 0, -1) for i in range(len(words) - n + 1)
-    )
+    words = _words(folded)
+    taken: set[int] = set()
+    out: list[str] = []
+    for n in range(_PLACE_WORDS, 0, -1):
+        for i in range(len(words) - n + 1):
+            span = set(range(i, i + n))
+            if not span & taken and " ".join(words[i : i + n]) in known:
+                taken |= span
+                out.append(" ".join(words[i : i + n]))
+    return tuple(out)
 
 
 @cache

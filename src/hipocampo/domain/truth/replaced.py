@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..lang import LANGUAGES, language
+from ..lang import LANGUAGES, Language, language
 from ..text import fold, query_terms
 from .changes import _CLAUSE_END, _about_other, _cue_clause, _own, _sentences
 from .reconcile import RESTATED
@@ -327,7 +327,7 @@ def replaced_statements(
     subject. Per subject, the scan stops at the newest earlier statement of the same value (what is
     older was judged when that one was said), and takes at most ``limit`` statements."""
     found: dict[tuple[str, str], Replaced] = {}
-    for later in subject_statements(text, codes):
+    for later in [*subject_statements(text, codes), *moved_home(text, codes)]:
         if later.adds:
             continue
         taken = 0
@@ -358,6 +358,39 @@ def replaced_statements(
                     )
                 break  # the newest statement only: what is older was judged when it was said
     return list(found.values())
+
+
+def _bundles(codes: Sequence[str] | None) -> list[Language]:
+    return [language(code) for code in codes or list(LANGUAGES)]
+
+
+def moved_home(text: str, codes: Sequence[str] | None = None) -> list[Statement]:
+    """A home said without a home frame: an own sentence that speaks of a home (the subject
+    thesaurus: "ap", "a room", "mudamos"), says a change (each language's ``NOW`` cues: "agora",
+    "moving") and names one place ("mano achei um ap em friedrichshain!! we move next month",
+    "mudamos semana passada!!! agora é santana"). Read only on the later side: it replaces the
+    newest home stated by a frame, never serves as one."""
+    from ..retrieval.speech_acts import places_named  # imported late: retrieval reads this package
+    from ..retrieval.subjects import spoken_of
+
+    if any(s.subject == "home" for s in subject_statements(text, codes)):
+        return []  # a frame said it, and where it stands
+    turn = fold(text)
+    if "home" not in spoken_of(text) or not any(re.search(c.changes.NOW, turn) for c in _bundles(codes)):
+        return []  # the turn as a whole: "mudamos semana passada!!! agora é santana" is two sentences
+    out: list[Statement] = []
+    for whole in _sentences(text):
+        sentence = _statement_part(whole)
+        folded = fold(sentence)
+        if not sentence or _about_other(folded):
+            continue
+        named = places_named(folded)
+        lead = folded[: folded.find(named[0])] if len(named) == 1 else ""
+        if any(re.search(c.changes.OWNED_SUBJECT, lead) for c in _bundles(codes)):
+            continue  # "a minha flatmate is moving to Dublin": her home, not the user's
+        if len(named) == 1 and not _NEGATION.search(folded):
+            out.append(Statement("home", named[0], _stems(named[0]), sentence, False))
+    return out[:1]
 
 
 @cache

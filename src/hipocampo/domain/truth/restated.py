@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from ..extraction.lexicon import known_word
 from ..lang import LANGUAGES, language
+from ..retrieval.speech_acts import places_named
+from ..retrieval.subjects import spoken_of
 from ..text import fold, query_terms
 from .changes import _about_other, _cue_clause, _sentences
 from .reconcile import RESTATED
@@ -30,7 +33,17 @@ _CODE = re.compile(
     r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b"
 )
 _UNIT_TAIL = re.compile(r"\d(?:am|pm|h|hs|min|mg|mcg|ml|kg|km|g|k|x|st|nd|rd|th|o|a|s)$")
-_AMOUNT = re.compile(r"(?<![\w:-])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?(?:(\s*(?:mil|k|thousand)\b)|(?![\w:-]))")
+_AMOUNT = re.compile(
+    r"(?<![\w:-])(\d{1,3}(?:[.,]\d{3})+|\d+)(?:[.,]\d+)?"
+    r"(?:(\s*(?:mil|k|thousand)\b)|(?=(?:/\s?)?[^\W\d_]{1,5}\b)|(?=[€$£])|(?![\w:-]))"
+)
+"""An amount, bare ("ganho 1400") or with its unit written on ("10mg", "86kg", "16/hr", "14€"):
+chat glues units on, and a dose or an hourly rate restated is as much a change as a salary."""
+_CLOCK = re.compile(r"\s?(?:am|pm|h)\b")
+_TIME = r"\d{1,2}(?:[:h.]\d{2})?\s?(?:am|pm|a|p|h)\b"
+_RANGE = re.compile(rf"(?<![\w:-])(?:das\s+)?({_TIME})\s*(?:-|–|to|till|until|as|ate|a)\s*({_TIME})")
+"""A span of hours ("7p-7a", "8am-8pm", "das 14h às 20h"), folded: a shift or opening hours, one
+value however long. Both ends carry their mark (am, pm, h), so "3-4 days" is no span."""
 _NAME = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+(?:\s+(?:(?:de|da|do|dos|das|of)\s+)?[A-ZÀ-Ý][\w'’-]+)*")
 """A name, of one or more capitalised words ("Mercado Livre", "Hospital de Santa Maria")."""
 _NOT_NAMES = _merged("NOT_NAMES")
@@ -49,6 +62,10 @@ class _Values:
     numbers: frozenset[str]
     codes: frozenset[str]
     framed: frozenset[str] = frozenset()  # the word before and the unit after each amount
+    frames: tuple[tuple[str, frozenset[str]], ...] = ()  # each amount's own frame
+
+    def frame_of(self, amount: str) -> frozenset[str]:
+        return next((f for a, f in self.frames if a == amount), frozenset())
 
     @property
     def all(self) -> frozenset[str]:
@@ -62,40 +79,78 @@ class _Values:
         return frozenset(_shape(c) for c in self.codes if len(c) >= 4) | self.framed
 
 
+_RANGE_SHAPE = "~"
+"""A span of hours' mark: every span has one shape, "7p-7a" and "das 22h às 4h" alike."""
+
+
 def _shape(code: str) -> str:
     """A folded code with its digits and letters replaced by their class: what two codes of one
-    kind share whatever their values."""
+    kind share whatever their values. Spans of hours share one shape."""
+    if code.startswith(_RANGE_SHAPE):
+        return _RANGE_SHAPE
     return re.sub(r"[a-z]", "a", re.sub(r"\d", "#", code))
 
 
 def _values(sentence: str) -> _Values:
-    """The names, amounts and codes a sentence states, folded: what a restatement changes."""
+    """The names, amounts, spans of hours and codes a sentence states, folded: what a restatement
+    changes."""
+    folded = fold(sentence)
+    ranges = {_RANGE_SHAPE + "-".join(re.sub(r"\s", "", t) for t in m.groups()) for m in _RANGE.finditer(folded)}
+    spans = [m.span() for m in _RANGE.finditer(folded)] if len(folded) == len(sentence) else []
     codes = {fold(c) for c in _CODE.findall(sentence) if not _UNIT_TAIL.search(fold(c))}
+    codes = {c for c in codes if not any(c in r for r in ranges)} | ranges
     numbers = set()
     framed = set()
+    frames: dict[str, frozenset[str]] = {}
     for m in _AMOUNT.finditer(sentence):
-        if any(m.group(1) in c for c in codes):
+        if any(m.group(1) in c for c in codes) or any(a <= m.start() < b for a, b in spans):
             continue
+        if _CLOCK.match(folded, m.end()) and len(folded) == len(sentence):
+            continue  # "by 7pm", "às 22h": a time of day, no amount
         numbers.add(_amount(m))
-        framed |= _frame(sentence, m)
+        frame = _frame(sentence, m)
+        frames[_amount(m)] = frames.get(_amount(m), frozenset()) | frame
+        framed |= frame
     own = {fold(next(g for g in m.groups() if g)) for m in _SELF.finditer(sentence)}  # the speaker's own name
     names = {_name(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own - {""}
-    return _Values(frozenset(names), frozenset(numbers), frozenset(codes), frozenset(framed))
+    if not any(c.isupper() for c in sentence) and not _named_first(folded):
+        names |= set(places_named(folded))  # chat's lowercase: a place is a name all the same
+    return _Values(
+        frozenset(names), frozenset(numbers), frozenset(codes), frozenset(framed), tuple(sorted(frames.items()))
+    )
 
 
 _BEFORE = re.compile(r"([^\W\d_]{3,})\s+(?:(?:de|of|about|around|uns|umas|cerca\s+de|like)\s+)?$")
-_AFTER = re.compile(r"^\s*([^\W\d_]{2,})")
+_AFTER = re.compile(
+    r"^\s*(?:[€$£]|(?:euros?|reais|dollars?|bucks|usd|eur|brl|gbp)\b)?\s*"  # a currency, then
+    r"(?:(/|per\s+|por\s+|an?\s+|a\s+|ao\s+|each\s+)\s*)?([^\W\d_]{1,})"  # "per" and a unit
+)
+_PER = {
+    "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hora": "hour", "horas": "hour", "ora": "hour",
+    "mo": "month", "month": "month", "mes": "month", "mensal": "month",
+    "wk": "week", "week": "week", "semana": "week", "yr": "year", "year": "year", "ano": "year",
+    "day": "day", "dia": "day", "night": "night", "noite": "night",
+}  # fmt: skip
+"""Units of time after an amount, in either language: "16/hr", "110/h", "14€ à hora" and "28 an hour"
+are all a rate per hour; "1020 a month" and "pago 800 por mês" a monthly amount."""
 
 
 def _frame(sentence: str, m: re.Match[str]) -> set[str]:
     """The content word right before an amount and the unit right after it, folded and marked
-    ("<ganho", ">mcg"); function words, chat words and currencies frame nothing."""
+    ("<ganho", ">mcg"); a rate is marked as one ("16/hr", "1020 a month": ">/hour", ">/month").
+    Function words, chat words and currencies frame nothing."""
     out = set()
     before = _BEFORE.search(fold(sentence[: m.start()]))
     after = _AFTER.match(fold(sentence[m.end() :])) if not m.group(2) else None
-    for mark, word in (("<", before.group(1) if before else ""), (">", after.group(1) if after else "")):
-        if word and word not in _stop() and word not in _FUNCTION and word not in _CURRENCIES:
-            out.add(mark + word)
+    if before and before.group(1) not in _stop() and before.group(1) not in _FUNCTION:
+        if before.group(1) not in _CURRENCIES:
+            out.add("<" + before.group(1))
+    if after:
+        per, word = after.group(1), after.group(2)
+        if per and word in _PER:
+            out.add(">/" + _PER[word])
+        elif not per and len(word) >= 2 and word not in _stop() and word not in _FUNCTION and word not in _CURRENCIES:
+            out.add(">" + word)
     return out
 
 
@@ -158,9 +213,20 @@ def _pair(later: _Values, earlier: _Values, later_text: str, earlier_text: str) 
         olds = [v for v in getattr(earlier, kind) if not _says(later_text, v)]
         if kind == "codes":
             olds = [v for v in olds if any(_shape(v) == _shape(n) for n in news)]
+        if kind == "numbers" and (len(news) > 1 or len(olds) > 1):
+            # Several amounts: the pair is the one each side frames alike ("16/hr" and "18.50/hr"
+            # beside "450 a month for groceries"), when exactly one is.
+            news, olds = _framed_alike(news, olds, later, earlier)
         if len(news) == 1 and len(olds) == 1:
             return olds[0], news[0]
     return None
+
+
+def _framed_alike(news: list[str], olds: list[str], later: _Values, earlier: _Values) -> tuple[list[str], list[str]]:
+    pairs = [(o, n) for n in news for o in olds if later.frame_of(n) & earlier.frame_of(o)]
+    if len(pairs) != 1:
+        return [], []
+    return [pairs[0][1]], [pairs[0][0]]
 
 
 def states_value(text: str, value: str) -> bool:
@@ -173,7 +239,7 @@ def _says(text: str, value: str) -> bool:
     folded = fold(text)
     if value.isdigit():
         plain = re.sub(r"(?<=\d)[.,](?=\d{3}\b)", "", folded)
-        return re.search(rf"(?<![\w.,]){value}(?![\w])", plain) is not None
+        return re.search(rf"(?<![\w.,]){value}(?![\d])(?![.,]\d)", plain) is not None
     return re.search(rf"\b{re.escape(value)}\b", folded) is not None
 
 
@@ -205,9 +271,28 @@ def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit:
                 break
             if hit is not None:
                 old, said, new = hit
+                old, new = old.removeprefix(_RANGE_SHAPE), new.removeprefix(_RANGE_SHAPE)
                 found[message_id] = Replaced(message_id, RESTATED, old, said, new, sentence)
                 taken += 1
     return list(found.values())
+
+
+_BROAD_SUBJECTS = frozenset({"money", "schedule"})
+"""Subjects too broad to say two sentences speak of one thing: a rent and a grocery budget are both money."""
+
+
+def _subjects(sentence: str) -> frozenset[str]:
+    """What a sentence speaks of, by the subject thesaurus, in any language ("a room in walthamstow"
+    and "vivo num quarto" both of a home): a shared subject counts as a shared word."""
+    return spoken_of(sentence) - _BROAD_SUBJECTS
+
+
+def _named_first(folded: str) -> bool:
+    """A lowercase sentence that may open on a name ("noor got a job in milwaukee and moved out"):
+    someone else's news, which casing would have shown, so its places are not taken for the user's.
+    A name here is a word of no language we read and no place."""
+    first = next(iter(_WORD.findall(folded)), "")
+    return len(first) >= 3 and first.isalpha() and not known_word(first) and not places_named(first)
 
 
 def _restated(
@@ -227,8 +312,10 @@ def _restated(
             continue
         theirs = _context(said, values)
         theirs.update({v: frozenset({v}) for v in values.all})
-        shared = _shared(context, theirs)
         shaped = bool(later.shapes() & values.shapes())
+        # Amounts framed alike ("1350 por mês", "1020 a month") in sentences of one subject ("a room",
+        # "num quarto") speak of one thing, across languages that share no word.
+        shared = _shared(context, theirs) + (shaped and bool(_subjects(sentence) & _subjects(said)))
         if shared + shaped >= MIN_CONTEXT and (shaped or _clauses_meet(said, pair[0], sentence, pair[1])):
             return pair[0], said, pair[1]
     return None

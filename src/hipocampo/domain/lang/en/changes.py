@@ -116,6 +116,9 @@ ADDING_OPENERS = r"also|plus|oh\s+and|and\s+also"
 """Openers that only link sentences ("also moved to Brooklyn"): no addition to the subject."""
 OTHERS = r"he|she|they|his|her|their|him|them|it|its|everyone|everybody|people"
 """Third-person subjects: a clause about someone else's home or job ("she moved to Paris")."""
+OWNED_SUBJECT = r"\b(?:my|our)\s+(?:[\w'-]+\s+){1,2}?(?:is|was|has|'s|got|gets|moved|moves|moving|will|just)\b"
+"""Someone of the user's as a clause's subject ("my flatmate is moving to Dublin", "my sister moved
+to Berlin"): a place said there is theirs (folded)."""
 NOT_VALUES = (
     r"now|today|here|there|home|remote|remotely|alone|together|again|currently|atm|rn|full|time|a|an|the|some|"
     r"this|that|my|our|same|different|new|old|heart|night|times|moment|work|first|least|best|most|all"
@@ -125,6 +128,7 @@ NOW = (
     r"\bnow\b|\binstead\b|\bthese\s+days\b|\bnowadays\b|\bswitched\b|\bchanged\b|\bmove[ds]?\s+(?:it|us|me)\b|"
     r"\brescheduled\b|\bupdated?\b|\bwent\s+up\b|\bwent\s+down\b|\braised\b|\bnew\s+one\b"
     r"|\bupped\b|\bbumped\b|\bincreased\b|\bdecreased\b|\blowered\b|\breduced\b|\bcut\s+(?:it|back|down)\b"
+    r"|\brn\b|\ba\s+raise\b|\bpromoted\b|\bdoubled\b|\bhalved\b|\bswapped\b|\btraded\b|\bmov(?:e|ed|ing)\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("Ethiopian is my
 favourite cuisine now", "they put me on TP1357 instead"): with the earlier statement's subject and

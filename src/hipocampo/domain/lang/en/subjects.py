@@ -143,6 +143,12 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"\brent\b",
             r"house\b",
             r"bought a house",
+            r"room\b",
+            r"landlord",
+            r"apt\b",
+            r"\d ?br\b",
+            r"lease\b",
+            r"place in\b",
         ),
     ),
     "family": (

@@ -131,6 +131,12 @@ OTHERS = (
     r"todo\s+(?:o\s+)?mundo|todos|a\s+galera|o\s+pessoal|a\s+malta"
 )
 """Third-person subjects: a clause about someone else's home or job ("ela mudou-se para o Porto")."""
+OWNED_SUBJECT = (
+    r"\b(?:(?:o|a|os|as)\s+)?(?:meu|minha|meus|minhas|nosso|nossa)\s+(?:[\w'-]+\s+){1,2}?"
+    r"(?:e|esta|ta|vai|foi|tem|mudou|mudou-se|se|arranjou|conseguiu|is|was|moved|got)\b"
+)
+"""Someone of the user's as a clause's subject ("a minha flatmate is moving to Dublin", "meu irmão
+se mudou pra Curitiba"): a place said there is theirs (folded)."""
 NOT_VALUES = (
     r"agora|hoje|aqui|ai|la|casa|remoto|remota|sozinh[oa]|junt[oa]s?|de|do|da|um|uma|uns|umas|o|a|os|as|"
     r"mesmo|mesma|nov[oa]|velh[oa]|outr[oa]|esse|essa|este|esta|isso|meu|minha"
@@ -141,6 +147,8 @@ NOW = (
     r"\bmud(?:ou|aram|ei|amos|ar)\b|\bsubiu\b|\bdesceu\b|\bbaixou\b|\btroc(?:ou|aram|ei|amos|ar)\b|\bremarc\w*\b|"
     r"\batualiz\w*\b|\bafinal\b|\bsubi\b|\bsubimos\b|\baumentei\b|\baument(?:ou|aram|amos)\b|\breduzi\b|"
     r"\breduz(?:iu|imos)\b|\bcort(?:ei|amos)\b|\bbaix(?:ei|amos)\b|\btive\s+aumento\b"
+    r"|\bagr\b|\bsubiram\b|\bdobr(?:ou|aram|ei|amos)\b|\bajust(?:ou|aram|ei|amos)\b|\bpass(?:ou|aram)-(?:me|nos)\b"
+    r"|\bpromovid[oa]\b"
 )
 """Cues that a statement gives the value holding now in place of an earlier one ("a minha preferida
 agora é Succession", "a Gol mudou meu voo! agora é o G3 1460"): with the earlier statement's subject

@@ -150,6 +150,10 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"vizinh",
             r"aluguel",
             r"renda\b",
+            r"quarto\b",
+            r"senhori[oa]",
+            r"\bt[0-4]\b",
+            r"mud(?:amos|aram)\b",
         ),
     ),
     "family": (
