@@ -328,3 +328,11 @@ def test_a_move_said_with_a_place_and_no_home_frame_replaces_the_earlier_home(
 )
 def test_a_move_that_is_not_the_users_replaces_no_home(later: str) -> None:
     assert replaced_statements(later, [("m1", "olá! living in London for 3 years now")]) == []
+
+
+def test_a_promotion_replaces_the_title_said_with_the_workplace() -> None:
+    """ "im a junior data analyst at brindlewood" says a role as well as an employer; "they promoted
+    me to senior analyst" replaces the role only."""
+    earlier = "im a junior data analyst at brindlewood logistics and my boss wants it by eod lol"
+    found = replaced_statements("plot twist: they promoted me to senior analyst 🎉", [("m1", earlier)])
+    assert [(r.subject, r.words, r.new_words) for r in found] == [("role", "junior data analyst", "senior analyst")]

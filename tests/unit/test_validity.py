@@ -196,3 +196,22 @@ def test_a_memory_of_several_lines_is_marked_on_the_line_that_states_the_replace
     trip_line = next(line for line in text.splitlines() if "Japan" in line)
     assert OUTDATED_MARK in acme_line and "Globex" in acme_line
     assert OUTDATED_MARK not in trip_line
+
+
+def test_a_turn_marked_by_a_later_statement_ranks_as_outdated_only_for_what_changed() -> None:
+    """ "i work nights at st ansgar, 7p-7a" then "they switched me to days, 7a-7p": the turn is
+    earlier for the shift, not for where the user works (its line is rendered marked either way)."""
+    from hipocampo.domain.retrieval.query import RecallQuery
+    from hipocampo.domain.truth.validity import LATER_STATEMENT
+    from hipocampo.services.rerank import concerns
+
+    mark = fact("s1", "statement:restated:7p_7a", "7p-7a", "i work nights at st ansgar, 7p-7a", closed=MOVED)
+    mark.metadata[LATER_STATEMENT] = "they switched me to days, 7a-7p starting next month"
+    change = Validity.of([mark], NOW).changes[0]
+    assert concerns(RecallQuery.parse("what's my shift now"), change)  # a number, and the later line gives one
+    assert not concerns(RecallQuery.parse("where do i work again"), change)
+    home = fact("s2", "statement:home:santos", "santos", "moro em Santos", closed=MOVED)
+    home.metadata[LATER_STATEMENT] = "primeiro mês em Belo Horizonte"
+    assert concerns(RecallQuery.parse("em que cidade eu moro?"), Validity.of([home], NOW).changes[0])
+    rule = fact("f1", "employer", "Acme", "The user works at Acme.", closed=MOVED)
+    assert concerns(RecallQuery.parse("what's the weather"), Validity.of([rule], NOW).changes[0])  # a rule's slot

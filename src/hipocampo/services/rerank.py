@@ -17,8 +17,8 @@ from ..domain.retrieval import learned, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory
-from ..domain.text import fold
-from ..domain.truth.validity import Validity, validity_boost
+from ..domain.text import fold, query_terms
+from ..domain.truth.validity import LATER_STATEMENT, Change, Validity, validity_boost
 from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
@@ -115,7 +115,7 @@ def rerank(
         boosts = {
             "recency": ranking.recency_boost(item.created_at, now, mode),
             "importance": ranking.importance_boost(item.importance),
-            "validity": validity_boost(outdated) ** VALIDITY_POWER,
+            "validity": validity_boost(outdated if features["outdated"] else None) ** VALIDITY_POWER,
         }
         score = base * boosts["recency"] * boosts["importance"] * boosts["validity"]
         out.append(
@@ -230,7 +230,7 @@ def _signals(
         "about_self": float(about and own and speech_acts.self_subject(item.content)),
         "about_others": float(about_others and item.kind is MemoryKind.TURN and speech_acts.of_others(item.content)),
         "others_line": float(others_line),
-        "outdated": float(outdated is not None),
+        "outdated": float(outdated is not None and concerns(query, outdated)),
         "name_answer": float(name_answer),
         "number_answer": float(wants_number and has_number),
         "length": min(math.log1p(len(item.content.split())) / 5, 1.0),
@@ -239,6 +239,43 @@ def _signals(
         about_others and item.kind is MemoryKind.FACT and (item.key or "").startswith("person:")
     )
     return Signals(matched, matched_names, relevance, act, outdated, own, of_others, features)
+
+
+STATEMENT_SUBJECTS = {
+    "home": frozenset({"home"}),
+    "rent": frozenset({"home", "money"}),
+    "work": frozenset({"work"}),
+    "role": frozenset({"work"}),
+    "partner": frozenset({"family"}),
+    "diet": frozenset({"food restrictions"}),
+    "dose": frozenset({"health"}),
+}
+"""The thesaurus subjects (:mod:`~hipocampo.domain.retrieval.subjects`) of each subject a later
+statement replaces (:data:`~hipocampo.domain.truth.replaced.SUBJECT_KEYS`), named in its key."""
+
+
+def concerns(query: RecallQuery, change: Change) -> bool:
+    """Whether a question asks about what a later statement changed in a turn. A turn is marked
+    earlier whole, though it often said more than what changed: "i work nights at st ansgar
+    regional, 7p-7a three nights a week" still says where the user works once "they switched me to
+    days, 7a-7p" is said. So a turn a later statement marked (not a rule's fact, which names its
+    slot) ranks as outdated only for a question that shares a word or a subject with the later
+    statement or the earlier value, or asks for a number where the later statement gives one. For
+    other questions it ranks as it is, and its line is still rendered with its "earlier" note."""
+    closed = change.closed
+    key = (closed.key or "").split(":")
+    if key[0] != "statement":
+        return True
+    later = str(closed.metadata.get(LATER_STATEMENT) or "")
+    changed = f"{later} {change.value}"
+    if query.subjects & (
+        subjects.spoken_of(changed) | STATEMENT_SUBJECTS.get(key[1] if len(key) > 1 else "", frozenset())
+    ):
+        return True
+    said = frozenset(query_terms(changed))
+    if any(stems & said for stems in query.word_stems):
+        return True
+    return query.asks_for[1] and any(c.isdigit() for c in changed)
 
 
 class _Row(NamedTuple):

@@ -108,6 +108,12 @@ def _species(species: str) -> str | None:
     return lex.PETS.get(f) or lex.PETS.get(f[:-1]) or lex.PETS.get(f.removesuffix("ies") + "y")
 
 
+def _species_again(rest: str) -> str:
+    """The rest after a breed without the kind it is of: "a golden retriever puppy named Biscuit"."""
+    word = re.match(r"\s+([\w-]+)", rest)
+    return rest[word.end() :] if word and _species(word.group(1)) else rest
+
+
 def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     """ "I have a cat named Miso" -> pet:cat = Miso; "two dogs" -> pet:dog = 2 dogs."""
     n = count(number)
@@ -115,7 +121,7 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     kind = _species(species)
     if not n or not kind:
         return None
-    names = names_after(rest)
+    names = names_after(_species_again(rest))
     feminine = _words(lang).is_feminine(f)
     if names:
         joiner = _words(lang).AND

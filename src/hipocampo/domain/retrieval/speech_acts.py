@@ -48,6 +48,12 @@ _ASKS_KIND: dict[AnswerKind, re.Pattern[str]] = {
 }
 _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
 _NUMBER = re.compile(r"\d")
+_NAMED = re.compile(
+    r"\b(?:" + "|".join(sorted({w for lang in LANGUAGES.values() for w in lang.changes.NAMING})) + r")\s+[^\W\d_]{2,}",
+    re.IGNORECASE,
+)
+"""A name given by a naming word, which chat writes in lowercase ("named him feijão", "se chama
+mandioca"): the word after it is a name, whatever its case."""
 _ACKNOWLEDGED = re.compile("|".join(p for b in _BUNDLES for p in getattr(b, "ACKNOWLEDGED", ())))
 ACK_WORDS = 6
 """An acknowledgement is short: "ok vou falar pra ela"; "ok i'll be in Lisbon next week" tells more."""
@@ -133,7 +139,7 @@ def asks_for(query: str) -> tuple[bool, bool]:
 def holds(text: str) -> tuple[bool, bool]:
     """Whether a text holds a name (a capitalised word inside a sentence, an acronym, a CamelCase
     brand) and whether a number."""
-    return bool(_NAME.search(text)), bool(_NUMBER.search(text))
+    return bool(_NAME.search(text) or _NAMED.search(text)), bool(_NUMBER.search(text))
 
 
 def answer_kinds(query: str) -> frozenset[AnswerKind]:

@@ -81,7 +81,7 @@ SUBJECTS = {
     r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?an?\s+\w+(?:\s+\w+)?\s+at\s+|\btook\s+(?:a|the)\s+job\s+(?:at|with)\s+|"
     r"\baccepted\s+(?:an?\s+|the\s+)?(?:offer|job)\s+(?:at|from|with)\s+|\bgot\s+hired\s+(?:at|by)\s+",
     "role": r"\b(?:work|working|started|joined|hired|promoted|job)\b[^.!?,;]{0,40}?\bas\s+(?:an?\s+)?|"
-    r"\bpromoted\s+to\s+",
+    r"\bpromoted\s+to\s+|\b(?:(?:they|he|she)\s+(?:just\s+)?)?promoted\s+(?:me|us)\s+to\s+|\b(?:i'?m|i\s+am)\s+(?:now\s+)?an?\s+(?P<v>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?=(?:at|for)\s)",
     "partner": r"\bmy\s+(?:new\s+)?(?:boyfriend|girlfriend|bf|gf|partner|husband|wife|fiance|fiancee)\s*,?\s*"
     r"(?:(?:is|called|named)\s+)?|\b(?:dating|seeing)\s+",
     "diet": r"\b(?:i'?m|i\s+am|im)\s+(?:now\s+|fully\s+|mostly\s+)?(?P<v>vegan|vegetarian|pescatarian|flexitarian|keto|"

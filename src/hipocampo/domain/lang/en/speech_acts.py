@@ -138,6 +138,7 @@ thyroid?". Its answer names a drug (each bundle's ``MEDICATIONS`` and ``DRUG_SUF
 ASKS_NUMBER: tuple[str, ...] = (
     r"\bhow (?:many|much|old|long|far)\b",
     r"\b(?:number|code|reference|booking|flight|order|policy|id|pin|budget|price|rent|salary|age)\b",
+    r"\b(?:dose|dosage|weigh|weight|rate|wage|payment|shift|hours)\b",
     r"\bwhat (?:time|year|date|day)\b",
 )
 """A question answered by a number or a code: "how old...", "what's my flight number?"."""

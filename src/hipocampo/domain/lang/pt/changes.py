@@ -85,7 +85,8 @@ SUBJECTS = {
     r"\bemprego\s+nov[oa]\s+(?:na|no)\s+|\bnovo\s+emprego\s+(?:na|no)\s+|"
     r"\bsou\s+(?!de\b|do\b|da\b|fa\b)\w+\s+(?:na|no)\s+",
     "role": r"\b(?:trabalho|trampo|comecei|entrei|contratad[oa]|promovid[oa]|trabalhando|trampando|trabalhar)\b"
-    r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+",
+    r"[^.!?,;]{0,40}?\bcomo\s+(?:um\s+|uma\s+)?|\bpromovid[oa]\s+(?:a|para|pra)\s+|"
+    r"\bsou\s+(?:um\s+|uma\s+)?(?P<v>(?!de\b|do\b|da\b|fa\b)[a-z]+(?:\s+[a-z]+)?)\s+(?=(?:na|no|numa|num)\s)",
     "partner": r"\b(?:meu|minha|o\s+meu|a\s+minha)\s+(?:nov[oa]\s+)?(?:namorad[oa]|noiv[oa]|marido|esposa|mulher|"
     r"companheir[oa]|boy|crush)\s*,?\s*(?:(?:e|chama|se\s+chama|chamad[oa])\s+)?(?:o\s+|a\s+)?|"
     r"\b(?:saindo|ficando)\s+com\s+(?:o\s+|a\s+)?|\bnamorando\s+(?:com\s+)?(?:o\s+|a\s+)?|\bnamoro\s+(?:com\s+)?(?:o\s+|a\s+)",

@@ -114,6 +114,8 @@ def job_title(text: str) -> str | None:
             comp = _COMPLEMENT.match(text[len(cand) :])
             if comp and comp["field"] and _is_place(comp["field"]):
                 comp = None  # "professor de Lisboa" is where the teacher is from
+            elif comp and (at := re.match(r"\s+em\s+(.+)", comp.group(0))) and _is_place(at.group(1)):
+                comp = None  # "freelancer em lisboa", "designer em bh": where the work is, no title
             title = cand + (comp.group(0) if comp else "")
             level = _LEVEL.match(text[len(title) :])
             return title + level.group(0).rstrip(",.;!") if level else title

@@ -138,6 +138,8 @@ ASKS_NUMBER: tuple[str, ...] = (
     r"\b(?:numero|codigo|referencia|reserva|voo|pedido|protocolo|apolice|localizador|senha|orcamento|preco"
     r"|aluguel|aluguer|renda|salario|idade)\b",
     r"\b(?:que|qual) (?:horas|hora|ano|data|dia)\b",
+    r"\bq(?:nt|nto|nta|to|ta|tos|tas|ts)\b",  # chat's "quanto": "qnt eu ganho", "qto é a parcela"
+    r"\b(?:dose|peso|parcela|valor|turno|horario|prestacao|mensalidade)\b",
 )
 """A question answered by a number or a code: "quantos anos...", "qual o número do voo?"."""
 
