@@ -336,3 +336,10 @@ def test_a_promotion_replaces_the_title_said_with_the_workplace() -> None:
     earlier = "im a junior data analyst at brindlewood logistics and my boss wants it by eod lol"
     found = replaced_statements("plot twist: they promoted me to senior analyst 🎉", [("m1", earlier)])
     assert [(r.subject, r.words, r.new_words) for r in found] == [("role", "junior data analyst", "senior analyst")]
+
+
+def test_a_doubt_after_an_emoji_leaves_the_sure_sentence_before_it() -> None:
+    earlier = "i'm a shift lead at bramblecourt freight, the warehouse out in dublin"
+    later = "they promoted me to ops supervisor 😎 maybe i shouldve gotten the nicer car lmao"
+    found = replaced_statements(later, [("m1", earlier)])
+    assert [(r.subject, r.words, r.new_words) for r in found] == [("role", "shift lead", "ops supervisor")]

@@ -215,6 +215,7 @@ def _stems(words: str) -> frozenset[str]:
     return frozenset(query_terms(words)) or frozenset(words.split())
 
 
+_EMOJI_END = re.compile(r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+")
 _QUESTION_TAIL = re.compile(r",[^,]*\?\s*$")
 
 
@@ -223,7 +224,12 @@ def _statement_part(sentence: str) -> str:
     ("meu namorado Caio faz aniversário, ideia de presente?"); a whole question is nothing."""
     if sentence.rstrip().endswith("?"):
         sentence = _QUESTION_TAIL.sub("", sentence)
-    return sentence if _own(sentence) else ""
+    if _own(sentence):
+        return sentence
+    # Chat ends sentences with an emoji: "they promoted me to ops supervisor 😎 maybe i shouldve
+    # gotten the nicer car" is sure up to the emoji, and the doubt after it is another sentence.
+    head = _EMOJI_END.split(sentence, maxsplit=1)[0]
+    return head if head != sentence and _own(head) else ""
 
 
 def _names_before(sentence: str, folded: str, begin: int, start: int) -> bool:
