@@ -125,6 +125,7 @@ def test_a_line_about_someone_else_is_told_from_the_speakers_own(turn: str, othe
         ("i live in leeds. if i ever moved id go to canada", False),
         ("moro em Braga desde 2019", False),
         ("also i live in Leeds if that matters for finding a garage", False),
+        ("if i ever get the chance i'd go travel nursing tbh, hawaii or smth. not rn tho", True),  # a tail says nothing
     ],
 )
 def test_a_turn_that_only_says_what_would_be_is_told_from_one_that_says_what_is(turn: str, what_if: bool) -> None:

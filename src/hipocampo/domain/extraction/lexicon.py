@@ -207,6 +207,11 @@ def _chat_words() -> frozenset[str]:
     return merged_set("STOP_WORDS") | frozenset().union(*(frozenset(map(fold, s)) for s in slang))
 
 
+def chat_word(word: str) -> bool:
+    """Whether a folded word is a stopword or chat slang of a language we read ("tho", "rn", "kkk")."""
+    return word in _chat_words()
+
+
 _NOUN_ENDINGS = tuple(e for code in LANGUAGES for e in getattr(language(code).lexicon, "NOUN_ENDINGS", ()))
 
 

@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
-from ..extraction.lexicon import medication_word, occupation_word
+from ..extraction.lexicon import chat_word, medication_word, occupation_word
 from ..lang import LANGUAGES
 from ..text import fold
 
@@ -248,8 +248,14 @@ def hypothetical(text: str) -> bool:
     eu fosse para Londres ganhava o triplo"): it opens with a condition (each bundle's
     ``clauses.CONDITIONALS``). It says what would be, nothing of what is. A condition further in
     is not enough: "i live in Leeds if that matters", "she asked if i want her hamster"."""
-    sentences = [s for s in _SENTENCE.split(text.replace("’", "'")) if _words(s)]
+    sentences = [s for s in _SENTENCE.split(text.replace("’", "'")) if _says_something(s)]
     return bool(sentences) and all(_IF_OPENS.search(s) for s in sentences)
+
+
+def _says_something(sentence: str) -> bool:
+    """A sentence with a word of its own: not a tail of chat and function words ("not rn tho",
+    "lol"), which adds nothing to the hypothetical before it."""
+    return any(len(w) > 3 and not chat_word(w) for w in _words(fold(sentence)))
 
 
 @lru_cache(maxsize=50_000)
