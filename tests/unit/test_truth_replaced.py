@@ -343,3 +343,9 @@ def test_a_doubt_after_an_emoji_leaves_the_sure_sentence_before_it() -> None:
     later = "they promoted me to ops supervisor 😎 maybe i shouldve gotten the nicer car lmao"
     found = replaced_statements(later, [("m1", earlier)])
     assert [(r.subject, r.words, r.new_words) for r in found] == [("role", "shift lead", "ops supervisor")]
+
+
+def test_a_span_of_hours_said_again_as_a_change_needs_no_shared_word() -> None:
+    earlier = "oi! sou enfermeira no hospital são lucas, faço 19h-7h três noites por semana"
+    assert restated("e mudaram meu plantão, agora é 7h-19h 🙌", earlier) == [("19h-7h", "7h-19h")]
+    assert restated("i do 10pm to 6am at the warehouse", "got moved to days, 7am to 3pm now") == []  # no cue

@@ -316,6 +316,9 @@ def _restated(
         # Amounts framed alike ("1350 por mês", "1020 a month") in sentences of one subject ("a room",
         # "num quarto") speak of one thing, across languages that share no word.
         shared = _shared(context, theirs) + (shaped and bool(_subjects(sentence) & _subjects(said)))
+        # Two spans of hours, the later said as a change ("mudaram meu plantão, agora é 7h-19h"): one
+        # person's working hours, said again, whatever words surround them.
+        shared += _RANGE_SHAPE in (later.shapes() & values.shapes())
         if shared + shaped >= MIN_CONTEXT and (shaped or _clauses_meet(said, pair[0], sentence, pair[1])):
             return pair[0], said, pair[1]
     return None

@@ -153,7 +153,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"quarto\b",
             r"senhori[oa]",
             r"\bt[0-4]\b",
-            r"mud(?:amos|aram)\b",
+            r"mudamos\b",
         ),
     ),
     "family": (
