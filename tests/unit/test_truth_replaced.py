@@ -349,3 +349,9 @@ def test_a_span_of_hours_said_again_as_a_change_needs_no_shared_word() -> None:
     earlier = "oi! sou enfermeira no hospital são lucas, faço 19h-7h três noites por semana"
     assert restated("e mudaram meu plantão, agora é 7h-19h 🙌", earlier) == [("19h-7h", "7h-19h")]
     assert restated("i do 10pm to 6am at the warehouse", "got moved to days, 7am to 3pm now") == []  # no cue
+
+
+def test_a_question_after_an_emoji_leaves_the_statement_before_it() -> None:
+    """ "faço 19h-7h três noites por semana 😩 dicas pra dormir de dia?": the question is the last piece."""
+    earlier = "oi! sou enfermeira no hospital são lucas, faço 19h-7h três noites por semana 😩 dicas pra dormir de dia?"
+    assert restated("e mudaram meu plantão, agora é 7h-19h 🙌", earlier) == [("19h-7h", "7h-19h")]

@@ -223,7 +223,10 @@ def _statement_part(sentence: str) -> str:
     """The part of a sentence said as a statement: a question tacked on after a comma is left off
     ("meu namorado Caio faz aniversário, ideia de presente?"); a whole question is nothing."""
     if sentence.rstrip().endswith("?"):
-        sentence = _QUESTION_TAIL.sub("", sentence)
+        # The question is the last piece: after an emoji ("faço 19h-7h três noites 😩 dicas pra
+        # dormir de dia?"), else after the last comma.
+        pieces = _EMOJI_END.split(sentence)
+        sentence = " ".join(pieces[:-1]) if len(pieces) > 1 else _QUESTION_TAIL.sub("", sentence)
     if _own(sentence):
         return sentence
     # Chat ends sentences with an emoji: "they promoted me to ops supervisor 😎 maybe i shouldve
