@@ -209,7 +209,8 @@ def test_a_turn_marked_by_a_later_statement_ranks_as_outdated_only_for_what_chan
     mark.metadata[LATER_STATEMENT] = "they switched me to days, 7a-7p starting next month"
     change = Validity.of([mark], NOW).changes[0]
     assert concerns(RecallQuery.parse("what's my shift now"), change)  # a number, and the later line gives one
-    assert not concerns(RecallQuery.parse("where do i work again"), change)
+    assert not concerns(RecallQuery.parse("where do i work again"), change)  # another part of the turn
+    assert concerns(RecallQuery.parse("any tips for sleeping?"), change)  # neither part: it stays outdated
     home = fact("s2", "statement:home:santos", "santos", "moro em Santos", closed=MOVED)
     home.metadata[LATER_STATEMENT] = "primeiro mês em Belo Horizonte"
     assert concerns(RecallQuery.parse("em que cidade eu moro?"), Validity.of([home], NOW).changes[0])

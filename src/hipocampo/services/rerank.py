@@ -9,6 +9,7 @@ a candidate's score is made of is one question, and how candidates are gathered 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, NamedTuple
 
 from ..domain.extraction.confidence import family
@@ -18,7 +19,7 @@ from ..domain.retrieval import relevance as calibrated
 from ..domain.retrieval.query import RecallQuery
 from ..domain.retrieval.recall import Explanation, RecencyMode, ScoredMemory
 from ..domain.text import fold, query_terms
-from ..domain.truth.validity import LATER_STATEMENT, Change, Validity, validity_boost
+from ..domain.truth.validity import LATER_STATEMENT, TAKEN_BACK, Change, Validity, validity_boost
 from ..ports import KeywordHit, VectorHit
 from .deps import Deps
 
@@ -258,24 +259,40 @@ def concerns(query: RecallQuery, change: Change) -> bool:
     """Whether a question asks about what a later statement changed in a turn. A turn is marked
     earlier whole, though it often said more than what changed: "i work nights at st ansgar
     regional, 7p-7a three nights a week" still says where the user works once "they switched me to
-    days, 7a-7p" is said. So a turn a later statement marked (not a rule's fact, which names its
-    slot) ranks as outdated only for a question that shares a word or a subject with the later
-    statement or the earlier value, or asks for a number where the later statement gives one. For
-    other questions it ranks as it is, and its line is still rendered with its "earlier" note."""
+    days, 7a-7p" is said. So a statement a later one replaced by value ranks as not outdated for a
+    question about another part of it (a shared word or subject with a clause that does not hold
+    the old value), unless the question also bears on the change (the later statement, the old
+    value's clause, or a number where the later statement gives one). Everything else ranks as
+    outdated: a rule's fact, a statement taken back whole, a question that bears on neither part.
+    Its line is rendered with its "earlier" note either way."""
     closed = change.closed
     key = (closed.key or "").split(":")
-    if key[0] != "statement":
+    old = fold(change.value)
+    if key[0] != "statement" or len(key) < 3 or closed.metadata.get(TAKEN_BACK) or not old:
+        return True
+    clauses = [c for c in _CLAUSE.split(closed.content) if c.strip()]
+    held = [c for c in clauses if old in fold(c)]
+    others = [c for c in clauses if c not in held]
+    if not held or not others:
         return True
     later = str(closed.metadata.get(LATER_STATEMENT) or "")
-    changed = f"{later} {change.value}"
-    if query.subjects & (
-        subjects.spoken_of(changed) | STATEMENT_SUBJECTS.get(key[1] if len(key) > 1 else "", frozenset())
-    ):
+    changed = " ".join([later, change.value, *held])
+    if _bears_on(query, changed, STATEMENT_SUBJECTS.get(key[1], frozenset())):
         return True
-    said = frozenset(query_terms(changed))
-    if any(stems & said for stems in query.word_stems):
+    if query.asks_for[1] and any(c.isdigit() for c in later):
         return True
-    return query.asks_for[1] and any(c.isdigit() for c in changed)
+    return not _bears_on(query, " ".join(others), frozenset())
+
+
+_CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?:and|but|e|mas)\s+")
+
+
+def _bears_on(query: RecallQuery, text: str, subjects_of: frozenset[str]) -> bool:
+    """A shared subject (the thesaurus's, or the statement's own) or a shared word, in any form."""
+    if query.subjects & (subjects.spoken_of(text) | subjects_of):
+        return True
+    said = frozenset(query_terms(text))
+    return any(stems & said for stems in query.word_stems)
 
 
 class _Row(NamedTuple):

@@ -26,7 +26,7 @@ A value of any other kind (a favourite, a flight, a code) changes only with a cu
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -369,6 +369,16 @@ def replaced_statements(
     return list(found.values())
 
 
+def own_sentences(text: str) -> Iterator[tuple[str, str]]:
+    """Each sentence of ``text`` said as the speaker's own statement (:func:`_statement_part`) and
+    not about someone else, with its folded form."""
+    for whole in _sentences(text):
+        sentence = _statement_part(whole)
+        folded = fold(sentence)
+        if sentence and not _about_other(folded):
+            yield sentence, folded
+
+
 def _bundles(codes: Sequence[str] | None) -> list[Language]:
     return [language(code) for code in codes or list(LANGUAGES)]
 
@@ -388,11 +398,7 @@ def moved_home(text: str, codes: Sequence[str] | None = None) -> list[Statement]
     if "home" not in spoken_of(text) or not any(re.search(c.changes.NOW, turn) for c in _bundles(codes)):
         return []  # the turn as a whole: "mudamos semana passada!!! agora é santana" is two sentences
     out: list[Statement] = []
-    for whole in _sentences(text):
-        sentence = _statement_part(whole)
-        folded = fold(sentence)
-        if not sentence or _about_other(folded):
-            continue
+    for sentence, folded in own_sentences(text):
         named = places_named(folded)
         lead = folded[: folded.find(named[0])] if len(named) == 1 else ""
         if any(re.search(c.changes.OWNED_SUBJECT, lead) for c in _bundles(codes)):

@@ -23,7 +23,7 @@ from ..retrieval.subjects import spoken_of
 from ..text import fold, query_terms
 from .changes import _about_other, _cue_clause, _sentences
 from .reconcile import RESTATED
-from .replaced import _WORD, Replaced, _merged, _statement_part, _stop
+from .replaced import _WORD, Replaced, _merged, _statement_part, _stop, own_sentences
 
 __all__ = ["restated_statements", "states_value"]
 
@@ -251,11 +251,7 @@ def restated_statements(text: str, earlier: Sequence[tuple[str, str]], *, limit:
     share :data:`MIN_CONTEXT` words, values or code shapes. No sentence about someone else, asked or
     supposed, on either side; the scan stops at an earlier sentence that already states the value."""
     found: dict[str, Replaced] = {}
-    for whole in _sentences(text):
-        sentence = _statement_part(whole)
-        folded = fold(sentence)
-        if not sentence or _about_other(folded):
-            continue
+    for sentence, folded in own_sentences(text):
         later = _values(sentence)
         if not later.all or not _change_cue(folded, later):
             continue
