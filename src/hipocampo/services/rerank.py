@@ -13,6 +13,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..domain.extraction.confidence import family
+from ..domain.lang import LANGUAGES
 from ..domain.model import MemoryItem, MemoryKind, turn_memory_id
 from ..domain.retrieval import learned, ranking, speech_acts, subjects
 from ..domain.retrieval import relevance as calibrated
@@ -284,7 +285,13 @@ def concerns(query: RecallQuery, change: Change) -> bool:
     return not _bears_on(query, " ".join(others), frozenset())
 
 
-_CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?:and|but|e|mas)\s+")
+_CLAUSE = re.compile(
+    r"[,;.!?]+\s*|\s+(?:"
+    + "|".join(f"{lang.clauses.AND}|{lang.changes.CLAUSE_BREAKS}" for lang in LANGUAGES.values())
+    + r")\s+",
+    re.IGNORECASE,
+)
+"""Where a turn's clauses part: punctuation, and each language's "and" and clause breaks ("but", "mas")."""
 
 
 def _bears_on(query: RecallQuery, text: str, subjects_of: frozenset[str]) -> bool:
