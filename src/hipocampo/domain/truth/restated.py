@@ -95,8 +95,9 @@ def _values(sentence: str) -> _Values:
     """The names, amounts, spans of hours and codes a sentence states, folded: what a restatement
     changes."""
     folded = fold(sentence)
-    ranges = {_RANGE_SHAPE + "-".join(re.sub(r"\s", "", t) for t in m.groups()) for m in _RANGE.finditer(folded)}
-    spans = [m.span() for m in _RANGE.finditer(folded)] if len(folded) == len(sentence) else []
+    found = list(_RANGE.finditer(folded))
+    ranges = {_RANGE_SHAPE + "-".join(re.sub(r"\s", "", t) for t in m.groups()) for m in found}
+    spans = [m.span() for m in found] if len(folded) == len(sentence) else []
     codes = {fold(c) for c in _CODE.findall(sentence) if not _UNIT_TAIL.search(fold(c))}
     codes = {c for c in codes if not any(c in r for r in ranges)} | ranges
     numbers = set()
@@ -107,9 +108,10 @@ def _values(sentence: str) -> _Values:
             continue
         if _CLOCK.match(folded, m.end()) and len(folded) == len(sentence):
             continue  # "by 7pm", "às 22h": a time of day, no amount
-        numbers.add(_amount(m))
+        amount = _amount(m)
+        numbers.add(amount)
         frame = _frame(sentence, m)
-        frames[_amount(m)] = frames.get(_amount(m), frozenset()) | frame
+        frames[amount] = frames.get(amount, frozenset()) | frame
         framed |= frame
     own = {fold(next(g for g in m.groups() if g)) for m in _SELF.finditer(sentence)}  # the speaker's own name
     names = {_name(w) for w in _NAME.findall(sentence)} - _NOT_NAMES - _stop() - codes - own - {""}
