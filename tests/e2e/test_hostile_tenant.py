@@ -4,7 +4,10 @@ ones while a victim tenant writes and recalls.
 
 The bounds are guards against the stalls this replaced (a victim's search took 60-161 s behind
 another tenant's long messages, and its new message was still not searchable after 60 s), not
-speed targets: they leave room for a shared two-core machine.
+speed targets: they leave room for a shared two-core machine. The recall bound is a tenth of the
+shortest stall seen (60 s). It was 2 s once, and a fresh-clone run on a busy two-core machine went
+past it (p95 2.08 s, p50 0.42 s) with nothing stalled: a bound that close to normal tail latency
+measures the machine, not the isolation.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import pytest
 
 from hipocampo_bench import abuse
 
-RECALL_P95_BOUND_MS = 2000.0
+RECALL_P95_BOUND_MS = 6000.0
 SEARCHABLE_BOUND_S = 30.0
 
 
