@@ -39,14 +39,14 @@ from datetime import date
 
 from ..dates import resolve_dates
 from ..errors import InvalidInput
-from ..lang import LANGUAGES
+from ..lang import LANGUAGES, language
 from ..model import MemoryType
 from ..text import detect_language, fold
 from .answers import answer_length, answered
 from .base import HEDGED, MEDIUM, Draft, Grammar, Person
 from .context import allergic_to_named, home_from_work_city, located_here, resolve
 from .people import extract_people
-from .roles import relation
+from .roles import named_later, relation
 from .said_in_passing import code_changed, drug_switched, eating_again, trip_called_off, working_at
 from .settling import render, settle
 from .validate import keep_valid
@@ -129,6 +129,9 @@ def extract_facts(
     found += code_changed(masked, spans, found)
     found += eating_again(masked, spans, found)
     found += drug_switched(masked, spans, found)
+    found = named_later(masked, found)
+    if any(_asks(masked[start:end]) for start, end in spans):
+        found = [f for f in found if not _wanted(f[0])]
     settled = settle(resolve(found, masked, known))
     keep = keep_valid([d for d, _, _ in settled], [span for _, _, span in settled], [g.code for _, g, _ in settled])
     fem = feminine if feminine is not None else bool(speaker_gender(text))
@@ -243,6 +246,21 @@ def _sentence_facts(
 
 
 _COMMENT = re.compile(rf"\s*[,;]\s*|\s+(?:{_joined('CONJUNCTIONS')})\s+", re.IGNORECASE)
+
+
+_WANTED = frozenset().union(*(getattr(language(code).module("needs"), "WANTED", ()) for code in LANGUAGES))
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks something ("me ajuda c uma query sql?"), not a nod ("sou vegana, tá?")."""
+    return sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
+
+
+def _wanted(d: Draft) -> bool:
+    """A goal said as a bare want ("quero começar pilates"); a turn that asks the assistant
+    something states the want as the request's purpose, so it is no plan for the user's life.
+    A goal named as one ("my goal is...") and a plan ("I'm planning to") stand anywhere."""
+    return d.memory_type is MemoryType.GOAL and d.template == "goal" and d.args.get("verb") in _WANTED
 
 
 def _head(clause: str) -> str:

@@ -148,6 +148,7 @@ CONDITIONS = merged_map("CONDITIONS")
 CONDITION_ADJECTIVES = merged_map("CONDITION_ADJECTIVES")
 MEDICATIONS = merged_map("MEDICATIONS")
 DRUG_SUFFIXES = tuple(sorted(merged_set("DRUG_SUFFIXES")))
+DRUG_FORMS = merged_set("DRUG_FORMS")  # "bombinha de salbutamol": the drug after its form
 DIETS = merged_map("DIETS")
 CATEGORIES = merged_map("CATEGORIES")
 TIMES = merged_map("TIMES")

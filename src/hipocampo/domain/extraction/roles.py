@@ -7,8 +7,10 @@ so "I have a cat named Miso" and "tenho um gato chamado Miso" fill the same slot
 from __future__ import annotations
 
 import re
+from datetime import date
 from types import ModuleType
 
+from ..dates import resolve_dates
 from ..lang import LANGUAGES, language
 from ..model import MemoryType as T
 from ..text import fold
@@ -28,7 +30,7 @@ from .base import (
     without_article,
     word_count,
 )
-from .context import pet_by_name
+from .context import Found, pet_by_name
 from .validate import trim_plan
 
 
@@ -114,6 +116,20 @@ def _species_again(rest: str) -> str:
     return rest[word.end() :] if word and _species(word.group(1)) else rest
 
 
+def _past_when(rest: str) -> str:
+    """The rest after the day a pet came, where chat puts its name: "adotei uma gata no sábado, a
+    nina", "a kitten last week, named Tofu". Only a date said first, after at most a preposition,
+    is passed over; anything else between the species and a name is another clause."""
+    found = resolve_dates(rest, _ANY_DAY)
+    if not found or len(rest[: found[0].span[0]].split()) > 1:
+        return ""
+    return rest[found[0].span[1] :]
+
+
+_ANY_DAY = date(2000, 1, 3)
+"""Only where a date is said matters here, not which day it is."""
+
+
 def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     """ "I have a cat named Miso" -> pet:cat = Miso; "two dogs" -> pet:dog = 2 dogs."""
     n = count(number)
@@ -121,7 +137,7 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
     kind = _species(species)
     if not n or not kind:
         return None
-    names = names_after(_species_again(rest))
+    names = names_after(_species_again(rest)) or names_after(_past_when(rest))
     feminine = _words(lang).is_feminine(f)
     if names:
         joiner = _words(lang).AND
@@ -139,6 +155,30 @@ def pet(number: str, species: str, rest: str, lang: str) -> list[Draft] | None:
         return [d]
     value = species if n == 1 else f"{n} {species}"
     return [draft(T.ENTITY, f"pet:{slug(kind)}", value.lower(), "pet", phrase=f"{number} {species}".lower())]
+
+
+def named_later(text: str, found: list[Found]) -> list[Found]:
+    """An animal named in a later sentence of the turn: "we adopted a kitten 🥹 her name is Tofu"
+    is a cat called Tofu, not a cat called "kitten". Only the one unnamed animal of the turn takes
+    the name, and only a name given by a frame of naming, so "she's a tabby" names nothing."""
+    unnamed = [i for i, (d, _, _) in enumerate(found) if d.template == "pet" and not d.negated]
+    if len(unnamed) != 1:
+        return found
+    i = unnamed[0]
+    d, lang, span = found[i]
+    given = _NAME_GIVEN.search(text, span[1])
+    name = name_at(text[given.end() :], lower_ok=True) if given else None
+    number, _, species = str(d.args.get("phrase", "")).partition(" ")
+    if not name or not species or count(number) != 1:
+        return found
+    named = pet(number, species, f" named {name}", lang.code)
+    return found if not named else [*found[:i], (named[0], lang, span), *found[i + 1 :]]
+
+
+_NAME_GIVEN = re.compile(
+    r"\b(?:" + "|".join(f"(?:{language(code).roles.NAME_GIVEN})" for code in LANGUAGES) + r")\s+",
+    re.IGNORECASE,
+)
 
 
 _GONE_TAIL = re.compile(r"\s*(?:$|[,;.!]|(?:anymore|any\s+more|any\s+longer|now|mais|agora|já)\b)", re.IGNORECASE)
@@ -315,13 +355,27 @@ def _is_drug(words: str, *, single_word: bool) -> bool:
     )
 
 
+_OF = frozenset({"de", "do", "da", "of"})
+
+
+def _named_after_form(ws: list[str]) -> list[str]:
+    """The words from a drug's name on, when its form is said first: "bombinha de salbutamol" is
+    salbutamol, which a question about the user's medication asks for, not the inhaler."""
+    start = 1 if ws and fold(ws[0]) in {"a", "an", "the", "um", "uma", "o", "my", "minha", "meu"} else 0
+    if len(ws) > start + 2 and fold(ws[start]) in lex.DRUG_FORMS and fold(ws[start + 1]) in _OF:
+        rest = ws[start + 2 :]
+        if any(_is_drug(" ".join(rest[:n]), single_word=n == 1) for n in (1, 2, 3) if len(rest) >= n):
+            return rest
+    return ws
+
+
 def medication(text: str, verb: str) -> list[Draft] | None:
     """Known drug names, drug-like suffixes or "medication for X"; "I take the bus" is no drug.
     "metformin for my diabetes" and "remédio para pressão alta" also say the condition."""
     drugs = []
     for v in items(_DOSE.sub("", text.strip())):
         value = clean(v) if _FOR.match(v) and word_count(v) <= 6 else None
-        ws = v.split()
+        ws = _named_after_form(v.split())
         for n in (3, 2, 1):
             cand = " ".join(ws[:n])
             if not value and len(ws) >= n and _is_drug(cand, single_word=n == 1):

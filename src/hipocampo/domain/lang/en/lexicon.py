@@ -79,6 +79,9 @@ CONDITION_ADJECTIVES = {
 }  # fmt: skip
 DRUG_SUFFIXES = ("pril", "olol", "statin", "sartan", "formin", "prazole", "cillin", "xetine", "azepam", "zolam",
                  "tidine", "dipine")  # fmt: skip
+DRUG_FORMS = words_set("""inhaler, inhalers, pill, pills, tablet, tablets, capsule, capsules,
+    shot, shots, drops, spray, syrup, cream, patch, patches""")
+"""Forms a drug comes in, said before its name ("drops of atropine"): the drug is the name."""
 OCCUPATIONS = words_set(
     """engineer, developer, dev, programmer, designer, teacher, professor, doctor, physician, surgeon, nurse,
     lawyer, attorney, accountant, architect, dentist, pharmacist, chef, cook, waiter, waitress, driver,

@@ -335,6 +335,11 @@ _GOAL_VERBS = [
 ]  # fmt: skip
 
 
+WANTED = frozenset({"wants to", "would like to", "would love to"})
+"""How a bare want is worded: in a turn that asks the assistant something, it is what the request
+is for ("help me with a sql query? i want to sum sales by month"), not a plan for the user's life."""
+
+
 @on(RULES, rf"(?P<verb>{_GOAL})\s+(?P<v>.+)")
 def _goal(m: re.Match[str]) -> list[Draft] | None:
     verb = " ".join(m["verb"].lower().split())

@@ -51,6 +51,14 @@ def topic_of(item: str) -> str:
     return item
 
 
+NAME_GIVEN = (
+    r"(?:her|his|its)\s+name(?:'s|\s+is)|(?:she|he)(?:'s|\s+is)\s+(?:called|named)|"
+    r"(?:we|i)\s+(?:named|called)\s+(?:her|him)"
+)
+"""A name given in the sentence after the animal it names ("we adopted a kitten 🥹 her name is
+Tofu", "got a puppy!! we named him Rex")."""
+
+
 def pet_phrase(word: str) -> str:
     """ "the cat", "the dogs": how a retracted pet is worded."""
     return f"the {word}"

@@ -89,6 +89,9 @@ CONDITION_ADJECTIVES = {
     "hipertenso": "hipertensão", "anemico": "anemia", "autista": "autismo",
 }  # fmt: skip
 DRUG_SUFFIXES = ("statina", "sartana", "formina", "prazol", "cilina", "xetina", "tidina", "dipino")
+DRUG_FORMS = words_set("""bombinha, bombinhas, comprimido, comprimidos, capsula, capsulas,
+    xarope, pomada, gotas, spray, injecao, injecoes, adesivo, adesivos""")
+"""Forms a drug comes in, said before its name ("bombinha de salbutamol"): the drug is the name."""
 OCCUPATIONS = words_set(
     """engenheiro, professor, medico, enfermeiro, advogado, programador, desenvolvedor, designer,
     arquiteto, dentista, jornalista, contador, psicologo, estudante, vendedor, cozinheiro, chef,

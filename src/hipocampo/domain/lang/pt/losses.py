@@ -9,6 +9,7 @@ import re
 from ...extraction.base import Draft, Rule, name_at, on
 from ...extraction.lexicon import common_word
 from ...extraction.losses import course_dropped, job_lost, partner_gone, pet_lost
+from ...extraction.roles import signed_name
 from .profile import _PET, ADV, ESTOU, EU, SOU
 
 RULES: list[Rule] = []
@@ -21,6 +22,9 @@ _WHEN = (
 )
 _NAME = r"(?P<v>[A-ZÀ-Ý][\w'-]*)"
 _ART = r"(?:[oa]\s+)?"
+_ANY_NAME = r"(?P<v>[^\W\d_][\w'-]*)"
+"""A name in any case where the couple is the subject ("eu e o rodrigo nos separamos"): chat writes
+names in lowercase, and :func:`signed_name` turns away a common word ("eu e a vida terminamos")."""
 
 
 @on(
@@ -36,8 +40,8 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
 
 @on(RULES, rf"{EU}{ADV}(?:terminei|acabei|rompi)\s+com\s+{_ART}{_NAME}{_WHEN}$")
 @on(RULES, rf"{EU}{ADV}(?:me\s+separei|separei-me)\s+d[oa]\s+{_NAME}{_WHEN}$")
-@on(RULES, rf"{_ART}{_NAME}\s+e\s+eu\s+(?:terminamos|acabamos|separ[áa]mo-nos|nos\s+separamos){_WHEN}$")
-@on(RULES, rf"eu\s+e\s+{_ART}{_NAME}\s+(?:terminamos|acabamos|separ[áa]mo-nos|nos\s+separamos){_WHEN}$")
+@on(RULES, rf"{_ART}{_ANY_NAME}\s+e\s+eu\s+(?:terminamos|acabamos|separ[áa]mo-nos|nos\s+separamos){_WHEN}$")
+@on(RULES, rf"eu\s+e\s+{_ART}{_ANY_NAME}\s+(?:terminamos|acabamos|separ[áa]mo-nos|nos\s+separamos){_WHEN}$")
 @on(RULES, rf"{EU}{ADV}(?:terminei|acabei|rompi)\s+com\s+(?:[oa]\s+)?(?:meu|minha)\s+{_PARTNER}{_WHEN}$")
 @on(
     RULES, rf"(?:eu\s+)?{ADV}(?:terminamos|terminámos|nos\s+separamos|separ[áa]mo-nos|acab[áa]mos\s+o\s+namoro){_WHEN}$"
@@ -45,7 +49,7 @@ def _job(m: re.Match[str]) -> list[Draft] | None:
 @on(RULES, rf"{EU}{ADV}(?:me\s+separei|separei-me)\s+d[oa]\s+(?:meu|minha)\s+{_PARTNER}{_WHEN}$")
 def _partner(m: re.Match[str]) -> list[Draft] | None:
     name = m.groupdict().get("v")
-    if name and name_at(name) != name:
+    if name and name_at(name) != name and (name := signed_name(name)) is None:
         return None
     return partner_gone(name, "pt")
 

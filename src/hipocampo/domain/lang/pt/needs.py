@@ -341,6 +341,11 @@ _GOAL_VERBS = {"quero": "quer", "queria": "queria", "gostaria de": "gostaria de"
                "sonho em": "sonha em", "tenho vontade de": "tem vontade de", "desejo": "deseja"}  # fmt: skip
 
 
+WANTED = frozenset({"quer", "queria", "gostaria de", "tem vontade de", "deseja"})
+"""How a bare want is worded: in a turn that asks the assistant something, it is what the request
+is for ("me ajuda c uma query sql? quero somar vendas por mês"), not a plan for the user's life."""
+
+
 @on(
     RULES,
     rf"{EU}{ADV}(?P<verb>quero|queria|gostaria\s+de|pretendo|planejo|estou\s+planejando|tô\s+planejando|espero|"

@@ -68,6 +68,14 @@ def topic_of(item: str) -> str:
     return re.sub(r"^(?:de|do|da|dos|das|a|à|ao|aos|às)\s+", "", item, flags=re.IGNORECASE)
 
 
+NAME_GIVEN = (
+    r"(?:o\s+)?nome\s+d(?:ela|ele)\s+(?:é|e)|(?:ela|ele)\s+se\s+chama|(?:ela|ele)\s+chama-se|"
+    r"(?:chamei|chamamos|batizei|batizamos|pus|pusemos|botei|botamos)[- ](?:a|o|ela|ele)?\s*(?:de\s+)?"
+)
+"""A name given in the sentence after the animal it names ("adotei uma gatinha 🐱 o nome dela é
+Mel", "pegamos um cachorro, batizamos de Thor")."""
+
+
 def pet_phrase(word: str) -> str:
     """ "a gata", "os cachorros": how a retracted pet is worded."""
     art = "a" if fold(word).rstrip("s") in lexicon.FEMININE_PETS else "o"
