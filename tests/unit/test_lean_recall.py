@@ -104,6 +104,23 @@ class TestChosen:
         picked, _, _ = chosen(hits, "onde é que eu moro?", 0.5)
         assert "m1" in ids(picked)
 
+    def test_a_subject_asked_without_my_keeps_the_users_own_lines_on_it(self) -> None:
+        """ "qnd é a viagem?" names a subject of the user's life without saying whose: every cosine
+        sits under the floor, and the user's own lines on the trip must still reach the context."""
+
+        def said(n: int, content: str, act: str = "disclosure") -> ScoredMemory:
+            h = hit(n, 1.0 - n / 10, 0.05, content, terms=())
+            h.memory.role = Role.USER
+            h.explanation.speech_act = act
+            return h
+
+        hits = [said(0, "comprei pão hoje"), said(1, "fechei a pousada em floripa pra setembro")]
+        hits += [said(2, "me ajuda com um roteiro de viagem?", "request"), said(3, "adoro sushi")]
+        picked, anchored, _ = chosen(hits, "qnd é a viagem", 0.5)
+        assert ids(picked) == ["m1"] and anchored
+        # A question about the world asks no subject of a life: still one line at most.
+        assert len(chosen(hits, "qual a capital da frança?", 0.5)[0]) <= 1
+
     def test_an_explicit_k_is_a_cap_not_a_quota(self) -> None:
         hits = [hit(i, 1.0, 0.1 if i % 2 else 0.9) for i in range(20)]
         picked, _, _ = chosen(hits, "anything", 0.5, k=4)

@@ -89,6 +89,29 @@ def test_a_question_about_the_user_is_told_from_a_how_to(query: str, about: bool
     assert about_user(query) is about
 
 
+@pytest.mark.parametrize(
+    ("query", "about"),
+    [
+        # No list names every verb: the ending says "I" or "we" when the stem makes an infinitive.
+        ("quanto é que poupo por mês", True),  # poupar
+        ("que desporto pratico agora?", True),  # praticar
+        ("quando é que voamos?", True),  # voar
+        ("quanto ganhei no freela?", True),  # ganhar
+        ("o que bebo de manhã?", True),  # beber
+        # ...but not after an article or a preposition, where the word is a noun
+        ("qual o melhor livro de ficção?", False),
+        ("quanto custa um carro novo", False),
+        ("receita de bolo de cenoura", False),
+        # ...nor a stopword ("como" is "how"), nor advice anyone could take
+        ("como funciona o sistema solar", False),
+        ("quantos litros de água devo beber", False),
+        ("qual a capital da frança?", False),
+    ],
+)
+def test_a_first_person_verb_no_list_names_makes_a_question_about_the_user(query: str, about: bool) -> None:
+    assert about_user(query) is about
+
+
 def test_slang_and_the_other_language_join_the_keyword_search() -> None:
     assert {"trampo", "job"} <= set(expansions("where do i work?"))
     assert {"live", "home"} <= set(expansions("onde eu moro?"))

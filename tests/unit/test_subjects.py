@@ -19,6 +19,10 @@ from hipocampo.domain.retrieval.subjects import SUBJECT_RELEVANCE, asked, spoken
         ("Que animais de estimação tenho?", "Tenho um gato chamado Tom."),
         ("How much can I spend on the trip?", "My budget is 3k now."),
         ("Quando estou disponível para reuniões?", "Agora prefiro reuniões à tarde."),
+        # a trip told by where one sleeps or what was booked, never by the word "trip"
+        ("qnd é a viagem", "fechei a pousada em floripa, reserva nova é FLN2290"),
+        ("when's the trip again?", "booked an airbnb in kyoto for the 12th"),
+        ("quando é a viagem?", "voamos dia 15 de julho"),
     ],
 )
 def test_a_memory_about_the_subject_asked_is_relevant(question: str, memory: str) -> None:

@@ -23,7 +23,9 @@ SUBJECT_EXTRA = 3
 a question's words, and the memory that answers "when am I free?" may share none of them."""
 OWN_EXTRA = 5
 """For a question about the user ("what's my job?", "onde eu moro?"), the user's own best-ranked
-disclosures kept per facet beyond k, whatever their calibrated relevance: a small embedder's
+disclosures kept per facet beyond k, whatever their calibrated relevance; for a question that
+names a subject of a life without saying whose ("qnd é a viagem?", "when's the wedding?"), those
+that speak of that subject. A small embedder's
 cosines between a colloquial question and its answer sit where unrelated pairs do ("qual é meu
 cargo?" and "entrei como analista de Y" at 0.09), and an empty context about the user's own job
 is the worst answer recall can give."""
@@ -98,7 +100,12 @@ def chosen(
             own = said
         picked += own[: OWN_EXTRA * facets] if own is not said else own
         anchored = anchored or bool(own)
-    elif not anchored:
+    elif asked:  # "qnd é a viagem?": a subject of the user's life, asked without "my"
+        seen = {h.memory.id for h in picked}
+        own = [h for h in _unrestated(hits) if h.memory.id not in seen and _own(h) and on_subject(h)]
+        picked += own[: OWN_EXTRA * facets]
+        anchored = anchored or bool(own)
+    if not q.about_user and not anchored:
         # A question about the world that shares no word, name or subject with any memory: its best
         # hit stands on a small embedder's cosine alone ("how do I boil an egg?" and a sister's
         # pregnancy sit close), so one line at most, without the facts that restate it.

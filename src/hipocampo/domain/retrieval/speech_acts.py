@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
-from ..extraction.lexicon import chat_word, medication_word, occupation_word
+from ..extraction.lexicon import chat_word, known_word, medication_word, occupation_word
 from ..lang import LANGUAGES
 from ..text import fold
 
@@ -125,7 +125,36 @@ def about_user(query: str) -> bool:
     folded = fold(query.replace("’", "'"))
     if _HOW_TO.search(folded):
         return False
-    return bool(_SELF_QUESTION.search(folded)) or any(w in _SELF_VERBS for w in _words(folded))
+    words = _words(folded)
+    return bool(_SELF_QUESTION.search(folded)) or any(w in _SELF_VERBS for w in words) or _first_person_form(words)
+
+
+_ENDINGS = tuple(
+    (ending, tuple(infinitives), frozenset(getattr(b, "NOT_BEFORE_VERB", ())))
+    for b in _BUNDLES
+    for ending, infinitives in getattr(b, "FIRST_PERSON_ENDINGS", {}).items()
+)
+_GENERIC_FORMS = frozenset(w for b in _BUNDLES for w in getattr(b, "GENERIC_FORMS", ()))
+_SHORTEST_FORM = 4
+"""A shorter word ending as a verb does ("ano", "amos") is too often something else."""
+
+
+def _first_person_form(words: list[str]) -> bool:
+    """Whether a question holds a verb in the first person that no list names ("quanto poupo por
+    mês?", "quando é que voamos?"): a word with a first-person ending (each bundle's
+    ``FIRST_PERSON_ENDINGS``) whose stem makes a known infinitive, and which no article or
+    preposition makes a noun ("o trabalho"). Stopwords and chat words are never verbs here ("como"
+    is "how" far more often than "I eat")."""
+    for i, w in enumerate(words):
+        if len(w) < _SHORTEST_FORM or chat_word(w) or w in _GENERIC_FORMS:
+            continue
+        for ending, infinitives, not_before in _ENDINGS:
+            if not w.endswith(ending) or (ending == "o" and i and words[i - 1] in not_before):
+                continue
+            stem = w[: -len(ending)]
+            if len(stem) > 1 and any(known_word(stem + inf) for inf in infinitives):
+                return True
+    return False
 
 
 def asks_for(query: str) -> tuple[bool, bool]:

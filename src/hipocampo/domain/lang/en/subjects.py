@@ -322,6 +322,12 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"conference",
             r"tickets?\b",
             r"hotel",
+            r"hostel",
+            r"airbnb",
+            r"\bbook(?:ed|ing)\b",
+            r"reservation",
+            r"layover",
+            r"\bfly(?:ing)? (?:out|back|to|home)\b",
         ),
     ),
     "vehicles": (

@@ -76,9 +76,33 @@ FIRST_PERSON_VERBS: frozenset[str] = frozenset(
     aprendi gosto gostei adoro odeio prefiro quero queria preciso precisei comprei aluguei
     casei separei namoro conheci perdi ganhei consegui tirei passei fechei pedi acho achei sei
     sabia posso pude corro corri treino treinei jogo joguei toco leio li assisto vi viajei
-    cheguei voltei nasci cresci tomo uso usei sinto senti ando andei ando a estou a tou a""".split()
+    cheguei voltei nasci cresci tomo uso usei sinto senti ando andei ando a estou a tou a dou dei""".split()
 )
 """First-person verb forms: Portuguese drops the pronoun ("comecei na X", "moro em Y")."""
+
+FIRST_PERSON_ENDINGS: dict[str, tuple[str, ...]] = {
+    "o": ("ar", "er", "ir"),  # ganho, poupo, pratico, bebo: ganhar, poupar, praticar, beber
+    "ei": ("ar",),  # poupei, mudei: poupar, mudar
+    "amos": ("ar",),  # voamos, mudamos: voar, mudar
+    "emos": ("er",),  # vivemos, temos: viver, ter
+    "imos": ("ir",),  # partimos, dividimos: partir, dividir
+}
+"""How a verb says "I" or "we" in its ending, and the infinitives it comes from: no list of forms
+holds every verb ("quanto poupo por mês?", "quando é que voamos?", "que desporto pratico?"). A
+word is such a form when its stem plus one of these infinitive endings is a word of the language."""
+
+NOT_BEFORE_VERB: frozenset[str] = frozenset(
+    """o a os as um uma uns umas do da dos das no na nos nas ao aos pelo pela pelos pelas meu minha
+    teu tua seu sua nosso nossa esse essa este esta aquele aquela qualquer cada outro outra melhor
+    pior bom boa novo nova primeiro ultimo proximo mesmo algum nenhum todo toda de em pro pra para
+    por com sem sobre""".split()
+)
+"""Words after which a word ending in -o is a noun ("o trabalho", "um livro", "bom treino"), not
+a verb in the first person ("onde trabalho?")."""
+
+GENERIC_FORMS: frozenset[str] = frozenset({"devo", "devia", "deveria", "devemos"})
+"""First-person forms that ask for advice anyone could take ("quantos litros de água devo
+beber?"), not about the user's life."""
 
 SELF_QUESTION: tuple[str, ...] = (
     r"\b(?:meu|minha|meus|minhas|mim|comigo)\b",

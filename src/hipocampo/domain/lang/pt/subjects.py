@@ -311,6 +311,12 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"confer[eê]ncia",
             r"passage",
             r"hotel",
+            r"pousada",
+            r"hostel",
+            r"airbnb",
+            r"\breserv[aeo]",
+            r"embarqu",
+            r"\bvoamos\b",
         ),
     ),
     "vehicles": (
