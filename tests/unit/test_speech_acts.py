@@ -13,7 +13,9 @@ from hipocampo.domain.retrieval.speech_acts import (
     about_user,
     answer_kinds,
     classify,
+    holds_kind,
     hypothetical,
+    names_employer,
     names_medication,
     names_occupation,
     names_place,
@@ -247,6 +249,58 @@ def test_a_question_answered_by_an_occupation_is_told_apart(query: str, occupati
 )
 def test_an_occupation_is_read_in_any_words_and_either_gender(turn: str, occupation: bool) -> None:
     assert names_occupation(turn) is occupation
+
+
+@pytest.mark.parametrize(
+    ("query", "employer"),
+    [
+        ("where do i work again", True),
+        ("who do I work for?", True),
+        ("onde é que eu trabalho mesmo", True),
+        ("pra que empresa eu trampo?", True),
+        ("where do i live", False),
+        ("what do i do for a living", False),  # a job, not where
+    ],
+)
+def test_a_question_asks_for_an_employer(query: str, employer: bool) -> None:
+    assert ("employer" in answer_kinds(query)) is employer
+
+
+@pytest.mark.parametrize(
+    ("turn", "employer"),
+    [
+        ("im the night lead at copperfield logistics, the big warehouse", True),  # lowercase, no dictionary word
+        ("faço estágio na tarambola sistemas, curto bastante", True),
+        ("trabalho na vendaval desde março", True),
+        ("I work at Globex", True),
+        ("trabalho na EDP desde 2019", True),  # an acronym where one works
+        ("they promoted me to team lead 😎 finally", False),  # work, but no employer named
+        ("PASSEI na prova de pesados!! 🚛", False),  # a shout is no name
+        ("tô na praia kkk", False),  # a place one is at, a common word
+        ("im at home rn", False),
+        ("moro no porto", False),  # a place
+    ],
+)
+def test_an_employer_is_named_in_lowercase_where_work_is_said_to_be(turn: str, employer: bool) -> None:
+    assert names_employer(turn) is employer
+
+
+@pytest.mark.parametrize(
+    ("query", "turn", "kind"),
+    [
+        ("how much do i make an hour rn", "got bumped to 19.75/hr at the bakery", "hourly"),
+        ("meu valor/hora tá em quanto?", "agora cobro 95/h nos freelas", "hourly"),
+        ("quanto é que ganho à hora?", "pagam-me 9€ à hora no café", "hourly"),
+        ("what do i pay a month for the room?", "found a room in leyton, 980 a month", "monthly"),
+        ("quanto pago por mês de creche?", "a creche custa 420 por mês", "monthly"),
+    ],
+)
+def test_a_rate_is_answered_by_an_amount_of_that_rate(query: str, turn: str, kind: str) -> None:
+    assert kind in answer_kinds(query)
+    assert holds_kind(turn, kind)  # type: ignore[arg-type]
+    other = "monthly" if kind == "hourly" else "hourly"
+    assert not holds_kind(turn, other)  # type: ignore[arg-type]
+    assert not holds_kind("we cut groceries by 50 lol", kind)  # type: ignore[arg-type]  # no rate at all
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,8 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
-from ..extraction.lexicon import chat_word, known_word, medication_word, occupation_word
+from ..extraction.base import LAUGH, lower_org_at, org_at
+from ..extraction.lexicon import ORG_WORDS, PLACES, chat_word, known_word, medication_word, occupation_word
 from ..lang import LANGUAGES
 from ..text import fold
 
@@ -41,10 +42,10 @@ _HOW_TO = re.compile("|".join(p for b in _BUNDLES for p in b.HOW_TO))
 _OTHERS = re.compile("|".join(p for b in _BUNDLES for p in b.OTHERS))
 _ASKS_NAME = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NAME))
 _ASKS_NUMBER = re.compile("|".join(p for b in _BUNDLES for p in b.ASKS_NUMBER))
-AnswerKind = Literal["place", "occupation", "medication"]
+AnswerKind = Literal["place", "occupation", "medication", "employer", "hourly", "monthly"]
 _ASKS_KIND: dict[AnswerKind, re.Pattern[str]] = {
     kind: re.compile("|".join(p for b in _BUNDLES for p in getattr(b, f"ASKS_{kind.upper()}")))
-    for kind in ("place", "occupation", "medication")
+    for kind in ("place", "occupation", "medication", "employer", "hourly", "monthly")
 }
 _NAME = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][\w'’-]*|\b[A-Z]{2,}[0-9]*\b|\b[A-Za-z][a-z]+[A-Z]\w*")
 _NUMBER = re.compile(r"\d")
@@ -186,7 +187,54 @@ def holds_kind(text: str, kind: AnswerKind) -> bool:
         return names_place(text)
     if kind == "occupation":
         return names_occupation(text)
+    if kind == "employer":
+        return names_employer(text)
+    if kind in ("hourly", "monthly"):
+        return _rate(text, "hour" if kind == "hourly" else "month")
     return names_medication(text)
+
+
+@lru_cache(maxsize=50_000)
+def _rate(text: str, per: str) -> bool:
+    from ..truth.restated import rates  # restated reads places from here: imported when first asked
+
+    return per in rates(text)
+
+
+_CAPITALISED = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][a-zà-ÿ][\w'’-]*|\b[A-Za-z][a-z]+[A-Z]\w*")
+"""A name as :data:`_NAME` reads one, but never a word in capitals: chat shouts ("PASSEI no exame!!"),
+and an acronym that is an employer is read after where one works ("at IBM")."""
+_EMPLOYER_AT = re.compile(r"\b(?:" + "|".join(p for b in _BUNDLES for p in getattr(b, "EMPLOYER_AT", ())) + r")\s+")
+
+
+@lru_cache(maxsize=50_000)
+def names_employer(text: str) -> bool:
+    """Whether ``text`` names an employer: a capitalised name (not a shout), or a name where work is said to be
+    ("shift lead at bramblecourt freight", "estágio na coqueiral sistemas"), read as the extraction
+    rules read an employer in lowercase (:func:`~hipocampo.domain.extraction.base.lower_org_at`):
+    chat writes a company's name in lowercase, where no capital marks it."""
+    if _CAPITALISED.search(text) or _NAMED.search(text):
+        return True
+    for m in _EMPLOYER_AT.finditer(text):
+        rest = text[m.end() :]
+        if org_at(rest):
+            return True
+        # In lowercase, a name made with a word no language holds, however rare ("na ribavouga
+        # desde março"), or with a word companies are named with ("kestrel pay"): "pra decorar os
+        # sinais" is a verb the rules would take in a slot that wants an employer, not here.
+        org = lower_org_at(rest.lower()) or " ".join(_WORD.findall(fold(rest))[:1])
+        words = _WORD.findall(fold(org))
+        if any(_unheard(w) or w in _ORG_WORDS for w in words) and not (words and words[0] in PLACES):
+            return True
+    return False
+
+
+_ORG_WORDS = frozenset(fold(w) for w in ORG_WORDS)
+
+
+def _unheard(word: str) -> bool:
+    """A word of four letters or more that no language we read holds, not even rarely, and no laugh."""
+    return len(word) >= 4 and word.isalpha() and not known_word(word) and not LAUGH.match(word)
 
 
 @lru_cache(maxsize=50_000)

@@ -231,6 +231,12 @@ def _framed_alike(news: list[str], olds: list[str], later: _Values, earlier: _Va
     return [pairs[0][1]], [pairs[0][0]]
 
 
+def rates(text: str) -> frozenset[str]:
+    """The units of time the amounts of ``text`` are rates per ("16/hr" and "14€ à hora": "hour";
+    "1020 a month": "month"): what a question on an hourly or monthly amount is answered by."""
+    return frozenset(f[2:] for f in _values(text).framed if f.startswith(">/"))
+
+
 def states_value(text: str, value: str) -> bool:
     """Whether ``text`` states ``value`` (a folded name or code as a whole word; an amount however
     its thousands are written: "3.500" states 3500)."""

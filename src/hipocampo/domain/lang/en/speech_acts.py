@@ -116,6 +116,35 @@ ASKS_PLACE: tuple[str, ...] = (
 """A question answered by a place: "where...", "which city...". Its answer names the place,
 capitalised or not ("phd student here in austin")."""
 
+ASKS_EMPLOYER: tuple[str, ...] = (
+    r"\bwhere (?:do|did|am) i (?:work|working)\b",
+    r"\bwho (?:do|did) i work for\b",
+    r"\b(?:which|what) (?:company|firm|employer|agency|clinic|hospital|restaurant|shop|store|bank|place)"
+    r"(?: do| did)? i work\b",
+    r"\b(?:my|current) (?:employer|company|workplace)\b",
+)
+"""A question answered by an employer: "where do I work?", "who do I work for?". Chat writes the
+employer in lowercase ("shift lead at bramblecourt freight"), a word no dictionary holds or a word
+companies are named with; :func:`~hipocampo.domain.retrieval.speech_acts.names_employer` reads it."""
+
+EMPLOYER_AT: tuple[str, ...] = (r"at", r"for", r"with", r"joined")
+"""Words before where one works ("at bramblecourt freight", "na coqueiral sistemas")."""
+
+ASKS_HOURLY: tuple[str, ...] = (
+    r"\b(?:an?|per|each)\s+hour\b",
+    r"\bhourly\b",
+    r"/\s*(?:h|hr|hour)\b",
+)
+"""A question on an amount per hour ("how much do i make an hour?", "meu valor/hora?"): answered by
+an amount said as a rate per hour ("18.50/hr", "14€ à hora"), not by any number."""
+
+ASKS_MONTHLY: tuple[str, ...] = (
+    r"\b(?:a|per|each)\s+month\b",
+    r"\bmonthly\b",
+    r"/\s*(?:mo|month)\b",
+)
+"""A question on an amount per month ("what do i pay a month?", "quanto pago por mês?")."""
+
 ASKS_OCCUPATION: tuple[str, ...] = (
     r"\bwhat do i do\b(?! (?:if|when|about|with|now that)\b)",
     r"\bdo i do for (?:a living|work|money)\b",

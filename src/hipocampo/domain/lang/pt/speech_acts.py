@@ -139,6 +139,33 @@ ASKS_PLACE: tuple[str, ...] = (
 """A question answered by a place: "onde...", "em que cidade...". Its answer names the place,
 capitalised or not ("trampo de designer em bh")."""
 
+ASKS_EMPLOYER: tuple[str, ...] = (
+    r"\bonde (?:e que )?(?:eu )?(?:trabalho|trampo|to trabalhando|estou trabalhando|estou a trabalhar"
+    r"|tou a trabalhar)\b",
+    r"\b(?:pra|para|em) (?:que|qual) (?:empresa|firma) (?:eu )?(?:trabalho|trampo)\b",
+    r"\b(?:qual|que) (?:e |era )?(?:a )?(?:minha )?(?:empresa|firma|empregador|entidade patronal)\b",
+)
+"""A question answered by an employer: "onde é que trabalho?", "qual a minha empresa?". Chat
+writes it in lowercase ("trampo na coqueiral sistemas"); see the English bundle."""
+
+EMPLOYER_AT: tuple[str, ...] = (r"na", r"no", r"nas", r"nos", r"pela", r"pelo", r"pra", r"para a", r"para o")
+"""Words before where one works ("at bramblecourt freight", "na coqueiral sistemas")."""
+
+ASKS_HOURLY: tuple[str, ...] = (
+    r"\b(?:por|a|à)\s+hora\b",
+    r"\bvalor\s*/\s*hora\b",
+    r"/\s*(?:h|hora)\b",
+)
+"""A question on an amount per hour ("how much do i make an hour?", "meu valor/hora?"): answered by
+an amount said as a rate per hour ("18.50/hr", "14€ à hora"), not by any number."""
+
+ASKS_MONTHLY: tuple[str, ...] = (
+    r"\b(?:por|ao|a)\s+m[eê]s\b",
+    r"\bmensal(?:idade)?\b",
+    r"/\s*m[eê]s\b",
+)
+"""A question on an amount per month ("what do i pay a month?", "quanto pago por mês?")."""
+
 ASKS_OCCUPATION: tuple[str, ...] = (
     r"\b(?:meu|minha) (?:cargo|profissao|funcao|oficio|area)\b",
     r"\bo que (?:e que )?(?:eu )?fa[cç]o (?:da vida|no trampo|no trabalho|profissionalmente|de trabalho)\b",
