@@ -518,3 +518,16 @@ class TestBareMonthYear:
         assert m.start == date(2025, 4, 20)
         (m,) = resolve_dates("I went there on April 20.", self.SAID)
         assert m.start == date(2024, 4, 20)  # a past sentence with no booking still counts back
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "fechei o airbnb em sevilha pra 20 de abril 🎉",  # a stay booked in the past tense
+            "comprei as passagens, ida dia 20 de abril",
+            "mudaram a consulta pra 20 de abril",  # "pra" before a day: the day it is set for
+            "got the hotel in porto for april 20",
+        ],
+    )
+    def test_a_stay_a_flight_or_a_day_set_for_is_ahead(self, text: str) -> None:
+        (m,) = resolve_dates(text, self.SAID)
+        assert m.start == date(2025, 4, 20)

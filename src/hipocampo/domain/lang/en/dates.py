@@ -23,5 +23,8 @@ PAST = (
     r"|ago|yesterday|last|been|\w{3,}ed"
 )
 FUTURE = r"will|shall|gonna|going\s+to|\w+['’]ll|next|tomorrow|upcoming|planning|plan\s+to|hope\s+to"
-AHEAD = r"tickets?|booked|booking|reservations?|reserved|signed\s+up|registered\s+for|appointment|scheduled"
+AHEAD = (
+    r"tickets?|booked|booking|reservations?|reserved|signed\s+up|registered\s+for|appointment|scheduled"
+    r"|flights?|airbnb|hotel"
+)
 """Holding a place at an event: what one has tickets for is still ahead."""

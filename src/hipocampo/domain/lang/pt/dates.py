@@ -27,11 +27,11 @@ PAST = (
 )
 FUTURE = (
     r"vou|vai|vamos|vao|irei|iremos|ira|pretendo|planejo|planejamos|planeio|planeamos|planejando|planeando"
-    r"|amanha|proxim[oa]|que\s+vem|daqui"
+    r"|amanha|proxim[oa]|que\s+vem|daqui|(?:pra|para)(?=\s+(?:o\s+)?(?:dia\s+)?\d)"
     r"|\w{2,}(?:arei|erei|irei|aremos|eremos|iremos)"
 )
 AHEAD = (
     r"ingressos?|bilhetes?|reservei|reservamos|reservad[oa]s?|marquei|marcamos|marcad[oa]s?|agendei|agendamos"
-    r"|agendad[oa]s?|inscrevi|inscrevemos|inscrit[oa]s?"
+    r"|agendad[oa]s?|inscrevi|inscrevemos|inscrit[oa]s?|passagens?|voos?|airbnb|hot[eé]is|hotel|pousada"
 )
 """Holding a place at an event: "comprei ingressos para o show em abril" is still ahead."""
