@@ -90,3 +90,9 @@ def test_a_couple_parting_names_the_partner_in_lowercase() -> None:
 
 def test_a_common_word_is_no_partner_parting() -> None:
     assert _facts("eu e a dieta terminamos", known=[("person:partner", "Caio")]) == set()
+
+
+def test_calling_it_quits_ends_a_couple() -> None:
+    found = extract_facts("me and jordan called it quits last week", known=[("person:partner", "Jordan")])
+    assert [(f.key, f.value) for f in found] == [("person:partner", "Jordan")]
+    assert "no longer" in found[0].content

@@ -356,14 +356,15 @@ def _is_drug(words: str, *, single_word: bool) -> bool:
 
 
 _OF = frozenset({"de", "do", "da", "of"})
+"""What joins a drug's form to its name, in the languages we read."""
 
 
 def _named_after_form(ws: list[str]) -> list[str]:
     """The words from a drug's name on, when its form is said first: "bombinha de salbutamol" is
     salbutamol, which a question about the user's medication asks for, not the inhaler."""
-    start = 1 if ws and fold(ws[0]) in {"a", "an", "the", "um", "uma", "o", "my", "minha", "meu"} else 0
-    if len(ws) > start + 2 and fold(ws[start]) in lex.DRUG_FORMS and fold(ws[start + 1]) in _OF:
-        rest = ws[start + 2 :]
+    bare = without_article(" ".join(ws)).split()
+    if len(bare) > 2 and fold(bare[0]) in lex.DRUG_FORMS and fold(bare[1]) in _OF:
+        rest = bare[2:]
         if any(_is_drug(" ".join(rest[:n]), single_word=n == 1) for n in (1, 2, 3) if len(rest) >= n):
             return rest
     return ws

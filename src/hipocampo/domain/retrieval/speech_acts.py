@@ -209,10 +209,11 @@ _EMPLOYER_AT = re.compile(r"\b(?:" + "|".join(p for b in _BUNDLES for p in getat
 
 @lru_cache(maxsize=50_000)
 def names_employer(text: str) -> bool:
-    """Whether ``text`` names an employer: a capitalised name (not a shout), or a name where work is said to be
-    ("shift lead at bramblecourt freight", "estágio na coqueiral sistemas"), read as the extraction
-    rules read an employer in lowercase (:func:`~hipocampo.domain.extraction.base.lower_org_at`):
-    chat writes a company's name in lowercase, where no capital marks it."""
+    """Whether ``text`` names an employer: a capitalised name (not a shout), or a name where work
+    is said to be ("shift lead at bramblecourt freight", "estágio na coqueiral sistemas"), read as
+    the extraction rules read an employer in lowercase
+    (:func:`~hipocampo.domain.extraction.base.lower_org_at`): chat writes a company's name in
+    lowercase, where no capital marks it."""
     if _CAPITALISED.search(text) or _NAMED.search(text):
         return True
     for m in _EMPLOYER_AT.finditer(text):

@@ -16,8 +16,8 @@ RULES: list[Rule] = []
 _PARTNER = r"(?:boyfriend|girlfriend|partner|fianc[ée]e?|bf|gf)"
 _WHEN = r"(?:\s+(?:last|this|yesterday|today|on|in|a\s+few|two|three|recently|finally|for\s+good)\b.*)?"
 _OVER = r"(?:are|r)\s+(?:done|over|through|finished)|'re\s+(?:done|over|through)|called\s+it\s+(?:quits|off)"
-"""A couple said to be over ("tyler and i are done", "jordan and i called it quits"): chat says it
-as often as "broke up"."""
+"""A couple said to be over ("tyler and i are done", "me and jordan called it quits"): chat says
+it as often as "broke up"."""
 
 
 @on(RULES, rf"{I_}(?:quit|left|lost)\s+(?:my|the)\s+job(?:{_WHEN}|\s*[,;.!].*)$")
