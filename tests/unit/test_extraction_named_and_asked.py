@@ -96,3 +96,20 @@ def test_calling_it_quits_ends_a_couple() -> None:
     found = extract_facts("me and jordan called it quits last week", known=[("person:partner", "Jordan")])
     assert [(f.key, f.value) for f in found] == [("person:partner", "Jordan")]
     assert "no longer" in found[0].content
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("im a barista at fernhill roasters", "fernhill roasters"),  # kinds of business a name ends with
+        ("started at halvorsen freight on monday", "halvorsen freight"),
+        ("i work at ridgeway bookshop now", "ridgeway bookshop"),
+    ],
+)
+def test_a_lowercase_employer_ends_with_the_kind_of_business(text: str, employer: str) -> None:
+    assert ("employer", employer) in _facts(text)
+
+
+@pytest.mark.parametrize("text", ["i went to the pub with friends", "i work at the pharmacy"])
+def test_a_kind_of_business_alone_is_no_employer(text: str) -> None:
+    assert not {k for k, _ in _facts(text) if k == "employer"}

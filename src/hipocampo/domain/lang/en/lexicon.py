@@ -31,7 +31,9 @@ ORG_WORDS = words_set(
     communications, engineering, construction, transport, motors, pharma, robotics, games, cloud,
     networks, services, store, shop, market, academy, institute, works, inc, llc, ltd, co, corp, company,
     bakery, restaurant, bistro, hotel, gym, fitness, dental, school, college, university, realty,
-    builders, design, films, records, press, publishing, airlines, airways, telecom, security, brewing"""
+    builders, design, films, records, press, publishing, airlines, airways, telecom, security, brewing,
+    bookshop, bookstore, salon, barbershop, garage, pharmacy, daycare, roasters, roastery, diner, pub, deli,
+    brewery, freight, pizzeria, florist, printing, tavern, grill"""
 )
 """Words a company's name is made with ("corvid analytics", "loop coffee", "brightline studio"): one
 beside another word, where a slot expects an employer, reads a lowercase name of several words
