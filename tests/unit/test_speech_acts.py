@@ -274,6 +274,7 @@ def test_a_question_asks_for_an_employer(query: str, employer: bool) -> None:
         ("trabalho na vendaval desde março", True),
         ("I work at Globex", True),
         ("trabalho na EDP desde 2019", True),  # an acronym where one works
+        ("At copperfield logistics since may", True),  # where one works, opening the sentence
         ("they promoted me to team lead 😎 finally", False),  # work, but no employer named
         ("PASSEI na prova de pesados!! 🚛", False),  # a shout is no name
         ("tô na praia kkk", False),  # a place one is at, a common word

@@ -277,7 +277,7 @@ def unsure(sentence: str) -> bool:
     text = sentence.strip()
     if _CONDITION_INSIDE.search(text) or _CONDITIONAL.match(text):
         return True
-    if text.endswith("?") and not _TAG_QUESTION.search(text):
+    if _asks(text):
         return True
     head = _head(text)
     langs = [lang.reader for lang in LANGUAGES.values()]

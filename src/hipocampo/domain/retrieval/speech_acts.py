@@ -204,7 +204,9 @@ def _rate(text: str, per: str) -> bool:
 _CAPITALISED = re.compile(r"(?<=[^\s.!?:;\"'(\[])\s+[A-ZÀ-Ý][a-zà-ÿ][\w'’-]*|\b[A-Za-z][a-z]+[A-Z]\w*")
 """A name as :data:`_NAME` reads one, but never a word in capitals: chat shouts ("PASSEI no exame!!"),
 and an acronym that is an employer is read after where one works ("at IBM")."""
-_EMPLOYER_AT = re.compile(r"\b(?:" + "|".join(p for b in _BUNDLES for p in getattr(b, "EMPLOYER_AT", ())) + r")\s+")
+_EMPLOYER_AT = re.compile(
+    r"\b(?:" + "|".join(p for b in _BUNDLES for p in getattr(b, "EMPLOYER_AT", ())) + r")\s+", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=50_000)
