@@ -42,3 +42,24 @@ def test_every_subject_is_named_by_a_bundle_and_every_bundle_names_known_subject
 def test_a_question_in_one_language_finds_a_memory_in_the_other() -> None:
     assert "food restrictions" in asked("o que ele não pode comer?") & spoken_of("I'm lactose intolerant.")
     assert "work" in asked("Where do I work now?") & spoken_of("Trampo na Nubank desde março.")
+
+
+def test_como_that_asks_how_is_no_question_about_food() -> None:
+    # "como" is "I eat" and "how"; read as eating, every "como se chama...?" asked about food,
+    # and a lactose intolerance outranked the pet's name.
+    for how in ("como se chama a minha cadela", "como chama meu negócio", "como é que se chama a minha mulher"):
+        assert "food restrictions" not in asked(how), how
+    for eats in ("eu como carne?", "como carne?", "o que eu como de manhã"):
+        assert "food restrictions" in asked(eats), eats
+    assert "pets" in asked("como se chama a minha cadela") & spoken_of("a cadela fugiu")
+
+
+def test_everyday_words_for_a_partner_a_diagnosis_a_shift() -> None:
+    assert "family" in asked("am i dating anyone?") & spoken_of("ok so Ethan and i broke up")
+    assert "family" in asked("tô casada?") & spoken_of("a gente decidiu se separar")
+    assert "health" in asked("qual é o meu diagnóstico?") & spoken_of("fui diagnosticada com TDAH")
+    assert "health" in asked("what bp med am i on") & spoken_of("doc put me on amlodipine 5mg")
+    assert "work" in asked("what's my shift now") & spoken_of("3 weeks of day shifts")
+    assert "study" in asked("what's my thesis about?") & spoken_of("my supervisor hates my draft")
+    assert "pets" in asked("que animais tenho?")
+    assert not asked("how do planes fly?")  # a world question: no subject of the user's life
