@@ -100,6 +100,13 @@ def test_a_question_about_the_user_is_told_from_a_how_to(query: str, about: bool
         ("quando é que voamos?", True),  # voar
         ("quanto ganhei no freela?", True),  # ganhar
         ("o que bebo de manhã?", True),  # beber
+        ("qto paguei no carro", True),  # pagar: the stem is spelled "pagu" before -ei
+        ("onde fiquei hospedada?", True),  # ficar: "fiqu"
+        # A reminder of what the user said, with no first person at all
+        ("qd é o casório msm", True),
+        ("onde fica a loja mesmo?", True),
+        ("when's the wedding again?", True),
+        ("remind me the startup name", True),
         # ...but not after an article or a preposition, where the word is a noun
         ("qual o melhor livro de ficção?", False),
         ("quanto custa um carro novo", False),

@@ -88,8 +88,13 @@ SELF_QUESTION: tuple[str, ...] = (
     r"\bwho (?:am|is) i\b",
     r"\b(?:about|of|for|with|to) me\b",
     r"\bour\b",
+    # Asked to be reminded of what the user said: "when's the wedding again?", "remind me...".
+    r"\bagain\W*$",
+    r"\bremind me\b",
+    r"\bi (?:told|said|mentioned)\b",
 )
-"""A question holding one of these asks about the user ("what's my job?", "where do I live?")."""
+"""A question holding one of these asks about the user ("what's my job?", "where do I live?",
+"when's the wedding again?": a reminder of something said)."""
 
 HOW_TO: tuple[str, ...] = (
     r"^\W*(?:how (?:do|can|should|would) (?:i|we)|how to|can (?:i|we)|should i (?:use|try|buy|get|go))\b",

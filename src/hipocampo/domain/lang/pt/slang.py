@@ -56,6 +56,14 @@ SLANG: dict[str, str] = {
     "busao": "onibus",
     "doguinho": "cachorro",
     "dog": "cachorro",
+    "qd": "quando",
+    "qdo": "quando",
+    "qnd": "quando",
+    "qto": "quanto",
+    "qnt": "quanto",
+    "qnto": "quanto",
+    "agr": "agora",
+    "casorio": "casamento",
 }
 
 CONCEPTS: dict[str, tuple[str, ...]] = {

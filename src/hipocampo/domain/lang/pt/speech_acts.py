@@ -83,6 +83,8 @@ FIRST_PERSON_VERBS: frozenset[str] = frozenset(
 FIRST_PERSON_ENDINGS: dict[str, tuple[str, ...]] = {
     "o": ("ar", "er", "ir"),  # ganho, poupo, pratico, bebo: ganhar, poupar, praticar, beber
     "ei": ("ar",),  # poupei, mudei: poupar, mudar
+    "guei": ("gar",),  # paguei, cheguei: pagar, chegar (the stem is spelled gu before e)
+    "quei": ("car",),  # fiquei, marquei: ficar, marcar (and qu for c)
     "amos": ("ar",),  # voamos, mudamos: voar, mudar
     "emos": ("er",),  # vivemos, temos: viver, ter
     "imos": ("ir",),  # partimos, dividimos: partir, dividir
@@ -110,8 +112,12 @@ SELF_QUESTION: tuple[str, ...] = (
     r"\b(?:nosso|nossa|nossos|nossas)\b",
     r"\b(?:sou|estou|to|tou|moro|trabalho|trampo|tenho|tinha|fui|estudo|gosto|prefiro|vou|ia|faco|"
     r"comecei|entrei|mudei|comprei|aluguei|namoro|corro|treino|uso|tomo|sei)\b",
+    # Asked to be reminded of what the user said: "qd é o casório msm", "onde fica a loja mesmo?".
+    r"\b(?:msm|mesmo)\W*$",
+    r"\b(?:te|lhe) (?:disse|falei|contei)\b",
 )
-"""A question holding one of these asks about the user ("qual é meu cargo?", "onde moro?")."""
+"""A question holding one of these asks about the user ("qual é meu cargo?", "onde moro?", "qd é
+o casório msm": a reminder of something said)."""
 
 HOW_TO: tuple[str, ...] = (
     r"^\W*(?:como (?:eu )?(?:faco|posso|devo|tiro|fazer|consigo)|o que (?:eu )?(?:faco|devo|posso) "
