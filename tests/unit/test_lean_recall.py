@@ -46,8 +46,12 @@ class TestChosen:
     def test_the_top_hit_on_the_query_own_words_stays_under_the_floor(self) -> None:
         hits = [hit(0, 1.0, 0.4, terms=("peanut",)), hit(1, 0.8, 0.7), hit(2, 0.7, 0.3)]
         assert ids(chosen(hits, "chicken satay with peanut sauce?", 0.5)[0]) == ["m0", "m1"]
-        unanchored = [hit(0, 1.0, 0.4, terms=()), hit(1, 0.8, 0.7)]
-        assert ids(chosen(unanchored, "anything", 0.5)[0]) == ["m1"]  # dense closeness alone: not under it
+        unanchored = [hit(0, 1.0, 0.4, terms=()), hit(1, 0.8, 0.7, terms=())]
+        assert ids(chosen(unanchored, "anything", 0.5)[0]) == ["m1"]  # nothing in the store answers it
+        # Another hit shares the question's words: the store answers it, and the ranker's first
+        # choice is shown whatever its cosine ("quem passeia o tejo?" and "new walker is joost").
+        anchored = [hit(0, 1.0, 0.4, terms=()), hit(1, 0.8, 0.7)]
+        assert ids(chosen(anchored, "anything", 0.5)[0]) == ["m0", "m1"]
 
     def test_the_floor_rises_below_an_outright_match(self) -> None:
         hits = [hit(0, 1.0, 1.0), hit(1, 0.9, 0.55), hit(2, 0.8, 0.7)]

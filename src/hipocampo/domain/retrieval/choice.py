@@ -85,6 +85,11 @@ def chosen(
         return bool(subjects.subject_relevance(asked, h.memory.content))
 
     anchored = any(h.explanation.matched_terms or h.explanation.matched_names or on_subject(h) for h in cleared)
+    if hits and all(h is not hits[0] for h in cleared) and (anchored or q.about_user):
+        # The ranker's first choice, on a question the store answers: its calibrated relevance is
+        # the small embedder's cosine, which says little across languages ("quem passeia o tejo
+        # agora?" and "new walker is a guy called joost"), and search leads with it.
+        cleared.insert(0, hits[0])
     if k is not None:
         return _with_their_facts(cleared[:k], hits), anchored, floor
     facets = q.facets
