@@ -62,4 +62,7 @@ def test_everyday_words_for_a_partner_a_diagnosis_a_shift() -> None:
     assert "work" in asked("what's my shift now") & spoken_of("3 weeks of day shifts")
     assert "study" in asked("what's my thesis about?") & spoken_of("my supervisor hates my draft")
     assert "pets" in asked("que animais tenho?")
-    assert not asked("how do planes fly?")  # a world question: no subject of the user's life
+    # A world question or a request names no subject of the user's life.
+    for world in ("how do planes fly?", "can you teach me python?", "single file upload in django",
+                  "me ensina a fazer pão", "fumar faz mal?", "how does smoking affect lungs", "como aprender python rápido?"):
+        assert not asked(world), world

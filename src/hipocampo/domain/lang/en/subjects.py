@@ -69,7 +69,8 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"dose\b",
             r"diagnos",
             r"injur",
-            r"smok",
+            r"do i (?:still )?smoke",
+            r"smoker",
         ),
         (
             r"allerg",
@@ -109,7 +110,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"shifts?\b",
             r"salary",
             r"income",
-            r"teach",
+            r"teach(?!\s+me\b)",
             r"for a living",
         ),
         (
@@ -209,7 +210,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"pregnan",
             r"dating",
             r"seeing (?:any|some)one",
-            r"single\b",
+            r"single\W*$",
             r"married",
             r"marry",
             r"wedding",

@@ -73,7 +73,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"les[aã]o",
             r"antidepress",
             r"anti-?hist",
-            r"fum(?:o|ar)\b",
+            r"fumo\b",
         ),
         (
             r"alerg",
@@ -114,7 +114,7 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"o que (?:eu )?fa[cç]o\b",
             r"turnos?\b",
             r"sal[aá]rio",
-            r"ensin",
+            r"\bensino\b",
             r"s[oó]ci[oa]\b",
             r"fa[cç]o da vida",
         ),
@@ -329,7 +329,8 @@ SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             r"doutorado",
             r"tese\b",
             r"orientador",
-            r"aprend",
+            r"aprend(?:o|endo)\b",
+            r"\ba aprender\b",
             r"interc[aâ]mbio",
         ),
         (
