@@ -63,6 +63,13 @@ def test_everyday_words_for_a_partner_a_diagnosis_a_shift() -> None:
     assert "study" in asked("what's my thesis about?") & spoken_of("my supervisor hates my draft")
     assert "pets" in asked("que animais tenho?")
     # A world question or a request names no subject of the user's life.
-    for world in ("how do planes fly?", "can you teach me python?", "single file upload in django",
-                  "me ensina a fazer pão", "fumar faz mal?", "how does smoking affect lungs", "como aprender python rápido?"):
+    for world in (
+        "how do planes fly?",
+        "can you teach me python?",
+        "single file upload in django",
+        "me ensina a fazer pão",
+        "fumar faz mal?",
+        "how does smoking affect lungs",
+        "como aprender python rápido?",
+    ):
         assert not asked(world), world
