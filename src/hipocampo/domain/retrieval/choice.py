@@ -61,8 +61,9 @@ def chosen(
 
     A hit needs calibrated relevance at or above ``floor`` (unless ``raise_floor`` is False,
     raised near the best hit's: :func:`~hipocampo.domain.retrieval.ranking.relevance_floor`), except the
-    top-ranked hit when it shares a word or a name with the query (coverage counts every query
-    word alike, so one rare word that matched weighs little); then the first ``k`` of those are kept
+    top-ranked hit when the store answers the question: it shares a word or a name with the query
+    (coverage counts every query word alike, so one rare word that matched weighs little), another
+    cleared hit does, or the question is about the user; then the first ``k`` of those are kept
     (adaptive when ``k`` is None: from the query's facets, the score distribution and whether any
     hit shares a word, a name or an asked subject with the query,
     :func:`~hipocampo.domain.retrieval.ranking.adaptive_k`), and, with an adaptive k, up to
@@ -74,22 +75,24 @@ def chosen(
     if raise_floor:
         floor = relevance_floor([h.explanation.relevance for h in hits], floor)
     cleared = _unrestated([h for h in hits if h.explanation.relevance >= floor])
-    top = hits[0].explanation if hits else None
-    if top is not None and top.relevance < floor and (top.matched_terms or top.matched_names):
-        # Ranked first on the query's own words: "peanut" in "Can I order the chicken satay with
-        # peanut sauce?" is one word of five, so the allergy's calibrated relevance is low.
-        cleared.insert(0, hits[0])
     asked = q.subjects
 
     def on_subject(h: ScoredMemory) -> bool:
         return bool(subjects.subject_relevance(asked, h.memory.content))
 
     anchored = any(h.explanation.matched_terms or h.explanation.matched_names or on_subject(h) for h in cleared)
-    if hits and all(h is not hits[0] for h in cleared) and (anchored or q.about_user):
-        # The ranker's first choice, on a question the store answers: its calibrated relevance is
-        # the small embedder's cosine, which says little across languages ("quem passeia o tejo
-        # agora?" and "new walker is a guy called joost"), and search leads with it.
-        cleared.insert(0, hits[0])
+    top = hits[0].explanation if hits else None
+    if top is not None and top.relevance < floor:
+        # The ranker's first choice comes under the floor on a question the store answers. It
+        # shares the query's own words ("peanut" is one word of five in "Can I order the chicken
+        # satay with peanut sauce?", so the allergy's calibrated relevance is low); or another hit
+        # does, or the question is about the user, and its relevance is the small embedder's
+        # cosine, which says little across languages ("quem passeia o tejo agora?" and "new walker
+        # is a guy called joost"). Search leads with it either way.
+        own_words = bool(top.matched_terms or top.matched_names)
+        if own_words or anchored or q.about_user:
+            cleared.insert(0, hits[0])
+            anchored = anchored or own_words
     if k is not None:
         return _with_their_facts(cleared[:k], hits), anchored, floor
     facets = q.facets
